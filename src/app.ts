@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto'
+import { createServer, type IncomingMessage } from 'node:http'
+import rateLimit from '@fastify/rate-limit'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify from 'fastify'
+import type { Container } from './container.js'
+import { domainsRoutes } from './domains/domains.routes.js'
+import { DomainObject } from './domains/domains.schemas.js'
+import { registerAuth } from './http/auth.js'
+import { registerErrorHandling } from './http/errors.js'
+import { registerIdempotency } from './http/idempotency.js'
+import { registerOpenApi } from './http/openapi.js'
+import { parseParams, registerBodyParsers } from './http/parsing.js'
+import type { App } from './http/types.js'
+import { coerceRequest } from './http/validation.js'
+import { linksRoutes } from './links/links.routes.js'
+import { LinkObject } from './links/links.schemas.js'
+import { createRedirectHandler } from './links/redirect.handler.js'
+import { opsRoutes } from './ops/ops.routes.js'
+import { AppError } from './shared/errors.js'
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/
+
+/**
+ * Builds the HTTP application over a container: the redirect fast path in front, then Fastify with
+ * the global plugins and the explicit route table below (the whole URL map on one screen).
+ */
+export async function buildApp(c: Container): Promise<App> {
+  const { config } = c
+  const redirect = createRedirectHandler({
+    config, domains: c.domains, links: c.links, cache: c.redirectCache, clicks: c.clicks, metrics: c.metrics,
+  })
+
+  const app: App = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (req: IncomingMessage) => {
+      const sent = req.headers['x-request-id']
+      return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID()
+    },
+    routerOptions: { querystringParser: (query: string) => parseParams(query) },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, verbose: true, keywords: ['x-error'] } },
+    // Slow clients cannot hold a connection forever; idle keep-alive sockets close on shutdown.
+    connectionTimeout: 30_000,
+    keepAliveTimeout: 5_000,
+    requestTimeout: 30_000,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    serverFactory: (handler) => {
+      const server = createServer((req, res) => {
+        if (!redirect(req, res)) handler(req, res)
+      })
+      server.headersTimeout = 10_000
+      return server
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  registerErrorHandling(app)
+  registerBodyParsers(app)
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id)
+  })
+  app.addHook('onResponse', async (req, reply) => {
+    c.metrics.observeHttp(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
+  })
+  registerAuth(app, c.tokens)
+  app.addHook('preValidation', coerceRequest)
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimitPerMinute,
+    timeWindow: 60_000,
+    enableDraftSpec: true,
+    // Only authenticated API requests count, each token on its own.
+    allowList: (req) => !req.principal,
+    keyGenerator: (req) => req.principal?.tokenId ?? req.ip,
+    ...(c.redis ? { redis: c.redis } : {}),
+    errorResponseBuilder: (_req, context) =>
+      new AppError(429, 'rate_limited', `over the limit of ${context.max} requests per minute for this token; retry in ${context.after}`),
+  })
+  registerIdempotency(app, { db: c.storage.db, clock: c.clock })
+  await registerOpenApi(app, [LinkObject, DomainObject])
+
+  opsRoutes(app, { storage: c.storage, metrics: c.metrics })
+  linksRoutes(app, { links: c.links })
+  domainsRoutes(app, { domains: c.domains })
+
+  return app
+}

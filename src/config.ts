@@ -1,0 +1,108 @@
+/**
+ * The only reader of the environment. Every setting Linkline understands is listed here, with its
+ * default; `loadConfig` validates them all at start and fails with one clear message per bad value.
+ */
+export interface Config {
+  readonly port: number
+  readonly host: string
+  readonly databaseUrl: string
+  readonly databasePoolSize: number
+  readonly databaseStatementTimeoutMs: number
+  readonly redisUrl: string | undefined
+  /** Default short domains; the first is the default for new links and for unknown hosts. */
+  readonly domains: readonly string[]
+  readonly bootstrapToken: string | undefined
+  readonly bootstrapOwner: string
+  readonly rateLimitPerMinute: number
+  readonly notFoundUrl: string | undefined
+  /** Scheme of the short URLs that responses and QR codes carry. */
+  readonly shortUrlScheme: 'http' | 'https'
+  readonly trustProxy: boolean
+  readonly countryHeader: string | undefined
+  readonly logLevel: string
+  readonly bodyLimitBytes: number
+  readonly redirectCacheSize: number
+  readonly clickRetentionDays: number
+  readonly clickBufferSize: number
+  readonly clickFlushIntervalMs: number
+  readonly shutdownTimeoutMs: number
+}
+
+export type Env = Record<string, string | undefined>
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = []
+
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallback
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`)
+      return fallback
+    }
+    return Number(raw)
+  }
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallback
+    if (['true', '1', 'yes'].includes(raw)) return true
+    if (['false', '0', 'no'].includes(raw)) return false
+    problems.push(`${name} must be true or false (got "${raw}")`)
+    return fallback
+  }
+  const str = (name: string): string | undefined => (env[name] === '' ? undefined : env[name])
+
+  const port = int('PORT', 8080, 0, 65535)
+  const domains = (str('LINKLINE_DOMAINS') ?? `localhost:${port}`)
+    .split(',')
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean)
+  if (domains.length === 0) problems.push('LINKLINE_DOMAINS must name at least one domain')
+
+  const databaseUrl = str('DATABASE_URL') ?? 'sqlite:./data/linkline.db'
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+    problems.push(`DATABASE_URL must start with sqlite: or postgres:// (got "${databaseUrl}")`)
+  }
+  const notFoundUrl = str('LINKLINE_NOT_FOUND_URL')
+  if (notFoundUrl !== undefined && !/^https?:\/\/[^/]/.test(notFoundUrl)) {
+    problems.push('LINKLINE_NOT_FOUND_URL must be an absolute http or https URL')
+  }
+  const scheme = str('LINKLINE_SHORT_URL_SCHEME') ?? 'http'
+  if (scheme !== 'http' && scheme !== 'https') problems.push('LINKLINE_SHORT_URL_SCHEME must be http or https')
+  const logLevel = str('LOG_LEVEL') ?? 'info'
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
+  const bootstrapToken = str('LINKLINE_BOOTSTRAP_TOKEN')
+  if (bootstrapToken !== undefined && bootstrapToken.length < 16) {
+    problems.push('LINKLINE_BOOTSTRAP_TOKEN must be at least 16 characters')
+  }
+
+  const config: Config = {
+    port,
+    host: str('HOST') ?? '127.0.0.1',
+    databaseUrl,
+    databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseStatementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 5000, 0, 3_600_000),
+    redisUrl: str('REDIS_URL'),
+    domains,
+    bootstrapToken,
+    bootstrapOwner: str('LINKLINE_BOOTSTRAP_OWNER') ?? 'default',
+    rateLimitPerMinute: int('LINKLINE_RATE_LIMIT', 1200, 1, 10_000_000),
+    notFoundUrl,
+    shortUrlScheme: scheme as 'http' | 'https',
+    trustProxy: bool('LINKLINE_TRUST_PROXY', false),
+    countryHeader: str('LINKLINE_COUNTRY_HEADER')?.toLowerCase(),
+    logLevel,
+    bodyLimitBytes: int('LINKLINE_BODY_LIMIT', 64 * 1024, 1024, 16 * 1024 * 1024),
+    redirectCacheSize: int('LINKLINE_REDIRECT_CACHE_SIZE', 100_000, 0, 10_000_000),
+    clickRetentionDays: int('LINKLINE_CLICK_RETENTION_DAYS', 90, 1, 36_500),
+    clickBufferSize: int('LINKLINE_CLICK_BUFFER_SIZE', 100_000, 100, 10_000_000),
+    clickFlushIntervalMs: int('LINKLINE_CLICK_FLUSH_INTERVAL_MS', 1000, 10, 60_000),
+    shutdownTimeoutMs: int('LINKLINE_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+  }
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
+  return Object.freeze(config)
+}

@@ -1,0 +1,73 @@
+import type { Redis } from 'ioredis'
+import type { Config } from './config.js'
+import { createDomainsRepository } from './domains/domains.repository.js'
+import { createDomainsService } from './domains/domains.service.js'
+import { pruneIdempotencyKeys } from './http/idempotency.js'
+import { createLinksRepository } from './links/links.repository.js'
+import { createLinksService } from './links/links.service.js'
+import { createRedirectCache } from './links/redirect.cache.js'
+import { createMetrics } from './ops/metrics.js'
+import { systemClock, type Clock } from './shared/clock.js'
+import { discardClicks, type ClickRecorder } from './stats/clicks.js'
+import { openStorage } from './storage/database.js'
+import { migrateToLatest } from './storage/migrate.js'
+import { createTokensRepository } from './tokens/tokens.repository.js'
+import { createTokensService } from './tokens/tokens.service.js'
+
+const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000
+
+/**
+ * The one composition root: storage, clock, caches, repositories and services, shared by the HTTP
+ * server and the CLI. Nothing else constructs a service.
+ */
+export function createContainer(config: Config, options: { clock?: Clock } = {}) {
+  const clock = options.clock ?? systemClock
+  const storage = openStorage(config)
+  const db = storage.db
+  const redis: Redis | undefined = undefined
+  const metrics = createMetrics()
+
+  const redirectCache = createRedirectCache(config.redirectCacheSize)
+  const tokens = createTokensService({ repo: createTokensRepository(db), clock })
+  const domains = createDomainsService({
+    repo: createDomainsRepository(db),
+    defaults: config.domains,
+    clock,
+    onChange: () => redirectCache.clear(),
+  })
+  const links = createLinksService({
+    repo: createLinksRepository(db),
+    domains,
+    cache: redirectCache,
+    clock,
+    shortUrlScheme: config.shortUrlScheme,
+  })
+  const clicks: ClickRecorder = discardClicks
+
+  let maintenance: NodeJS.Timeout | undefined
+  let closed: Promise<void> | undefined
+
+  return {
+    config, clock, storage, redis, metrics, redirectCache, tokens, domains, links, clicks,
+
+    /** Migrates the database and loads what the redirect keeps in memory. */
+    async start(): Promise<void> {
+      await migrateToLatest(db)
+      await domains.load()
+      maintenance = setInterval(() => {
+        pruneIdempotencyKeys(db, clock.now()).catch(() => {})
+      }, MAINTENANCE_INTERVAL_MS).unref()
+    },
+
+    /** Flushes buffered clicks and closes connections. Idempotent. */
+    close(): Promise<void> {
+      closed ??= (async () => {
+        clearInterval(maintenance)
+        await clicks.close()
+        await storage.close()
+      })()
+      return closed
+    },
+  }
+}
+export type Container = ReturnType<typeof createContainer>

@@ -1,0 +1,30 @@
+import type { App } from '../http/types.js'
+import { errorResponses } from '../shared/schema.js'
+import { CreateDomainBody, DomainDeletedEnvelope, DomainEnvelope, DomainListEnvelope, DomainNameParams } from './domains.schemas.js'
+import type { DomainsService } from './domains.service.js'
+
+const tags = ['domains']
+const security = [{ bearer: [] }]
+
+export function domainsRoutes(app: App, { domains }: { domains: DomainsService }): void {
+  app.get('/v1/domains', {
+    config: { scope: 'domains:read' },
+    schema: { tags, security, summary: 'The default domains and your custom domains', response: { 200: DomainListEnvelope, ...errorResponses } },
+  }, async (req) => ({ success: true as const, data: await domains.list(req.principal) }))
+
+  app.post('/v1/domains', {
+    config: { scope: 'domains:write' },
+    schema: { tags, security, summary: 'Claim a custom domain', body: CreateDomainBody, response: { 201: DomainEnvelope, ...errorResponses } },
+  }, async (req, reply) => reply.code(201).send({ success: true, data: await domains.create(req.principal, req.body.name) }))
+
+  app.delete('/v1/domains/:name', {
+    config: { scope: 'domains:write' },
+    schema: {
+      tags, security, summary: 'Release a custom domain (409 while links use it)',
+      params: DomainNameParams, response: { 200: DomainDeletedEnvelope, ...errorResponses },
+    },
+  }, async (req) => {
+    await domains.delete(req.principal, req.params.name)
+    return { success: true as const, data: { name: req.params.name.toLowerCase(), deleted: true as const } }
+  })
+}

@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { AppError, methodNotAllowed, notFound } from '../shared/errors.js'
+import { toValidationError } from './validation.js'
+import type { App } from './types.js'
+
+const FRAMEWORK_ERRORS: Record<string, (e: FastifyError) => AppError> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new AppError(415, 'unsupported_media_type', 'send the body as application/json or application/x-www-form-urlencoded'),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError(413, 'payload_too_large', 'the body is larger than the limit'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new AppError(400, 'invalid_body', 'the Content-Length does not match the body'),
+  FST_ERR_CTP_EMPTY_TYPE: () => new AppError(415, 'unsupported_media_type', 'the Content-Type header is empty'),
+}
+
+/** Maps anything thrown to the one error shape. 5xx messages never reach the client. */
+export function toAppError(error: FastifyError | AppError | Error): AppError {
+  if (error instanceof AppError) return error
+  const fastifyError = error as FastifyError
+  if (fastifyError.validation) return toValidationError(fastifyError.validation, fastifyError.validationContext ?? 'request')
+  const mapped = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined
+  if (mapped) return mapped(fastifyError)
+  const status = fastifyError.statusCode ?? 500
+  if (status === 400) return new AppError(400, 'invalid_body', 'the request could not be parsed')
+  if (status === 429) return new AppError(429, 'rate_limited', 'too many requests for this token; retry later')
+  return new AppError(500, 'internal_error', 'an internal error occurred; it has been logged')
+}
+
+export async function sendError(reply: FastifyReply, error: AppError): Promise<FastifyReply> {
+  if (error.headers) reply.headers(error.headers)
+  const body = { code: error.code, message: error.message, ...(error.param === undefined ? {} : { param: error.param }) }
+  return reply.code(error.statusCode).type('application/json; charset=utf-8').send({ success: false, error: body })
+}
+
+/**
+ * The error handler, and the not-found handler that tells an unknown path (404) from a known path
+ * with the wrong method (405 with Allow). Route patterns are collected as routes are added.
+ */
+export function registerErrorHandling(app: App): void {
+  const patterns: { url: string; regex: RegExp; methods: Set<string> }[] = []
+  app.addHook('onRoute', (route) => {
+    let entry = patterns.find((p) => p.url === route.url)
+    if (!entry) {
+      const source = `^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+')}$`
+      patterns.push((entry = { url: route.url, regex: new RegExp(source), methods: new Set() }))
+    }
+    for (const method of [route.method].flat()) entry.methods.add(method)
+  })
+
+  app.setErrorHandler(async (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(error)
+    if (appError.statusCode >= 500) req.log.error({ err: error }, 'request failed')
+    return sendError(reply, appError)
+  })
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const path = req.url.split('?')[0] as string
+    const allowed = patterns.find((p) => p.regex.test(path))?.methods
+    return sendError(reply, allowed ? methodNotAllowed([...allowed].sort()) : notFound('route'))
+  })
+}

@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Clock } from '../shared/clock.js'
+import { conflict, idempotencyKeyReused, validationError } from '../shared/errors.js'
+import type { Db } from '../storage/database.js'
+import { isUniqueViolation } from '../storage/errors.js'
+import type { App } from './types.js'
+
+const TTL_MS = 24 * 60 * 60 * 1000
+const WAIT_STEP_MS = 50
+const WAIT_MAX_MS = 10_000
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyKey?: string
+  }
+}
+
+/** Stable JSON: the same fields in another order are the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+/**
+ * `Idempotency-Key` on POST: the first request claims the key (a row with no response yet), the
+ * response is stored before it is sent, and a retry with the same body within 24 h replays it. A
+ * concurrent duplicate waits for the first; another body with the same key is 409. 5xx responses
+ * are not kept, so that the client can retry. Records live in the database: shared by every instance.
+ */
+export function registerIdempotency(app: App, deps: { db: Db; clock: Clock }): void {
+  const { db, clock } = deps
+  const rows = () => db.selectFrom('idempotency_keys')
+
+  async function claim(ownerId: string, key: string, hash: string): Promise<boolean> {
+    await db.deleteFrom('idempotency_keys').where('owner_id', '=', ownerId).where('key', '=', key)
+      .where('created_at', '<', clock.now() - TTL_MS).execute()
+    try {
+      await db.insertInto('idempotency_keys')
+        .values({ owner_id: ownerId, key, request_hash: hash, status_code: null, response_body: null, created_at: clock.now() })
+        .execute()
+      return true
+    } catch (error) {
+      if (isUniqueViolation(error)) return false
+      throw error
+    }
+  }
+
+  app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
+    const header = req.headers['idempotency-key']
+    if (req.method !== 'POST' || header === undefined || !req.principal) return
+    if (typeof header !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(header)) {
+      throw validationError('Idempotency-Key', 'Idempotency-Key must be 1-255 visible ASCII characters')
+    }
+    const ownerId = req.principal.ownerId
+    const hash = createHash('sha256').update(`${req.method} ${req.url}\n${canonical(req.body)}`).digest('hex')
+    if (await claim(ownerId, header, hash)) {
+      req.idempotencyKey = header
+      return
+    }
+    for (let waited = 0; waited <= WAIT_MAX_MS; waited += WAIT_STEP_MS) {
+      const row = await rows().selectAll().where('owner_id', '=', ownerId).where('key', '=', header).executeTakeFirst()
+      if (!row) {
+        // The first request failed (5xx) and released the key: this one takes over.
+        if (await claim(ownerId, header, hash)) {
+          req.idempotencyKey = header
+          return
+        }
+        continue
+      }
+      if (row.request_hash !== hash) throw idempotencyKeyReused()
+      if (row.status_code !== null) {
+        return reply
+          .code(row.status_code)
+          .header('Idempotent-Replayed', 'true')
+          .type('application/json; charset=utf-8')
+          .send(row.response_body)
+      }
+      await sleep(WAIT_STEP_MS)
+    }
+    throw conflict('a request with this Idempotency-Key is still being processed; retry later', 'Idempotency-Key')
+  })
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    const key = req.idempotencyKey
+    if (key === undefined) return payload
+    const where = db.updateTable('idempotency_keys').where('owner_id', '=', req.principal.ownerId).where('key', '=', key)
+    if (reply.statusCode >= 500) {
+      await db.deleteFrom('idempotency_keys').where('owner_id', '=', req.principal.ownerId).where('key', '=', key).execute()
+    } else {
+      await where.set({ status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : null }).execute()
+    }
+    return payload
+  })
+}
+
+/** Drops records older than 24 h; run periodically. */
+export async function pruneIdempotencyKeys(db: Db, now: number): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('created_at', '<', now - TTL_MS).execute()
+}

@@ -1,0 +1,16 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify'
+import type { Principal, Scope } from '../tokens/tokens.service.js'
+
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope a token needs for this route; checked right after authentication. */
+    scope?: Scope
+  }
+  interface FastifyRequest {
+    /** The caller, set by the auth hook on every `/v1` request (except the OpenAPI document). */
+    principal: Principal
+  }
+}

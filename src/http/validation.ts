@@ -1,0 +1,78 @@
+import type { FastifyRequest, FastifySchema } from 'fastify'
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js'
+import { invalidBody, validationError, type AppError } from '../shared/errors.js'
+
+interface JsonSchema {
+  type?: string | string[]
+  anyOf?: JsonSchema[]
+  properties?: Record<string, JsonSchema>
+}
+
+/**
+ * Form values and query strings are strings, so the contract defines coercion: booleans accept
+ * true|false|1|0, integers decimal digits only, an empty string for a nullable field is null, and
+ * an object parameter may come JSON-encoded. Applied to every encoding, guided by the route's schema,
+ * before Ajv (which runs with its own coercion off) validates.
+ */
+export function coerce(value: unknown, schema: JsonSchema | undefined): unknown {
+  if (schema === undefined) return value
+  if (schema.anyOf) {
+    if (value === '' && schema.anyOf.some((s) => s.type === 'null')) return null
+    const nonNull = schema.anyOf.filter((s) => s.type !== 'null')
+    return nonNull.length === 1 ? coerce(value, nonNull[0]) : value
+  }
+  if (typeof value === 'string') {
+    switch (schema.type) {
+      case 'boolean':
+        return value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value
+      case 'integer':
+        return /^\d{1,15}$/.test(value) ? Number(value) : value
+      case 'object':
+        return coerceJsonObject(value, schema)
+      default:
+        return value
+    }
+  }
+  if (schema.type === 'object' && schema.properties && isPlainObject(value)) {
+    for (const [key, child] of Object.entries(value)) value[key] = coerce(child, schema.properties[key])
+  }
+  return value
+}
+
+function coerceJsonObject(value: string, schema: JsonSchema): unknown {
+  try {
+    const parsed: unknown = JSON.parse(value)
+    return isPlainObject(parsed) ? coerce(parsed, schema) : value
+  } catch {
+    return value
+  }
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** preValidation hook: coercion, and a JSON body that is not an object is `invalid_body`. */
+export async function coerceRequest(req: FastifyRequest): Promise<void> {
+  const schema = req.routeOptions.schema as (FastifySchema & { body?: JsonSchema; querystring?: JsonSchema }) | undefined
+  if (!schema) return
+  if (schema.querystring) req.query = coerce(req.query, schema.querystring)
+  if (schema.body) {
+    if (req.body === undefined || req.body === null) req.body = {}
+    if (!isPlainObject(req.body)) throw invalidBody('the body must be a JSON object or form fields')
+    req.body = coerce(req.body, schema.body)
+  }
+}
+
+/** Ajv's first error as the contract's `validation_error`, naming the offending parameter. */
+export function toValidationError(errors: FastifySchemaValidationError[], context: string): AppError {
+  const error = errors[0] as FastifySchemaValidationError & { parentSchema?: Record<string, unknown> }
+  const segments = (error?.instancePath ?? '').split('/').filter(Boolean)
+  const extra = error?.params as { missingProperty?: string; additionalProperty?: string } | undefined
+  if (extra?.missingProperty) segments.push(extra.missingProperty)
+  if (extra?.additionalProperty) segments.push(extra.additionalProperty)
+  const param = segments.length === 0 ? context : segments.map((s, i) => (i === 0 ? s : `[${s}]`)).join('')
+  if (error?.keyword === 'required') return validationError(param, `${param} is required`)
+  if (error?.keyword === 'additionalProperties') return validationError(param, `unknown parameter ${param}`)
+  const custom = error?.parentSchema?.['x-error']
+  const message = typeof custom === 'string' ? custom : `${param} ${error?.message ?? 'is invalid'}`
+  return validationError(param, message)
+}

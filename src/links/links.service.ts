@@ -1,0 +1,175 @@
+import type { DomainsService } from '../domains/domains.service.js'
+import type { Clock } from '../shared/clock.js'
+import { newId, randomBase62 } from '../shared/ids.js'
+import { isUniqueViolation } from '../storage/errors.js'
+import type { Principal } from '../tokens/tokens.service.js'
+import {
+  destinationLoops,
+  invalidDestination,
+  linkNotFound,
+  pathTaken,
+  reservedPath,
+  titleAndDisplayName,
+} from './links.errors.js'
+import type { LinkFilters, LinksRepository } from './links.repository.js'
+import type { CreateLinkBody, LinkObject, UpdateLinkBody } from './links.schemas.js'
+import type { LinkRow } from './links.table.js'
+import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
+
+/** First path segments that Linkline serves itself on its default domains. */
+export const RESERVED_SEGMENTS = new Set(['v1', 'docs', 'healthz', 'readyz', 'metrics', 'app', 'favicon.ico', 'robots.txt', '.well-known'])
+const RANDOM_PATH_LENGTH = 7
+const RANDOM_PATH_ATTEMPTS = 5
+
+export function createLinksService(deps: {
+  repo: LinksRepository
+  domains: DomainsService
+  cache: RedirectCache
+  clock: Clock
+  shortUrlScheme: 'http' | 'https'
+  /** Told after a link's (domain, path) changed or went away, so that other instances can drop it too. */
+  onInvalidate?: (domain: string, path: string) => void
+}) {
+  const { repo, domains, cache, clock } = deps
+
+  const toObject = (row: LinkRow): LinkObject => ({
+    id: row.id,
+    title: row.title,
+    domain: row.domain,
+    path: row.path,
+    destination: row.destination,
+    shortUrl: `${deps.shortUrlScheme}://${row.domain}${row.path}`,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    ownerId: row.owner_id,
+    schemaVersion: '1',
+  })
+
+  const invalidate = (domain: string, path: string) => {
+    cache.invalidate(domain, path)
+    deps.onInvalidate?.(domain, path)
+  }
+
+  function checkPath(domain: string, path: string) {
+    const firstSegment = path.slice(1).split('/')[0] as string
+    if (domains.isDefault(domain) && RESERVED_SEGMENTS.has(firstSegment)) throw reservedPath(path)
+  }
+
+  function checkDestination(destination: string, domain: string, path: string) {
+    let url: URL
+    try {
+      url = new URL(destination)
+    } catch {
+      throw invalidDestination()
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') throw invalidDestination()
+    const samePath = url.pathname === path || url.pathname === `${path}/`
+    if (url.host === domain && samePath) throw destinationLoops()
+  }
+
+  async function insertWithRandomPath(row: Omit<LinkRow, 'path'>): Promise<LinkRow> {
+    for (let attempt = 1; ; attempt++) {
+      const candidate = { ...row, path: `/${randomBase62(RANDOM_PATH_LENGTH)}` }
+      try {
+        await repo.insert(candidate)
+        return candidate
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt === RANDOM_PATH_ATTEMPTS) throw error
+      }
+    }
+  }
+
+  async function insert(row: LinkRow): Promise<LinkRow> {
+    try {
+      await repo.insert(row)
+    } catch (error) {
+      if (isUniqueViolation(error)) throw pathTaken(row.domain, row.path)
+      throw error
+    }
+    return row
+  }
+
+  async function findOwned(principal: Principal, id: string, param?: string): Promise<LinkRow> {
+    const row = await repo.findForOwner(principal.ownerId, id)
+    if (!row) throw linkNotFound(param)
+    return row
+  }
+
+  return {
+    async create(principal: Principal, input: CreateLinkBody): Promise<LinkObject> {
+      const domain = await domains.resolveForOwner(principal, input.domain)
+      if (input.path !== undefined) checkPath(domain, input.path)
+      checkDestination(input.destination, domain, input.path ?? '')
+      const now = clock.now()
+      const base = {
+        id: newId('lnk'),
+        owner_id: principal.ownerId,
+        domain,
+        destination: input.destination,
+        title: input.title ?? null,
+        created_at: now,
+        updated_at: now,
+      }
+      const row = input.path === undefined ? await insertWithRandomPath(base) : await insert({ ...base, path: input.path })
+      // A negative cache entry may exist for a path that was free until now.
+      invalidate(row.domain, row.path)
+      return toObject(row)
+    },
+
+    get: async (principal: Principal, id: string) => toObject(await findOwned(principal, id)),
+
+    /** Used by other features (conversations) to check that a link is the caller's. */
+    assertOwned: async (principal: Principal, id: string, param: string) => {
+      await findOwned(principal, id, param)
+    },
+
+    async list(principal: Principal, input: { limit?: number; page?: number; query?: LinkFilters }) {
+      const limit = input.limit ?? 20
+      const page = input.page ?? 1
+      const query = { ...input.query }
+      if (query.domain !== undefined) query.domain = query.domain.toLowerCase()
+      const rows = await repo.list(principal.ownerId, query, (page - 1) * limit, limit + 1)
+      return { data: rows.slice(0, limit).map(toObject), pagination: { page, limit, hasMore: rows.length > limit } }
+    },
+
+    async update(principal: Principal, id: string, input: UpdateLinkBody): Promise<LinkObject> {
+      if (input.title !== undefined && input.display_name !== undefined) throw titleAndDisplayName()
+      const current = await findOwned(principal, id)
+      const domain = input.domain === undefined ? current.domain : await domains.resolveForOwner(principal, input.domain)
+      const path = input.path ?? current.path
+      const destination = input.destination ?? current.destination
+      const title = input.title !== undefined ? input.title : input.display_name !== undefined ? input.display_name : current.title
+      const moved = domain !== current.domain || path !== current.path
+      if (!moved && destination === current.destination && title === current.title) return toObject(current)
+      if (moved) checkPath(domain, path)
+      checkDestination(destination, domain, path)
+      const next: LinkRow = { ...current, domain, path, destination, title, updated_at: clock.now() }
+      try {
+        await repo.update(principal.ownerId, id, { domain, path, destination, title, updated_at: next.updated_at })
+      } catch (error) {
+        if (isUniqueViolation(error)) throw pathTaken(domain, path)
+        throw error
+      }
+      invalidate(current.domain, current.path)
+      if (moved) invalidate(domain, path)
+      return toObject(next)
+    },
+
+    async delete(principal: Principal, id: string): Promise<{ id: string; deleted: true }> {
+      const row = await repo.deleteForOwner(principal.ownerId, id)
+      if (!row) throw linkNotFound()
+      invalidate(row.domain, row.path)
+      return { id: row.id, deleted: true }
+    },
+
+    /** The redirect's lookup when the cache has no answer: one point query, then a guarded fill. */
+    async lookup(domain: string, path: string): Promise<RedirectTarget | false> {
+      const seen = cache.generation()
+      const row = await repo.findTarget(domain, path)
+      const target = row ? { linkId: row.id, destination: row.destination } : false
+      cache.fill(domain, path, target, seen)
+      return target
+    },
+  }
+}
+export type LinksService = ReturnType<typeof createLinksService>

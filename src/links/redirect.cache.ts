@@ -1,0 +1,36 @@
+import { LRUCache } from 'lru-cache'
+
+export interface RedirectTarget {
+  readonly linkId: string
+  readonly destination: string
+}
+
+/**
+ * The in-process cache of (domain, path) → target, negative entries included. Correctness rests on
+ * two rules: every write invalidates the keys it touched after it commits, and a fill that raced
+ * with an invalidation is dropped (the generation check), so a stale row never lands after the
+ * invalidation that should have removed it. A size of 0 disables the cache.
+ */
+export function createRedirectCache(maxEntries: number) {
+  const entries = maxEntries > 0 ? new LRUCache<string, RedirectTarget | false>({ max: maxEntries }) : undefined
+  let generation = 0
+  const key = (domain: string, path: string) => `${domain}${path}`
+
+  return {
+    get: (domain: string, path: string): RedirectTarget | false | undefined => entries?.get(key(domain, path)),
+    /** Take before the lookup; pass to `fill` after it. */
+    generation: () => generation,
+    fill(domain: string, path: string, target: RedirectTarget | false, seenGeneration: number): void {
+      if (entries && seenGeneration === generation) entries.set(key(domain, path), target)
+    },
+    invalidate(domain: string, path: string): void {
+      generation++
+      entries?.delete(key(domain, path))
+    },
+    clear(): void {
+      generation++
+      entries?.clear()
+    },
+  }
+}
+export type RedirectCache = ReturnType<typeof createRedirectCache>

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Config } from '../config.js'
+import type { DomainsService } from '../domains/domains.service.js'
+import type { Metrics } from '../ops/metrics.js'
+import type { ClickRecorder } from '../stats/clicks.js'
+import { RESERVED_SEGMENTS, type LinksService } from './links.service.js'
+import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
+
+/** Query parameter that marks a visit as a QR scan; stripped before the destination sees the query. */
+export const QR_MARKER = 'qr'
+
+const NOT_FOUND_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link not found</title></head>' +
+  '<body style="font-family:system-ui,sans-serif;text-align:center;padding:4rem">' +
+  '<h1>Link not found</h1><p>This short link does not exist or has been removed.</p></body></html>'
+const REQUEST_ID = /^[\w.:-]{1,128}$/
+
+/**
+ * The redirect, answered before Fastify's router runs (installed through `serverFactory`). It owns
+ * every GET/HEAD whose first path segment is not one Linkline serves itself (on custom domains it
+ * owns every GET/HEAD), resolves (domain, path) from the cache or with one point query, answers, and
+ * hands the visit to the click recorder. Returns false for requests it leaves to Fastify.
+ */
+export function createRedirectHandler(deps: {
+  config: Pick<Config, 'notFoundUrl' | 'trustProxy' | 'countryHeader'>
+  domains: DomainsService
+  links: LinksService
+  cache: RedirectCache
+  clicks: ClickRecorder
+  metrics: Metrics
+}) {
+  const { config, domains, links, cache, clicks, metrics } = deps
+
+  function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, query: string, started: bigint) {
+    const requestId = req.headers['x-request-id']
+    res.setHeader('X-Request-Id', typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID())
+    if (target) {
+      const qr = query !== '' && hasQrMarker(query)
+      res.writeHead(302, {
+        Location: query === '' ? target.destination : mergeQuery(target.destination, query),
+        'Cache-Control': 'private, no-store',
+        'Content-Length': '0',
+      })
+      res.end()
+      clicks.record({
+        linkId: target.linkId,
+        at: Date.now(),
+        qr,
+        ip: clientIp(req, config.trustProxy),
+        userAgent: req.headers['user-agent'],
+        referer: req.headers.referer,
+        country: config.countryHeader === undefined ? undefined : header(req, config.countryHeader),
+      })
+    } else if (config.notFoundUrl !== undefined) {
+      res.writeHead(302, { Location: config.notFoundUrl, 'Cache-Control': 'private, no-store', 'Content-Length': '0' })
+      res.end()
+    } else {
+      res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(NOT_FOUND_PAGE) })
+      res.end(req.method === 'HEAD' ? undefined : NOT_FOUND_PAGE)
+    }
+    metrics.observeRedirect(target ? 'found' : 'not_found', started)
+  }
+
+  return function handle(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false
+    const url = req.url ?? '/'
+    const q = url.indexOf('?')
+    let path = q === -1 ? url : url.slice(0, q)
+    const host = domains.effectiveHost((req.headers.host ?? '').toLowerCase())
+    if (domains.isDefault(host)) {
+      const end = path.indexOf('/', 1)
+      if (path === '/' || RESERVED_SEGMENTS.has(end === -1 ? path.slice(1) : path.slice(1, end))) return false
+    }
+    const started = process.hrtime.bigint()
+    if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
+    const query = q === -1 ? '' : url.slice(q + 1)
+    const cached = cache.get(host, path)
+    if (cached !== undefined) {
+      answer(req, res, cached, query, started)
+    } else {
+      links.lookup(host, path).then(
+        (target) => answer(req, res, target, query, started),
+        () => {
+          // The database failed: the redirect cannot be answered, but the API error shape is not for browsers.
+          res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1' })
+          res.end('Service temporarily unavailable')
+          metrics.observeRedirect('error', started)
+        },
+      )
+    }
+    return true
+  }
+}
+
+function hasQrMarker(query: string): boolean {
+  return new URLSearchParams(query).has(QR_MARKER)
+}
+
+/** The visit's query merged into the destination's: the visit's values win; the QR marker is dropped. */
+export function mergeQuery(destination: string, query: string): string {
+  const visit = new URLSearchParams(query)
+  visit.delete(QR_MARKER)
+  if (visit.size === 0) return destination
+  const url = new URL(destination)
+  for (const key of new Set(visit.keys())) url.searchParams.delete(key)
+  for (const [key, value] of visit) url.searchParams.append(key, value)
+  return url.href
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name]
+  return Array.isArray(value) ? value[0] : value
+}
+
+/** The client's address; the left-most X-Forwarded-For entry only when the operator trusts the proxy. */
+function clientIp(req: IncomingMessage, trustProxy: boolean): string | undefined {
+  if (trustProxy) {
+    const forwarded = header(req, 'x-forwarded-for')
+    if (forwarded) return forwarded.split(',')[0]?.trim()
+  }
+  return req.socket.remoteAddress
+}

@@ -1,0 +1,47 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+/** Every Prometheus metric, on a registry of its own (so that several apps can live in one process). */
+export function createMetrics() {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  const httpRequests = new Counter({
+    name: 'linkline_http_requests_total',
+    help: 'API and operational requests answered, by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  })
+  const httpDuration = new Histogram({
+    name: 'linkline_http_request_duration_seconds',
+    help: 'API and operational request latency',
+    labelNames: ['method', 'route'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  })
+  const redirects = new Counter({
+    name: 'linkline_redirects_total',
+    help: 'Redirect requests, by outcome (found, not_found, error)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  })
+  const redirectDuration = new Histogram({
+    name: 'linkline_redirect_duration_seconds',
+    help: 'Redirect latency, from the request to the response',
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  })
+
+  return {
+    registry,
+    observeHttp(method: string, route: string, status: number, seconds: number) {
+      httpRequests.inc({ method, route, status })
+      httpDuration.observe({ method, route }, seconds)
+    },
+    observeRedirect(outcome: 'found' | 'not_found' | 'error', started: bigint) {
+      redirects.inc({ outcome })
+      redirectDuration.observe(Number(process.hrtime.bigint() - started) / 1e9)
+    },
+  }
+}
+export type Metrics = ReturnType<typeof createMetrics>

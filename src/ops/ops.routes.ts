@@ -1,0 +1,20 @@
+import { Type } from 'typebox'
+import type { App } from '../http/types.js'
+import { serviceUnavailable } from '../shared/errors.js'
+import type { Storage } from '../storage/database.js'
+import type { Metrics } from './metrics.js'
+
+const tags = ['operations']
+const Status = Type.Object({ status: Type.String() })
+
+export function opsRoutes(app: App, { storage, metrics }: { storage: Storage; metrics: Metrics }): void {
+  app.get('/healthz', { schema: { tags, summary: 'The process is up', response: { 200: Status } } }, async () => ({ status: 'ok' }))
+
+  app.get('/readyz', { schema: { tags, summary: 'The database answers', response: { 200: Status } } }, async () => {
+    if (!(await storage.ping())) throw serviceUnavailable('the database is not reachable')
+    return { status: 'ready' }
+  })
+
+  app.get('/metrics', { schema: { tags, summary: 'Prometheus metrics' } }, async (_req, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()))
+}

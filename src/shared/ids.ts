@@ -1,0 +1,20 @@
+import { randomBytes } from 'node:crypto'
+import { monotonicFactory } from 'ulid'
+
+const ulid = monotonicFactory()
+
+/** Prefixed, time-ordered, URL-safe ids: `lnk_01JD…`. Monotonic within one millisecond. */
+export const newId = (prefix: 'lnk' | 'tok' | 'conv' | 'msg') => `${prefix}_${ulid()}`
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+/** Random base62 string from a CSPRNG, without modulo bias (bytes >= 248 are rejected). */
+export function randomBase62(length: number): string {
+  let out = ''
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62]
+    }
+  }
+  return out
+}

@@ -1,0 +1,71 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+import type { Config } from '../config.js'
+import type { Database } from './schema.js'
+
+export type Db = Kysely<Database>
+export type DialectName = 'sqlite' | 'postgres'
+
+export interface Storage {
+  readonly db: Db
+  readonly dialect: DialectName
+  /** True when the database answers a trivial query (for /readyz). */
+  ping(): Promise<boolean>
+  close(): Promise<void>
+}
+
+// int8 (bigint) columns hold epoch milliseconds and counters, far below 2^53: parse them as numbers.
+pg.types.setTypeParser(20, (value) => Number(value))
+
+export function openStorage(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeoutMs'>): Storage {
+  const url = config.databaseUrl
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length))
+  return openPostgres(url, config.databasePoolSize, config.databaseStatementTimeoutMs)
+}
+
+function openSqlite(path: string): Storage {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const sqlite = new SQLite(path)
+  // A server's database: WAL lets readers run beside the writer; FULL makes every commit durable
+  // through a crash of the process *and* of the machine (NORMAL would only survive the process).
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = FULL')
+  sqlite.pragma('busy_timeout = 5000')
+  sqlite.pragma('foreign_keys = ON')
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  return {
+    db,
+    dialect: 'sqlite',
+    ping: async () => sqlite.open && sqlite.prepare('select 1').get() !== undefined,
+    close: () => db.destroy(),
+  }
+}
+
+function openPostgres(url: string, poolSize: number, statementTimeoutMs: number): Storage {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    statement_timeout: statementTimeoutMs || undefined,
+    connectionTimeoutMillis: 5000,
+  })
+  // An idle client that loses its connection emits 'error' on the pool; without a listener it
+  // would crash the process. The next checkout gets a fresh connection.
+  pool.on('error', () => {})
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return {
+    db,
+    dialect: 'postgres',
+    ping: async () => {
+      try {
+        await pool.query('select 1')
+        return true
+      } catch {
+        return false
+      }
+    },
+    close: () => db.destroy(),
+  }
+}

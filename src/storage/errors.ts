@@ -1,0 +1,6 @@
+/** Driver errors, recognised without asking which driver runs. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  // SQLite (better-sqlite3) | PostgreSQL
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505'
+}

@@ -1,0 +1,12 @@
+import type { DomainsTable } from '../domains/domains.table.js'
+import type { IdempotencyKeysTable } from '../http/idempotency.table.js'
+import type { LinksTable } from '../links/links.table.js'
+import type { TokensTable } from '../tokens/tokens.table.js'
+
+/** Every table, as Kysely sees it. Each feature owns its `*.table.ts`. */
+export interface Database {
+  tokens: TokensTable
+  domains: DomainsTable
+  links: LinksTable
+  idempotency_keys: IdempotencyKeysTable
+}
