@@ -1,0 +1,76 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { benchApi, type ApiReport } from './api.bench.js'
+import { detectWrk, type LoadGenerator } from './load.js'
+import { benchRedirect, type RedirectReport } from './redirect.bench.js'
+import { commitOf, describeMachine, readIfExists, renderReport, spliceReport } from './report.js'
+
+const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api] [--cpu-prof]
+  --quick      short runs and 50,000 links instead of 1,000,000 (under a minute; targets not judged)
+  --only       run one part
+  --cpu-prof   run the redirect's Linkline with node --cpu-prof; profiles go to ./bench-profiles`
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    'cpu-prof': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+})
+if (values.help || (values.only !== undefined && values.only !== 'redirect' && values.only !== 'api')) {
+  console.log(USAGE)
+  process.exit(values.help ? 0 : 2)
+}
+const quick = values.quick
+const runs = (part: 'redirect' | 'api') => values.only === undefined || values.only === part
+const log = (line: string) => console.error(`[bench] ${line}`)
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const workDir = mkdtempSync(join(tmpdir(), 'linkline-bench-'))
+const machine = describeMachine()
+const generator: LoadGenerator = (await detectWrk()) ? 'wrk' : 'autocannon'
+if (generator === 'autocannon') log('wrk is not installed (apt-get install wrk): autocannon generates the load and may bound the redirect figures')
+let redirect: RedirectReport | undefined
+let api: ApiReport | undefined
+try {
+  if (runs('redirect')) {
+    redirect = await benchRedirect(
+      {
+        generator,
+        links: 10_000,
+        connections: 50,
+        seconds: quick ? 2 : 5,
+        warmupSeconds: quick ? 1 : 3,
+        rounds: quick ? 3 : 5,
+        cpuProfDir: values['cpu-prof'] ? resolve(root, 'bench-profiles') : undefined,
+      },
+      workDir,
+      log,
+    )
+  }
+  if (runs('api')) {
+    api = await benchApi({ generator, links: quick ? 50_000 : 1_000_000, seconds: quick ? 1 : 5, createConnections: 10 }, workDir, log)
+  }
+} finally {
+  rmSync(workDir, { recursive: true, force: true })
+}
+
+const args = process.argv.slice(2).join(' ')
+const report = renderReport({
+  command: `npm run bench${args === '' ? '' : ` -- ${args}`}`,
+  machine,
+  generator,
+  commit: commitOf(),
+  full: !quick,
+  redirect,
+  api,
+})
+console.log(report)
+const page = join(root, 'docs', 'performance.md')
+mkdirSync(join(root, 'docs'), { recursive: true })
+writeFileSync(page, spliceReport(readIfExists(page), report))
+log(`written to ${page}`)

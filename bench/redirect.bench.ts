@@ -1,0 +1,113 @@
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { runLoad, type LoadGenerator, type LoadRequest, type LoadResult } from './load.js'
+import { countRows, insertLinks, linkRow, linklineEnv, prepareDatabase, redirectLinks, SMALL_OWNER } from './seed.js'
+import { startServer, type ServerProcess } from './servers.js'
+
+/** A desktop Chrome: not a bot, so Linkline counts every visit as a human click. */
+export const BROWSER_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+
+export interface RedirectSettings {
+  generator: LoadGenerator
+  links: number
+  connections: number
+  seconds: number
+  warmupSeconds: number
+  rounds: number
+  /** When set, Linkline runs with --cpu-prof and writes its profile here on exit. */
+  cpuProfDir: string | undefined
+}
+
+export interface Measured extends LoadResult {
+  /** Server CPU time per response, in microseconds: less sensitive to a shared machine than req/s. */
+  cpuMicros: number
+  /** Server CPU used during the run, as a share of one core (well under 100 %: the load generator was the bound). */
+  cpuShare: number
+}
+
+export interface RedirectReport {
+  settings: RedirectSettings
+  rounds: { bare: Measured; linkline: Measured }[]
+  /** Rows in Linkline's clicks table after it shut down, or undefined when this build records no clicks. */
+  clicksRecorded: number | undefined
+  /** Every 302 Linkline sent, warm-up included (what clicksRecorded should equal). */
+  redirectsServed: number
+}
+
+/**
+ * The redirect against the limit of Node here: the bare server and Linkline, each a child process,
+ * loaded alone by the same autocannon settings in alternating order (A B, B A, …) so that a change in
+ * the machine's load between rounds hits both alike.
+ */
+export async function benchRedirect(settings: RedirectSettings, workDir: string, log: (line: string) => void): Promise<RedirectReport> {
+  const links = redirectLinks(settings.links)
+  const databaseFile = join(workDir, 'redirect.db')
+  await prepareDatabase(databaseFile, (db) =>
+    insertLinks(db, links.length, (i) => {
+      const link = links[i] as (typeof links)[number]
+      return linkRow(SMALL_OWNER, link.path, link.destination, null, Date.UTC(2026, 0, 1) + i)
+    }),
+  )
+
+  const bare = await startServer({
+    name: 'bare server',
+    script: fileURLToPath(new URL('./bare-server.js', import.meta.url)),
+    args: [String(settings.links)],
+  })
+  const linkline = await startServer({
+    name: 'Linkline',
+    script: fileURLToPath(new URL('../src/main.js', import.meta.url)),
+    nodeArgs: settings.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`],
+    env: linklineEnv(databaseFile),
+  })
+  let redirectsServed = 0
+  try {
+    await verify(bare, links)
+    redirectsServed += await verify(linkline, links)
+    const requests: LoadRequest[] = links.map((link) => ({ path: link.path, headers: { 'user-agent': BROWSER_UA } }))
+    const measure = async (server: ServerProcess, seconds: number): Promise<Measured> => {
+      const cpuBefore = server.cpuSeconds()
+      const result = await runLoad(settings.generator, { url: server.url, connections: settings.connections, seconds, requests, expect: 302 })
+      const cpu = server.cpuSeconds() - cpuBefore
+      if (server === linkline) redirectsServed += result.responses - result.unexpected
+      return { ...result, cpuMicros: (cpu / result.responses) * 1e6, cpuShare: cpu / result.seconds }
+    }
+
+    // Warm-up: JIT, sockets, and Linkline's redirect cache (every path is visited at least once).
+    log(`redirect: warm-up ${settings.warmupSeconds} s each`)
+    await measure(bare, settings.warmupSeconds)
+    await measure(linkline, settings.warmupSeconds)
+
+    const rounds: RedirectReport['rounds'] = []
+    for (let round = 0; round < settings.rounds; round++) {
+      const order = round % 2 === 0 ? [bare, linkline] : [linkline, bare]
+      const results = new Map<ServerProcess, Measured>()
+      for (const server of order) results.set(server, await measure(server, settings.seconds))
+      const b = results.get(bare) as Measured
+      const l = results.get(linkline) as Measured
+      rounds.push({ bare: b, linkline: l })
+      log(`redirect round ${round + 1}/${settings.rounds}: bare ${b.perSecond.toFixed(0)} req/s, Linkline ${l.perSecond.toFixed(0)} req/s`)
+    }
+    await linkline.stop()
+    return { settings, rounds, clicksRecorded: countRows(databaseFile, 'clicks'), redirectsServed }
+  } finally {
+    await Promise.all([bare.stop(), linkline.stop()])
+  }
+}
+
+/**
+ * A benchmark that measured 404s would be worthless: checks a sample of paths on a server first.
+ * Returns how many redirects (visits) that took.
+ */
+async function verify(server: ServerProcess, links: { path: string; destination: string }[]): Promise<number> {
+  const sample = [links[0], links[Math.floor(links.length / 2)], links.at(-1)].filter((link) => link !== undefined)
+  for (const link of sample) {
+    const response = await fetch(server.url + link.path, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } })
+    const location = response.headers.get('location')
+    if (response.status !== 302 || location !== link.destination || !response.headers.get('x-request-id')) {
+      throw new Error(`${server.name}: GET ${link.path} answered ${response.status} to ${location}, expected 302 to ${link.destination}`)
+    }
+  }
+  return sample.length
+}

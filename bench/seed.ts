@@ -1,0 +1,86 @@
+import SQLite from 'better-sqlite3'
+import { sql } from 'kysely'
+import { loadConfig } from '../src/config.js'
+import { createContainer } from '../src/container.js'
+import type { NewLinkRow } from '../src/links/links.table.js'
+import { newId } from '../src/shared/ids.js'
+import type { Db } from '../src/storage/database.js'
+
+/** The one default domain of every bench server; any Host resolves to it. */
+export const BENCH_DOMAIN = 'links.bench'
+export const BENCH_TOKEN = 'bench-token-0123456789abcdef'
+export const BIG_OWNER = 'bench-big'
+export const SMALL_OWNER = 'bench-small'
+
+/** Distinct destinations (and titles) among the big owner's links: each filter value matches total/N links. */
+export const DESTINATION_VALUES = 1000
+export const TITLE_VALUES = 5000
+export const destinationOf = (i: number) => `https://shop.example/p/${i % DESTINATION_VALUES}?utm_source=qr`
+export const titleOf = (i: number) => `Campaign ${i % TITLE_VALUES}`
+
+/** Links per INSERT (8 bound values each, well under SQLite's 32766) and per transaction. */
+const ROWS_PER_INSERT = 2000
+const ROWS_PER_TRANSACTION = 50_000
+
+/** The environment of a Linkline bench server (and of the seeding, so both see the same configuration). */
+export function linklineEnv(databaseFile: string): Record<string, string> {
+  return {
+    DATABASE_URL: `sqlite:${databaseFile}`,
+    LINKLINE_DOMAINS: BENCH_DOMAIN,
+    // The API benches send far more than the default 1200 requests a minute from one token.
+    LINKLINE_RATE_LIMIT: '10000000',
+    LOG_LEVEL: 'warn',
+  }
+}
+
+/** The redirect set: short path → destination, the same for Linkline and the bare server. */
+export function redirectLinks(count: number): { path: string; destination: string }[] {
+  return Array.from({ length: count }, (_, i) => ({ path: `/r${i.toString(36)}`, destination: `https://shop.example/item/${i}?ref=bench` }))
+}
+
+/**
+ * Creates and migrates a Linkline database through the composition root, ensures the bench token,
+ * and lets `fill` write bulk data straight through Kysely (HTTP would take minutes for a million rows).
+ */
+export async function prepareDatabase(file: string, fill: (db: Db) => Promise<void>): Promise<void> {
+  const container = createContainer(loadConfig(linklineEnv(file)))
+  try {
+    await container.start()
+    await container.tokens.ensure(BENCH_TOKEN, BIG_OWNER)
+    // Seeding only: a crash mid-seed loses a throw-away file, so skip the per-commit fsync.
+    await sql`pragma synchronous = off`.execute(container.storage.db)
+    await fill(container.storage.db)
+  } finally {
+    await container.close()
+  }
+}
+
+/** Inserts `count` links built by `row(i)` in batched transactions. */
+export async function insertLinks(db: Db, count: number, row: (i: number) => Omit<NewLinkRow, 'id'>): Promise<void> {
+  for (let start = 0; start < count; start += ROWS_PER_TRANSACTION) {
+    const end = Math.min(count, start + ROWS_PER_TRANSACTION)
+    await db.transaction().execute(async (trx) => {
+      for (let from = start; from < end; from += ROWS_PER_INSERT) {
+        const rows: NewLinkRow[] = []
+        for (let i = from; i < Math.min(end, from + ROWS_PER_INSERT); i++) rows.push({ id: newId('lnk'), ...row(i) })
+        await trx.insertInto('links').values(rows).execute()
+      }
+    })
+  }
+}
+
+/** A link row of `owner` created `i` milliseconds after `epoch` (so that the list order is well defined). */
+export function linkRow(owner: string, path: string, destination: string, title: string | null, at: number): Omit<NewLinkRow, 'id'> {
+  return { owner_id: owner, domain: BENCH_DOMAIN, path, destination, title, created_at: at, updated_at: at }
+}
+
+/** Rows in `table` of a closed database file, or undefined when this build has no such table. */
+export function countRows(file: string, table: string): number | undefined {
+  const sqlite = new SQLite(file, { readonly: true })
+  try {
+    const exists = sqlite.prepare(`select 1 from sqlite_master where type = 'table' and name = ?`).get(table)
+    return exists ? (sqlite.prepare(`select count(*) as n from "${table}"`).get() as { n: number }).n : undefined
+  } finally {
+    sqlite.close()
+  }
+}

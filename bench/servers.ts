@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { connect, createServer } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+
+export interface ServerProcess {
+  readonly name: string
+  readonly url: string
+  readonly pid: number
+  /** User + system CPU seconds the process has used so far. */
+  cpuSeconds(): number
+  /** Peak resident set size (VmHWM) in bytes. */
+  peakRssBytes(): number
+  /** SIGTERM, then waits for the exit (a graceful exit also writes a --cpu-prof profile). */
+  stop(): Promise<void>
+}
+
+const CLOCK_TICKS_PER_SECOND = 100
+
+/**
+ * Starts a server under test as a child process, so that it has its own event loop (and, on two
+ * cores, its own core) beside the load generator, and waits until its port accepts connections.
+ */
+export async function startServer(options: {
+  name: string
+  script: string
+  args?: string[]
+  nodeArgs?: string[]
+  env?: Record<string, string>
+}): Promise<ServerProcess> {
+  const port = await freePort()
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script, ...(options.args ?? [])], {
+    env: { ...process.env, ...options.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  await waitForPort(child, port, options.name)
+  const pid = child.pid as number
+  return {
+    name: options.name,
+    url: `http://127.0.0.1:${port}`,
+    pid,
+    cpuSeconds() {
+      // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), counted after the parenthesised command name.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND
+    },
+    peakRssBytes() {
+      const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+      return match ? Number(match[1]) * 1024 : NaN
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+async function waitForPort(child: ChildProcess, port: number, name: string): Promise<void> {
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before listening`)
+    if (await accepts(port)) return
+    await sleep(50)
+  }
+  child.kill('SIGKILL')
+  throw new Error(`${name} did not listen on port ${port} within 30 s`)
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
