@@ -11,7 +11,7 @@ import { commitOf, describeMachine, readIfExists, renderReport, spliceReport } f
 const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api] [--cpu-prof]
   --quick      short runs and 50,000 links instead of 1,000,000 (under a minute; targets not judged)
   --only       run one part
-  --cpu-prof   run the redirect's Linkline with node --cpu-prof; profiles go to ./bench-profiles`
+  --cpu-prof   run both redirect servers with node --cpu-prof; profiles go to ./bench-profiles`
 
 const { values } = parseArgs({
   options: {

@@ -15,7 +15,7 @@ export interface RedirectSettings {
   seconds: number
   warmupSeconds: number
   rounds: number
-  /** When set, Linkline runs with --cpu-prof and writes its profile here on exit. */
+  /** When set, both servers run with --cpu-prof and write bare.cpuprofile and linkline.cpuprofile here on exit. */
   cpuProfDir: string | undefined
 }
 
@@ -50,15 +50,18 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
     }),
   )
 
+  const profile = (name: string) =>
+    settings.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`, `--cpu-prof-name=${name}.cpuprofile`]
   const bare = await startServer({
     name: 'bare server',
     script: fileURLToPath(new URL('./bare-server.js', import.meta.url)),
+    nodeArgs: profile('bare'),
     args: [String(settings.links)],
   })
   const linkline = await startServer({
     name: 'Linkline',
     script: fileURLToPath(new URL('../src/main.js', import.meta.url)),
-    nodeArgs: settings.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`],
+    nodeArgs: profile('linkline'),
     env: linklineEnv(databaseFile),
   })
   let redirectsServed = 0
