@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { performance } from 'node:perf_hooks'
 import type { Config } from '../config.js'
 import type { DomainsService } from '../domains/domains.service.js'
 import type { Metrics } from '../ops/metrics.js'
@@ -32,7 +33,7 @@ export function createRedirectHandler(deps: {
 }) {
   const { config, domains, links, cache, clicks, metrics } = deps
 
-  function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, query: string, started: bigint) {
+  function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, query: string, started: number) {
     const requestId = req.headers['x-request-id']
     res.setHeader('X-Request-Id', typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID())
     if (target) {
@@ -72,7 +73,7 @@ export function createRedirectHandler(deps: {
       const end = path.indexOf('/', 1)
       if (path === '/' || RESERVED_SEGMENTS.has(end === -1 ? path.slice(1) : path.slice(1, end))) return false
     }
-    const started = process.hrtime.bigint()
+    const started = performance.now()
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
     const query = q === -1 ? '' : url.slice(q + 1)
     const cached = cache.get(host, path)
