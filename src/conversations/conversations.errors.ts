@@ -2,6 +2,7 @@ import { notFound, validationError } from '../shared/errors.js'
 
 export const conversationNotFound = () => notFound('conversation')
 export const messageNotFound = () => notFound('message')
+export const linkNotFound = () => notFound('link', 'link_id')
 export const contactOrGroup = (param: 'contact_id' | 'group_id') =>
   validationError(param, 'send exactly one of contact_id and group_id')
 export const pinnedMessageElsewhere = () =>

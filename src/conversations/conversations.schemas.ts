@@ -83,9 +83,9 @@ export const ListConversationsQuery = Type.Object(
     muted: Filter('true: only muted; false: only the others'),
     archived: Filter('true: only archived; false: only the others'),
     pinned: Filter('true: only pinned; false: only the others'),
-    group_id: Type.Optional(Type.String({ maxLength: 128 })),
-    contact_id: Type.Optional(Type.String({ maxLength: 128 })),
-    link_id: Type.Optional(Type.String({ maxLength: 64 })),
+    group_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    contact_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    link_id: Type.Optional(ResourceId),
   },
   { additionalProperties: false },
 )

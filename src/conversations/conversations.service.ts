@@ -1,9 +1,9 @@
 import type { LinksService } from '../links/links.service.js'
 import type { Clock } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
-import { isUniqueViolation } from '../storage/errors.js'
+import { isForeignKeyViolation, isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
-import { contactOrGroup, conversationNotFound, messageNotFound, pinnedMessageElsewhere } from './conversations.errors.js'
+import { contactOrGroup, conversationNotFound, linkNotFound, messageNotFound, pinnedMessageElsewhere } from './conversations.errors.js'
 import type { ConversationsRepository } from './conversations.repository.js'
 import type {
   ConversationObject,
@@ -83,6 +83,8 @@ export function createConversationsService(deps: { repo: ConversationsRepository
         await repo.insert(row)
         return { created: true, conversation: toObject(row) }
       } catch (error) {
+        // The link was deleted between the ownership check and the insert.
+        if (isForeignKeyViolation(error)) throw linkNotFound()
         if (!isUniqueViolation(error)) throw error
         const [column, value] = input.contact_id !== undefined ? (['contact_id', input.contact_id] as const) : (['group_id', row.group_id as string] as const)
         const existing = await repo.findByCounterpart(principal.ownerId, column, value)

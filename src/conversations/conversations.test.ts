@@ -555,7 +555,8 @@ for (const backend of backends) {
         const cases: [string, string][] = [
           ['?limit=0', 'limit'], ['?limit=101', 'limit'], ['?limit=abc', 'limit'], ['?limit=1.5', 'limit'], ['?limit=', 'limit'],
           ['?muted=maybe', 'muted'], ['?archived=yes', 'archived'], ['?pinned=2', 'pinned'],
-          ['?sort=asc', 'sort'], ['?starting_after=conv_01ZZZZZZZZZZZZZZZZZZZZZZZZ', 'starting_after'],
+          ['?sort=asc', 'sort'], ['?contact_id=', 'contact_id'], ['?group_id=', 'group_id'], ['?link_id=', 'link_id'],
+          ['?starting_after=conv_01ZZZZZZZZZZZZZZZZZZZZZZZZ', 'starting_after'],
           ['?ending_before=nope', 'ending_before'],
           [`?starting_after=${expected[0]}&ending_before=${expected[1]}`, 'ending_before'],
         ]
