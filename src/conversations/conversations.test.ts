@@ -615,27 +615,25 @@ for (const backend of backends) {
     })
 
     if (backend === 'sqlite') {
-      test('query plans: every list reads its index in order, with no scan and no sort step', async () => {
+      test('query plans: every list seeks its index and reads it in order, with no scan and no sort step', async () => {
         const repo = createConversationsRepository(db())
         const cursor = { key: nowSeconds(), id: 'conv_01ZZZZZZZZZZZZZZZZZZZZZZZZ' }
         const plans: [string, { compile(): CompiledQuery }, string][] = [
-          ['first page', repo.listQuery('alice', {}, undefined, 'older', 11), 'conversations_owner_activity'],
-          ['starting_after', repo.listQuery('alice', {}, cursor, 'older', 11), 'conversations_owner_activity'],
-          ['ending_before', repo.listQuery('alice', {}, cursor, 'newer', 11), 'conversations_owner_activity'],
-          ['muted, archived', repo.listQuery('alice', { muted: true, archived: false }, cursor, 'older', 11), 'conversations_owner_activity'],
-          ['link_id', repo.listQuery('alice', { link_id: 'lnk_x' }, cursor, 'older', 11), 'conversations_link_activity'],
-          ['messages', repo.listMessagesQuery('conv_x', cursor, 'older', 11), 'messages_conversation_created'],
+          ['first page', repo.listQuery('alice', {}, undefined, 'older', 11), 'conversations_owner_activity (owner_id=?)'],
+          ['starting_after', repo.listQuery('alice', {}, cursor, 'older', 11), 'conversations_owner_activity (owner_id=? AND activity_at<?)'],
+          ['ending_before', repo.listQuery('alice', {}, cursor, 'newer', 11), 'conversations_owner_activity (owner_id=? AND activity_at>?)'],
+          ['muted, archived', repo.listQuery('alice', { muted: true, archived: false }, cursor, 'older', 11), 'conversations_owner_activity (owner_id=? AND activity_at<?)'],
+          ['contact_id', repo.listQuery('alice', { contact_id: 'c' }, cursor, 'older', 11), 'conversations_owner_contact (owner_id=? AND contact_id=?)'],
+          ['link_id', repo.listQuery('alice', { link_id: 'lnk_x' }, cursor, 'older', 11), 'conversations_link_activity (link_id=? AND activity_at<?)'],
+          ['messages', repo.listMessagesQuery('conv_x', cursor, 'older', 11), 'messages_conversation_created (conversation_id=? AND created_at<?)'],
         ]
         for (const [label, query, index] of plans) {
           const { sql, parameters } = query.compile()
           const plan = await db().executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${sql}`, [...parameters]))
           const details = plan.rows.map((row) => row.detail).join(' | ')
-          assert.match(details, new RegExp(`SEARCH \\w+ USING INDEX ${index} \\(`), `${label}: ${details}`)
+          assert.ok(details.includes(`USING INDEX ${index}`), `${label}: ${details}`)
           assert.doesNotMatch(details, /SCAN|TEMP B-TREE/, `${label}: ${details}`)
         }
-        const { sql, parameters } = repo.listQuery('alice', {}, cursor, 'older', 11).compile()
-        const plan = await db().executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${sql}`, [...parameters]))
-        assert.match(plan.rows.map((row) => row.detail).join(), /owner_id=\? AND activity_at<\?/, 'the cursor seeks in the index')
       })
     }
   })
