@@ -135,6 +135,8 @@ for (const backend of backends) {
         const again = await create({ contact_id: 'relinked', link_id: await createLink() })
         assert.equal(again.status, 200)
         assert.deepEqual(again.body, first.body)
+        const foreign = await create({ contact_id: 'relinked', link_id: await createLink(bob) })
+        assert.deepEqual([foreign.status, foreign.body.error.param], [404, 'link_id'], 'the link is checked even when the conversation exists')
       })
 
       test('validation errors name the parameter, in both encodings', async () => {
@@ -368,6 +370,16 @@ for (const backend of backends) {
         assert.equal(await count('messages', 'id', pinned), 0)
         assert.equal((await s.request('DELETE', `/v1/conversations/${id}/messages/${pinned}`)).status, 404)
         expect400(await update(id, { pinned_message_id: pinned }), 'pinned_message_id', 'a deleted message cannot be pinned')
+      })
+
+      test('pinning a message while it is deleted never leaves a dangling pin', async () => {
+        for (let i = 0; i < 5; i++) {
+          const doomed = (await postMessage(id, { text: `race ${i}` })).body.id
+          const [pin, del] = await Promise.all([update(id, { pinned_message_id: doomed }), s.request('DELETE', `/v1/conversations/${id}/messages/${doomed}`)])
+          assert.equal(del.status, 200)
+          assert.ok(pin.status === 200 || pin.status === 400, pin.text)
+          assert.equal((await s.request('GET', `/v1/conversations/${id}`)).body.pinned_message_id, null)
+        }
       })
 
       test('deleting a message of another conversation is 404 and keeps it', async () => {
