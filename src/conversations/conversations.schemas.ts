@@ -74,7 +74,6 @@ const PageParams = {
   starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'The id of the last item of the previous page' })),
   ending_before: Type.Optional(Type.String({ maxLength: 64, description: 'The id of the first item of the next (newer) page' })),
 }
-export type PageQuery = { limit?: number; starting_after?: string; ending_before?: string }
 
 const Filter = (description: string) => Type.Optional(Type.Boolean({ description }))
 export const ListConversationsQuery = Type.Object(
@@ -92,6 +91,7 @@ export const ListConversationsQuery = Type.Object(
 export type ListConversationsQuery = Static<typeof ListConversationsQuery>
 
 export const ListMessagesQuery = Type.Object(PageParams, { additionalProperties: false })
+export type PageQuery = Static<typeof ListMessagesQuery>
 
 export const CreateMessageBody = Type.Object(
   {

@@ -39,7 +39,14 @@ const toMessage = (row: MessageRow): MessageObject => ({
   created_at: row.created_at,
 })
 
-const list = <Row, T>(page: { has_more: boolean; rows: Row[] }, map: (row: Row) => T) => ({ has_more: page.has_more, data: page.rows.map(map) })
+const toList = <Row, T>(page: { has_more: boolean; rows: Row[] }, map: (row: Row) => T) => ({ has_more: page.has_more, data: page.rows.map(map) })
+
+/** The one key of a new conversation: exactly one of contact_id and group_id. */
+function counterpartOf(input: CreateConversationBody): ['contact_id' | 'group_id', string] {
+  if (input.contact_id !== undefined && input.group_id === undefined) return ['contact_id', input.contact_id]
+  if (input.group_id !== undefined && input.contact_id === undefined) return ['group_id', input.group_id]
+  throw contactOrGroup(input.contact_id === undefined ? 'contact_id' : 'group_id')
+}
 
 export function createConversationsService(deps: { repo: ConversationsRepository; links: LinksService; clock: Clock }) {
   const { repo, links, clock } = deps
@@ -58,17 +65,15 @@ export function createConversationsService(deps: { repo: ConversationsRepository
      * unchanged, even when another link_id was sent.
      */
     async create(principal: Principal, input: CreateConversationBody): Promise<{ created: boolean; conversation: ConversationObject }> {
-      if ((input.contact_id === undefined) === (input.group_id === undefined)) {
-        throw contactOrGroup(input.contact_id === undefined ? 'contact_id' : 'group_id')
-      }
+      const [column, value] = counterpartOf(input)
       const linkId = input.link_id ?? null
       if (linkId !== null) await links.assertOwned(principal, linkId, 'link_id')
       const now = nowSeconds()
       const row: ConversationRow = {
         id: newId('conv'),
         owner_id: principal.ownerId,
-        contact_id: input.contact_id ?? null,
-        group_id: input.group_id ?? null,
+        contact_id: column === 'contact_id' ? value : null,
+        group_id: column === 'group_id' ? value : null,
         link_id: linkId,
         pinned_message_id: null,
         is_pinned: 0,
@@ -86,7 +91,6 @@ export function createConversationsService(deps: { repo: ConversationsRepository
         // The link was deleted between the ownership check and the insert.
         if (isForeignKeyViolation(error)) throw linkNotFound()
         if (!isUniqueViolation(error)) throw error
-        const [column, value] = input.contact_id !== undefined ? (['contact_id', input.contact_id] as const) : (['group_id', row.group_id as string] as const)
         const existing = await repo.findByCounterpart(principal.ownerId, column, value)
         if (!existing) throw error
         return { created: false, conversation: toObject(existing) }
@@ -107,7 +111,7 @@ export function createConversationsService(deps: { repo: ConversationsRepository
         },
         (cursor, direction, limit) => repo.list(ownerId, filters, cursor, direction, limit),
       )
-      return list(page, toObject)
+      return toList(page, toObject)
     },
 
     async update(principal: Principal, id: string, input: UpdateConversationBody): Promise<ConversationObject> {
@@ -123,7 +127,7 @@ export function createConversationsService(deps: { repo: ConversationsRepository
         const row = await tx.update(principal.ownerId, id, changes)
         if (!row) throw conversationNotFound()
         const pinned = input.pinned_message_id
-        if (pinned != null && !(await tx.findMessage(id, pinned))) throw pinnedMessageElsewhere()
+        if (typeof pinned === 'string' && !(await tx.findMessage(id, pinned))) throw pinnedMessageElsewhere()
         return toObject(row)
       })
     },
@@ -161,7 +165,7 @@ export function createConversationsService(deps: { repo: ConversationsRepository
         },
         (cursor, direction, limit) => repo.listMessages(id, cursor, direction, limit),
       )
-      return list(page, toMessage)
+      return toList(page, toMessage)
     },
 
     async getMessage(principal: Principal, id: string, messageId: string): Promise<MessageObject> {
