@@ -39,6 +39,8 @@ const toMessage = (row: MessageRow): MessageObject => ({
   created_at: row.created_at,
 })
 
+const GET_OR_CREATE_ATTEMPTS = 3
+
 const toList = <Row, T>(page: { has_more: boolean; rows: Row[] }, map: (row: Row) => T) => ({ has_more: page.has_more, data: page.rows.map(map) })
 
 /** The one key of a new conversation: exactly one of contact_id and group_id. */
@@ -84,16 +86,19 @@ export function createConversationsService(deps: { repo: ConversationsRepository
         archived_at: null,
         activity_at: now,
       }
-      try {
-        await repo.insert(row)
-        return { created: true, conversation: toObject(row) }
-      } catch (error) {
-        // The link was deleted between the ownership check and the insert.
-        if (isForeignKeyViolation(error)) throw linkNotFound()
-        if (!isUniqueViolation(error)) throw error
-        const existing = await repo.findByCounterpart(principal.ownerId, column, value)
-        if (!existing) throw error
-        return { created: false, conversation: toObject(existing) }
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await repo.insert(row)
+          return { created: true, conversation: toObject(row) }
+        } catch (error) {
+          // The link was deleted between the ownership check and the insert.
+          if (isForeignKeyViolation(error)) throw linkNotFound()
+          if (!isUniqueViolation(error)) throw error
+          const existing = await repo.findByCounterpart(principal.ownerId, column, value)
+          if (existing) return { created: false, conversation: toObject(existing) }
+          // The conversation that won was deleted in the meantime: the key is free again.
+          if (attempt === GET_OR_CREATE_ATTEMPTS) throw error
+        }
       }
     },
 
