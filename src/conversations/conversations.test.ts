@@ -272,8 +272,11 @@ for (const backend of backends) {
         assert.ok(opened.body.last_opened_at >= start && opened.body.last_opened_at <= nowSeconds())
         const future = nowSeconds() + 3600
         await db().updateTable('conversations').set({ last_opened_at: future }).where('id', '=', id).execute()
-        const again = await s.request('POST', `/v1/conversations/${id}/open`, { form: {} })
-        assert.equal(again.body.last_opened_at, future)
+        for (const encoding of encodings) {
+          const again = await s.request('POST', `/v1/conversations/${id}/open`, encode(encoding, {}))
+          assert.equal(again.status, 200)
+          assert.equal(again.body.last_opened_at, future, encoding)
+        }
         expect400(await s.request('POST', `/v1/conversations/${id}/open`, { json: { at: 1 } }), 'at', 'open with a parameter')
         assert.equal((await s.request('POST', '/v1/conversations/conv_01ZZZZZZZZZZZZZZZZZZZZZZZZ/open')).status, 404)
       })
