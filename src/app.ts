@@ -4,6 +4,8 @@ import rateLimit from '@fastify/rate-limit'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify from 'fastify'
 import type { Container } from './container.js'
+import { conversationsRoutes } from './conversations/conversations.routes.js'
+import { ConversationObject, MessageObject } from './conversations/conversations.schemas.js'
 import { domainsRoutes } from './domains/domains.routes.js'
 import { DomainObject } from './domains/domains.schemas.js'
 import { registerAuth } from './http/auth.js'
@@ -80,10 +82,11 @@ export async function buildApp(c: Container): Promise<App> {
       new AppError(429, 'rate_limited', `over the limit of ${context.max} requests per minute for this token; retry in ${context.after}`),
   })
   registerIdempotency(app, { db: c.storage.db, clock: c.clock })
-  await registerOpenApi(app, [LinkObject, DomainObject])
+  await registerOpenApi(app, [LinkObject, DomainObject, ConversationObject, MessageObject])
 
   opsRoutes(app, { storage: c.storage, metrics: c.metrics })
   linksRoutes(app, { links: c.links })
+  conversationsRoutes(app, { conversations: c.conversations })
   domainsRoutes(app, { domains: c.domains })
 
   return app

@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis'
 import type { Config } from './config.js'
+import { createConversationsRepository } from './conversations/conversations.repository.js'
+import { createConversationsService } from './conversations/conversations.service.js'
 import { createDomainsRepository } from './domains/domains.repository.js'
 import { createDomainsService } from './domains/domains.service.js'
 import { pruneIdempotencyKeys } from './http/idempotency.js'
@@ -42,13 +44,14 @@ export function createContainer(config: Config, options: { clock?: Clock } = {})
     clock,
     shortUrlScheme: config.shortUrlScheme,
   })
+  const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
   const clicks: ClickRecorder = discardClicks
 
   let maintenance: NodeJS.Timeout | undefined
   let closed: Promise<void> | undefined
 
   return {
-    config, clock, storage, redis, metrics, redirectCache, tokens, domains, links, clicks,
+    config, clock, storage, redis, metrics, redirectCache, tokens, domains, links, conversations, clicks,
 
     /** Migrates the database and loads what the redirect keeps in memory. */
     async start(): Promise<void> {

@@ -89,11 +89,13 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock }): v
   app.addHook('onSend', async (req, reply, payload) => {
     const key = req.idempotencyKey
     if (key === undefined) return payload
-    const where = db.updateTable('idempotency_keys').where('owner_id', '=', req.principal.ownerId).where('key', '=', key)
+    const ownerId = req.principal.ownerId
     if (reply.statusCode >= 500) {
-      await db.deleteFrom('idempotency_keys').where('owner_id', '=', req.principal.ownerId).where('key', '=', key).execute()
+      await db.deleteFrom('idempotency_keys').where('owner_id', '=', ownerId).where('key', '=', key).execute()
     } else {
-      await where.set({ status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : null }).execute()
+      const body = typeof payload === 'string' ? payload : null
+      await db.updateTable('idempotency_keys').set({ status_code: reply.statusCode, response_body: body })
+        .where('owner_id', '=', ownerId).where('key', '=', key).execute()
     }
     return payload
   })

@@ -56,7 +56,7 @@ export async function coerceRequest(req: FastifyRequest): Promise<void> {
   if (!schema) return
   if (schema.querystring) req.query = coerce(req.query, schema.querystring)
   if (schema.body) {
-    if (req.body === undefined || req.body === null) req.body = {}
+    if (req.body === undefined) req.body = {}
     if (!isPlainObject(req.body)) throw invalidBody('the body must be a JSON object or form fields')
     req.body = coerce(req.body, schema.body)
   }

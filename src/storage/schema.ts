@@ -1,3 +1,4 @@
+import type { ConversationsTable, MessagesTable } from '../conversations/conversations.table.js'
 import type { DomainsTable } from '../domains/domains.table.js'
 import type { IdempotencyKeysTable } from '../http/idempotency.table.js'
 import type { LinksTable } from '../links/links.table.js'
@@ -9,4 +10,6 @@ export interface Database {
   domains: DomainsTable
   links: LinksTable
   idempotency_keys: IdempotencyKeysTable
+  conversations: ConversationsTable
+  messages: MessagesTable
 }

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { freePort } from '../../test/build-test-app.js'
+import { send } from '../../test/http-client.js'
+import { cli, startServerProcess } from '../../test/process.js'
+
+describe('the linkline CLI and the server process', () => {
+  let dir: string
+  let env: { DATABASE_URL: string; PORT: string }
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'linkline-cli-'))
+    env = { DATABASE_URL: `sqlite:${join(dir, 'linkline.db')}`, PORT: String(await freePort()) }
+  })
+  after(() => rmSync(dir, { recursive: true, force: true }))
+
+  test('--help on every command; unknown commands and missing options fail with usage', () => {
+    for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['tokens', '--help'], ['tokens', 'create', '--help']]) {
+      const r = cli(args, env)
+      assert.equal(r.status, 0, args.join(' '))
+      assert.match(r.stdout, /Usage/)
+    }
+    assert.equal(cli(['frobnicate'], env).status, 2)
+    const noOwner = cli(['tokens', 'create'], env)
+    assert.equal(noOwner.status, 2)
+    assert.match(noOwner.stderr, /--owner/)
+    const badScope = cli(['tokens', 'create', '--owner', 'x', '--scopes', 'links:read,links:delete'], env)
+    assert.equal(badScope.status, 2)
+    assert.match(badScope.stderr, /unknown scope\(s\): links:delete/)
+  })
+
+  test('migrate applies migrations once', () => {
+    const first = cli(['migrate'], env)
+    assert.equal(first.status, 0)
+    assert.match(first.stdout, /applied: 0001-create-tokens/)
+    assert.equal(cli(['migrate'], env).stdout, 'database is up to date\n')
+  })
+
+  test('first start prints one token; tokens survive a restart; CLI revocation is seen at once; SIGTERM exits 0', async () => {
+    const first = await startServerProcess(env)
+    const printed = /(ll_[\w-]{43})/.exec(first.stdout())?.[1]
+    assert.ok(printed, 'the first start prints a token')
+    const created = await send(first.url, 'POST', '/v1/links', { token: printed, json: { destination: 'https://restart.example/', path: '/kept' } })
+    assert.equal(created.status, 201)
+
+    const made = cli(['tokens', 'create', '--owner', 'acme', '--name', 'ci', '--scopes', 'links:read'], env)
+    assert.equal(made.status, 0)
+    assert.match(made.stdout, /^ll_[\w-]{43}\n$/, 'only the token on stdout')
+    const acme = made.stdout.trim()
+    assert.equal((await send(first.url, 'GET', '/v1/links', { token: acme })).status, 200)
+    assert.equal((await send(first.url, 'POST', '/v1/links', { token: acme, json: { destination: 'https://a.example' } })).status, 403)
+
+    const listed = JSON.parse(cli(['tokens', 'list', '--json'], env).stdout) as { id: string; ownerId: string; name: string; scopes: string[]; prefix: string }[]
+    const entry = listed.find((t) => t.ownerId === 'acme')
+    assert.ok(entry)
+    assert.deepEqual([entry.name, entry.scopes], ['ci', ['links:read']])
+    assert.ok(acme.startsWith(entry.prefix))
+    assert.ok(!JSON.stringify(listed).includes(acme), 'tokens are never listed in full')
+    assert.match(cli(['tokens', 'list'], env).stdout, /^ID\s+NAME\s+OWNER/)
+
+    assert.equal(cli(['tokens', 'revoke', entry.id], env).status, 0)
+    assert.equal((await send(first.url, 'GET', '/v1/links', { token: acme })).status, 401, 'revoked while the server runs')
+    assert.equal(cli(['tokens', 'revoke', entry.id], env).status, 1, 'nothing left to revoke')
+
+    // Process managers may signal twice: shutdown must stay clean.
+    first.child.kill('SIGTERM')
+    first.child.kill('SIGTERM')
+    assert.equal(await first.exited, 0)
+
+    const second = await startServerProcess(env)
+    try {
+      assert.doesNotMatch(second.stdout(), /ll_[\w-]{43}/, 'no new token on a restart')
+      const list = await send(second.url, 'GET', '/v1/links', { token: printed })
+      assert.equal(list.status, 200)
+      assert.deepEqual(list.body.data.map((l: { path: string }) => l.path), ['/kept'])
+      const redirect = await send(second.url, 'GET', '/kept', { headers: { host: `localhost:${env.PORT}` } })
+      assert.equal(redirect.headers.location, 'https://restart.example/')
+      const revoked = cli(['tokens', 'revoke', printed!], env)
+      assert.equal(revoked.status, 0, 'revocation by the token itself')
+      assert.equal((await send(second.url, 'GET', '/v1/links', { token: printed })).status, 401)
+    } finally {
+      second.child.kill('SIGINT')
+      assert.equal(await second.exited, 0)
+    }
+  })
+
+  test('LINKLINE_BOOTSTRAP_TOKEN is ensured once, across restarts', async () => {
+    const bootstrap = { ...env, DATABASE_URL: `sqlite:${join(dir, 'bootstrap.db')}`, LINKLINE_BOOTSTRAP_TOKEN: 'bootstrap-token-0123456789', LINKLINE_BOOTSTRAP_OWNER: 'ops' }
+    for (let run = 0; run < 2; run++) {
+      const server = await startServerProcess(bootstrap)
+      const r = await send(server.url, 'POST', '/v1/links', { token: bootstrap.LINKLINE_BOOTSTRAP_TOKEN, json: { destination: 'https://b.example' } })
+      assert.equal(r.body.data.ownerId, 'ops')
+      assert.doesNotMatch(server.stdout(), /ll_[\w-]{43}/)
+      server.child.kill('SIGTERM')
+      assert.equal(await server.exited, 0)
+    }
+    const owners = (JSON.parse(cli(['tokens', 'list', '--json'], bootstrap).stdout) as { ownerId: string }[]).map((t) => t.ownerId)
+    assert.deepEqual(owners, ['ops'])
+  })
+
+  test('a bad configuration stops the start with a clear message', () => {
+    const r = cli(['serve'], { ...env, PORT: 'eighty', LOG_LEVEL: 'loud' })
+    assert.equal(r.status, 2)
+    assert.match(r.stderr, /PORT must be an integer/)
+    assert.match(r.stderr, /LOG_LEVEL must be one of/)
+  })
+})

@@ -1,0 +1,22 @@
+import type { Config } from '../config.js'
+import { createContainer, type Container } from '../container.js'
+
+/** A usage error: printed without a stack, exit code 2. */
+export class CliError extends Error {}
+
+export interface Command {
+  readonly help: string
+  /** Returns the exit code. `config` is read lazily so that `--help` works without a valid environment. */
+  run(args: string[], config: () => Config): Promise<number>
+}
+
+/** Runs `work` with a migrated container, and always closes it. */
+export async function withContainer<T>(config: Config, work: (c: Container) => Promise<T>): Promise<T> {
+  const container = createContainer(config)
+  try {
+    await container.start()
+    return await work(container)
+  } finally {
+    await container.close()
+  }
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+import { ConfigError, loadConfig } from '../config.js'
+import { migrateCommand } from './migrate.command.js'
+import { serveCommand } from './serve.command.js'
+import { tokensCommand } from './tokens.command.js'
+import { CliError, type Command } from './command.js'
+
+const COMMANDS: Record<string, Command> = { serve: serveCommand, migrate: migrateCommand, tokens: tokensCommand }
+
+const USAGE = `Usage: linkline <command> [options]
+
+Commands:
+  serve                 start the HTTP server (the same as npm start)
+  migrate               apply pending database migrations and exit
+  tokens create|list|revoke
+                        manage API tokens
+
+Run "linkline <command> --help" for a command's options. Configuration comes from the
+environment (DATABASE_URL, PORT, ...; see the README).`
+
+/** The `linkline` command: a thin adapter over the same container and services as the HTTP server. */
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${USAGE}\n`)
+    return name === undefined ? 2 : 0
+  }
+  const command = COMMANDS[name]
+  if (!command) throw new CliError(`unknown command "${name}"\n\n${USAGE}`)
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command.help}\n`)
+    return 0
+  }
+  return command.run(rest, () => loadConfig())
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    const known = error instanceof CliError || error instanceof ConfigError
+    process.stderr.write(`linkline: ${known || error instanceof Error ? (error as Error).message : String(error)}\n`)
+    process.exitCode = known ? 2 : 1
+  },
+)

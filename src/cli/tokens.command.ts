@@ -1,0 +1,72 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { InvalidScopesError, parseScopes, SCOPES } from '../tokens/tokens.service.js'
+import { CliError, withContainer, type Command } from './command.js'
+
+const HELP = `Usage:
+  linkline tokens create --owner <ownerId> [--name <name>] [--scopes <a,b,...>]
+      Creates a token and prints it (and nothing else) on stdout. It is shown only once.
+      Scopes default to all: ${SCOPES.join(', ')}
+  linkline tokens list [--json]
+      Lists tokens: id, name, owner, scopes, creation time, non-secret prefix, revocation.
+  linkline tokens revoke <token id or token>
+      Revokes a token; the next request with it is 401.`
+
+function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\n\n${HELP}`)
+  }
+}
+
+export const tokensCommand: Command = {
+  help: HELP,
+  async run(args, config) {
+    const [verb, ...rest] = args
+    switch (verb) {
+      case 'create': {
+        const { values, positionals } = parse(rest, { owner: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' } })
+        const owner = values.owner as string | undefined
+        if (!owner || positionals.length > 0) throw new CliError(`tokens create needs --owner <ownerId>\n\n${HELP}`)
+        if (owner.length > 128) throw new CliError('--owner must be at most 128 characters')
+        let scopes
+        try {
+          scopes = parseScopes(values.scopes as string | undefined)
+        } catch (error) {
+          if (error instanceof InvalidScopesError) throw new CliError(error.message)
+          throw error
+        }
+        const { token } = await withContainer(config(), (c) =>
+          c.tokens.create({ ownerId: owner, name: (values.name as string | undefined) ?? null, scopes }))
+        process.stdout.write(`${token}\n`)
+        return 0
+      }
+      case 'list': {
+        const { values } = parse(rest, { json: { type: 'boolean' } })
+        const tokens = await withContainer(config(), (c) => c.tokens.list())
+        if (values.json) {
+          process.stdout.write(`${JSON.stringify(tokens, null, 2)}\n`)
+        } else {
+          const rows = tokens.map((t) => [t.id, t.name ?? '-', t.ownerId, t.scopes.join(','), t.createdAt, `${t.prefix}…`, t.revokedAt ?? 'active'])
+          const table = [['ID', 'NAME', 'OWNER', 'SCOPES', 'CREATED', 'PREFIX', 'REVOKED'], ...rows]
+          const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)))
+          process.stdout.write(table.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n')
+        }
+        return 0
+      }
+      case 'revoke': {
+        const { positionals } = parse(rest, {})
+        if (positionals.length !== 1) throw new CliError(`tokens revoke needs exactly one token id or token\n\n${HELP}`)
+        const revoked = await withContainer(config(), (c) => c.tokens.revoke(positionals[0] as string))
+        if (!revoked) {
+          process.stderr.write('linkline: no active token matches\n')
+          return 1
+        }
+        process.stdout.write('revoked\n')
+        return 0
+      }
+      default:
+        throw new CliError(`${verb === undefined ? 'tokens needs a verb' : `unknown verb "${verb}"`}\n\n${HELP}`)
+    }
+  },
+}

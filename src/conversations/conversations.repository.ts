@@ -1,0 +1,105 @@
+import type { Db } from '../storage/database.js'
+import type { ConversationRow, ConversationRowUpdate, MessageRow, NewConversationRow } from './conversations.table.js'
+import { pastCursor, type Cursor, type Direction } from './pagination.js'
+
+export interface ConversationFilters {
+  muted?: boolean
+  archived?: boolean
+  pinned?: boolean
+  group_id?: string
+  contact_id?: string
+  link_id?: string
+}
+
+const order = (direction: Direction) => (direction === 'older' ? 'desc' : 'asc')
+
+/** The queries on conversations and their messages, bound to `db` or to a transaction. */
+function queries(db: Db) {
+  const owned = (ownerId: string, id: string) =>
+    db.selectFrom('conversations').selectAll().where('id', '=', id).where('owner_id', '=', ownerId)
+
+  /** One page in the direction of travel, served by (owner_id, activity_at, id): no sort step. */
+  const listQuery = (ownerId: string, filters: ConversationFilters, cursor: Cursor | undefined, direction: Direction, limit: number) => {
+    let query = db.selectFrom('conversations').selectAll().where('owner_id', '=', ownerId)
+    if (filters.muted !== undefined) query = query.where('is_muted', '=', filters.muted ? 1 : 0)
+    if (filters.pinned !== undefined) query = query.where('is_pinned', '=', filters.pinned ? 1 : 0)
+    if (filters.archived !== undefined) query = query.where('archived_at', filters.archived ? 'is not' : 'is', null)
+    for (const column of ['group_id', 'contact_id', 'link_id'] as const) {
+      const value = filters[column]
+      if (value !== undefined) query = query.where(column, '=', value)
+    }
+    if (cursor) query = query.where(pastCursor('activity_at', cursor, direction))
+    return query.orderBy('activity_at', order(direction)).orderBy('id', order(direction)).limit(limit)
+  }
+  /** One page, served by (conversation_id, created_at, id). */
+  const listMessagesQuery = (conversationId: string, cursor: Cursor | undefined, direction: Direction, limit: number) => {
+    let query = db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId)
+    if (cursor) query = query.where(pastCursor('created_at', cursor, direction))
+    return query.orderBy('created_at', order(direction)).orderBy('id', order(direction)).limit(limit)
+  }
+
+  return {
+    listQuery,
+    listMessagesQuery,
+    async insert(row: NewConversationRow): Promise<void> {
+      await db.insertInto('conversations').values(row).execute()
+    },
+    findForOwner: (ownerId: string, id: string): Promise<ConversationRow | undefined> => owned(ownerId, id).executeTakeFirst(),
+    findByCounterpart: (ownerId: string, column: 'contact_id' | 'group_id', value: string): Promise<ConversationRow | undefined> =>
+      db.selectFrom('conversations').selectAll().where('owner_id', '=', ownerId).where(column, '=', value).executeTakeFirst(),
+
+    list: (...args: Parameters<typeof listQuery>): Promise<ConversationRow[]> => listQuery(...args).execute(),
+
+    /** Applies the changes and returns the row, or undefined when the owner has no such conversation. */
+    update: (ownerId: string, id: string, changes: ConversationRowUpdate): Promise<ConversationRow | undefined> =>
+      db.updateTable('conversations').set(changes).where('id', '=', id).where('owner_id', '=', ownerId).returningAll().executeTakeFirst(),
+
+    /** Moves last_opened_at to `now`, never backwards. */
+    async open(ownerId: string, id: string, now: number): Promise<void> {
+      await db
+        .updateTable('conversations')
+        .set({ last_opened_at: now })
+        .where('id', '=', id)
+        .where('owner_id', '=', ownerId)
+        .where((eb) => eb.or([eb('last_opened_at', 'is', null), eb('last_opened_at', '<', now)]))
+        .execute()
+    },
+
+    /**
+     * Clears the pin if it names this message. It updates (and so locks) the conversation row even
+     * when the pin is elsewhere, so that a concurrent pin of the same message waits for the delete.
+     */
+    unpinMessage: (ownerId: string, id: string, messageId: string): Promise<{ id: string } | undefined> =>
+      db
+        .updateTable('conversations')
+        .set((eb) => ({ pinned_message_id: eb.fn<string | null>('nullif', ['pinned_message_id', eb.val(messageId)]) }))
+        .where('id', '=', id)
+        .where('owner_id', '=', ownerId)
+        .returning('id')
+        .executeTakeFirst(),
+
+    deleteForOwner: (ownerId: string, id: string): Promise<{ id: string } | undefined> =>
+      db.deleteFrom('conversations').where('id', '=', id).where('owner_id', '=', ownerId).returning('id').executeTakeFirst(),
+
+    async insertMessage(row: MessageRow): Promise<void> {
+      await db.insertInto('messages').values(row).execute()
+    },
+    findMessage: (conversationId: string, id: string): Promise<MessageRow | undefined> =>
+      db.selectFrom('messages').selectAll().where('id', '=', id).where('conversation_id', '=', conversationId).executeTakeFirst(),
+
+    listMessages: (...args: Parameters<typeof listMessagesQuery>): Promise<MessageRow[]> => listMessagesQuery(...args).execute(),
+
+    deleteMessage: (conversationId: string, id: string): Promise<{ id: string } | undefined> =>
+      db.deleteFrom('messages').where('id', '=', id).where('conversation_id', '=', conversationId).returning('id').executeTakeFirst(),
+  }
+}
+type Queries = ReturnType<typeof queries>
+
+export function createConversationsRepository(db: Db) {
+  return {
+    ...queries(db),
+    /** Runs `work` in one transaction, over the same queries bound to it. */
+    transaction: <T>(work: (tx: Queries) => Promise<T>): Promise<T> => db.transaction().execute((trx) => work(queries(trx))),
+  }
+}
+export type ConversationsRepository = ReturnType<typeof createConversationsRepository>

@@ -1,0 +1,108 @@
+import { Type, type Static } from 'typebox'
+import { Nullable } from '../shared/schema.js'
+
+/** Up to 9999-12-31T23:59:59Z: a Unix-seconds value beyond it is a unit mistake (milliseconds). */
+const MAX_UNIX_SECONDS = 253_402_300_799
+
+const UnixSeconds = Type.Integer({ description: 'Unix seconds' })
+const ExternalId = (what: string) =>
+  Type.String({ minLength: 1, maxLength: 128, description: `Your own identifier of the ${what} (1-128 characters)` })
+const Direction = Type.Enum(['outbound', 'inbound'])
+const ResourceId = Type.String({ minLength: 1, maxLength: 64 })
+
+export const ConversationObject = Type.Object(
+  {
+    id: Type.String(),
+    contact_id: Nullable(Type.String()),
+    group_id: Nullable(Type.String()),
+    link_id: Nullable(Type.String()),
+    pinned_message_id: Nullable(Type.String()),
+    is_pinned: Type.Boolean(),
+    is_muted: Type.Boolean(),
+    last_active_at: Nullable(UnixSeconds),
+    last_opened_at: Nullable(UnixSeconds),
+    created_at: UnixSeconds,
+    archived_at: Nullable(UnixSeconds),
+  },
+  { $id: 'Conversation' },
+)
+export type ConversationObject = Static<typeof ConversationObject>
+
+export const MessageObject = Type.Object(
+  {
+    id: Type.String(),
+    conversation_id: Type.String(),
+    direction: Direction,
+    text: Type.String(),
+    created_at: UnixSeconds,
+  },
+  { $id: 'Message' },
+)
+export type MessageObject = Static<typeof MessageObject>
+
+export const ConversationIdParams = Type.Object({ id: ResourceId })
+export const MessageIdParams = Type.Object({ id: ResourceId, message_id: ResourceId })
+
+export const CreateConversationBody = Type.Object(
+  {
+    contact_id: Type.Optional(ExternalId('contact')),
+    group_id: Type.Optional(ExternalId('group')),
+    link_id: Type.Optional(Nullable(ResourceId)),
+  },
+  { additionalProperties: false, description: 'Exactly one of contact_id and group_id' },
+)
+export type CreateConversationBody = Static<typeof CreateConversationBody>
+
+export const UpdateConversationBody = Type.Object(
+  {
+    is_pinned: Type.Optional(Type.Boolean()),
+    is_muted: Type.Optional(Type.Boolean()),
+    pinned_message_id: Type.Optional(Nullable(ResourceId)),
+    archived_at: Type.Optional(
+      Nullable(Type.Integer({ minimum: 0, maximum: MAX_UNIX_SECONDS, 'x-error': 'archived_at must be a Unix-seconds timestamp, or null (or empty) to restore' })),
+    ),
+  },
+  { additionalProperties: false },
+)
+export type UpdateConversationBody = Static<typeof UpdateConversationBody>
+
+/** An empty body, so that unknown parameters are still refused. */
+export const EmptyBody = Type.Object({}, { additionalProperties: false })
+
+const PageParams = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'The id of the last item of the previous page' })),
+  ending_before: Type.Optional(Type.String({ maxLength: 64, description: 'The id of the first item of the next (newer) page' })),
+}
+
+const Filter = (description: string) => Type.Optional(Type.Boolean({ description }))
+export const ListConversationsQuery = Type.Object(
+  {
+    ...PageParams,
+    muted: Filter('true: only muted; false: only the others'),
+    archived: Filter('true: only archived; false: only the others'),
+    pinned: Filter('true: only pinned; false: only the others'),
+    group_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    contact_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    link_id: Type.Optional(ResourceId),
+  },
+  { additionalProperties: false },
+)
+export type ListConversationsQuery = Static<typeof ListConversationsQuery>
+
+export const ListMessagesQuery = Type.Object(PageParams, { additionalProperties: false })
+export type PageQuery = Static<typeof ListMessagesQuery>
+
+export const CreateMessageBody = Type.Object(
+  {
+    text: Type.String({ minLength: 1, maxLength: 4000, description: '1-4000 characters' }),
+    direction: Type.Optional(Type.Enum(['outbound', 'inbound'], { default: 'outbound', 'x-error': 'direction must be outbound or inbound' })),
+  },
+  { additionalProperties: false },
+)
+export type CreateMessageBody = Static<typeof CreateMessageBody>
+
+const List = (item: string) => Type.Object({ has_more: Type.Boolean(), data: Type.Array(Type.Ref(item)) })
+export const ConversationList = List('Conversation')
+export const MessageList = List('Message')
+export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) })

@@ -1,0 +1,178 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { backends } from '../../test/backends.js'
+import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+for (const backend of backends) {
+  describe(`HTTP conventions (${backend})`, () => {
+    let s: TestServer
+    before(async () => {
+      s = await startTestServer({ backend })
+    })
+    after(() => s.close())
+
+    const assertError = (r: { status: number; body: { success: boolean; error: { code: string } }; headers: Record<string, unknown> }, status: number, code: string) => {
+      assert.equal(r.status, status)
+      assert.equal(r.headers['content-type'], JSON_TYPE)
+      assert.equal(r.body.success, false)
+      assert.equal(r.body.error.code, code)
+    }
+
+    test('401 without a valid token, with WWW-Authenticate, even on unknown /v1 routes', async () => {
+      for (const authorization of [undefined, 'Basic abc', 'Bearer', 'Bearer ', 'bearer x', 'Bearer ll_unknown']) {
+        for (const path of ['/v1/links', '/v1/nowhere', '/v1']) {
+          const r = await s.request('GET', path, { token: null, headers: authorization ? { authorization } : {} })
+          assertError(r, 401, 'unauthorized')
+          assert.equal(r.headers['www-authenticate'], 'Bearer')
+        }
+      }
+    })
+
+    test('a revoked token is 401 on the next request', async () => {
+      const token = await s.createToken('revokee')
+      assert.equal((await s.request('GET', '/v1/links', { token })).status, 200)
+      assert.equal(await s.container.tokens.revoke(token), true)
+      assertError(await s.request('GET', '/v1/links', { token }), 401, 'unauthorized')
+    })
+
+    test('403 for a missing scope, checked before the route, the resource and the parameters', async () => {
+      const reader = await s.createToken('alice', ['links:read'])
+      assert.equal((await s.request('GET', '/v1/links', { token: reader })).status, 200)
+      assertError(await s.request('POST', '/v1/links', { token: reader, json: { destination: 'https://a.example' } }), 403, 'forbidden')
+      assertError(await s.request('POST', '/v1/links', { token: reader, json: { bogus: 1 } }), 403, 'forbidden')
+      assertError(await s.request('DELETE', '/v1/links/lnk_nope', { token: reader }), 403, 'forbidden')
+      assertError(await s.request('GET', '/v1/domains', { token: reader }), 403, 'forbidden')
+      const writer = await s.createToken('alice', ['links:write'])
+      assertError(await s.request('GET', '/v1/links', { token: writer }), 403, 'forbidden')
+    })
+
+    test('404 for an unknown route (after authentication), 405 with Allow for a wrong method', async () => {
+      assertError(await s.request('GET', '/v1/nowhere'), 404, 'not_found')
+      const r = await s.request('DELETE', '/v1/links')
+      assertError(r, 405, 'method_not_allowed')
+      assert.equal(r.headers.allow, 'GET, HEAD, POST')
+      const one = await s.request('POST', '/v1/links/lnk_x')
+      assertError(one, 405, 'method_not_allowed')
+      assert.equal(one.headers.allow, 'DELETE, GET, HEAD, PATCH, PUT')
+      assertError(await s.request('GET', '/v1/links/lnk_unknown'), 404, 'not_found')
+    })
+
+    test('bodies: 415 for other content types, 400 invalid_body for broken JSON or a non-object, 413 over 64 KiB', async () => {
+      const text = await s.request('POST', '/v1/links', { raw: 'destination=https://a.example', headers: { 'content-type': 'text/plain' } })
+      assertError(text, 415, 'unsupported_media_type')
+      assertError(await s.request('POST', '/v1/links', { raw: '{"destination":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_body')
+      for (const value of [[], 'x', 42, null]) {
+        assertError(await s.request('POST', '/v1/links', { json: value }), 400, 'invalid_body')
+      }
+      const big = await s.request('POST', '/v1/links', { json: { destination: 'https://a.example', title: 'x'.repeat(70_000) } })
+      assertError(big, 413, 'payload_too_large')
+      const charset = await s.request('POST', '/v1/links', {
+        raw: JSON.stringify({ destination: 'https://charset.example' }),
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      })
+      assert.equal(charset.status, 201)
+    })
+
+    test('form bodies coerce; JSON bodies are typed', async () => {
+      const r = await s.request('POST', '/v1/links', { form: { destination: 'https://form.example', title: '' } })
+      assert.equal(r.status, 201)
+      assert.equal(r.body.data.title, null, 'an empty form value for a nullable field is null')
+    })
+
+    test('X-Request-Id is echoed when sent, generated otherwise, on success and error', async () => {
+      assert.equal((await s.request('GET', '/v1/links', { headers: { 'x-request-id': 'abc-123' } })).headers['x-request-id'], 'abc-123')
+      assert.equal((await s.request('GET', '/v1/nowhere', { token: null, headers: { 'x-request-id': 'err-1' } })).headers['x-request-id'], 'err-1')
+      const generated = await s.request('GET', '/healthz')
+      assert.match(String(generated.headers['x-request-id']), /^[0-9a-f-]{36}$/)
+    })
+
+    describe('Idempotency-Key', () => {
+      const post = (key: string, destination: string, token?: string) =>
+        s.request('POST', '/v1/links', { json: { destination }, headers: { 'idempotency-key': key }, ...(token ? { token } : {}) })
+      const count = async (destination: string, token?: string) =>
+        (await s.request('GET', `/v1/links?limit=100&query[destination]=${encodeURIComponent(destination)}`, token ? { token } : {})).body.data.length
+
+      test('a retry with the same key and body replays the first response and creates nothing', async () => {
+        const first = await post('key-1', 'https://idem.example/1')
+        const second = await post('key-1', 'https://idem.example/1')
+        assert.equal(first.status, 201)
+        assert.equal(second.status, 201)
+        assert.deepEqual(second.body, first.body)
+        assert.equal(second.headers['idempotent-replayed'], 'true')
+        assert.equal(await count('https://idem.example/1'), 1)
+      })
+
+      test('the same key with another body is 409 idempotency_key_reused', async () => {
+        await post('key-2', 'https://idem.example/2')
+        const r = await post('key-2', 'https://idem.example/other')
+        assertError(r, 409, 'idempotency_key_reused')
+        assert.equal(await count('https://idem.example/other'), 0)
+      })
+
+      test('concurrent duplicates create exactly one', async () => {
+        const results = await Promise.all(Array.from({ length: 5 }, () => post('key-3', 'https://idem.example/3')))
+        assert.ok(results.every((r) => r.status === 201))
+        assert.equal(new Set(results.map((r) => r.body.data.id)).size, 1)
+        assert.equal(await count('https://idem.example/3'), 1)
+      })
+
+      test('keys are scoped to the owner; errors are replayed too; a bad key is 400', async () => {
+        const bob = await s.createToken('bob-idem')
+        await post('key-4', 'https://idem.example/4')
+        const bobs = await post('key-4', 'https://idem.example/4', bob)
+        assert.equal(bobs.status, 201)
+        assert.equal(bobs.headers['idempotent-replayed'], undefined)
+        const bad = await post('key-5', 'javascript:x')
+        const replay = await post('key-5', 'javascript:x')
+        assert.equal(replay.status, 400)
+        assert.equal(replay.headers['idempotent-replayed'], 'true')
+        assert.deepEqual(replay.body, bad.body)
+        const tooLong = await post('k'.repeat(256), 'https://idem.example/5')
+        assertError(tooLong, 400, 'validation_error')
+        assert.equal(tooLong.body.error.param, 'Idempotency-Key')
+      })
+    })
+  })
+}
+
+describe('rate limit', () => {
+  let s: TestServer
+  before(async () => {
+    s = await startTestServer({ env: { LINKLINE_RATE_LIMIT: '5' } })
+  })
+  after(() => s.close())
+
+  test('per token: RateLimit headers, then 429 with Retry-After; another token is unaffected', async () => {
+    for (let i = 0; i < 5; i++) {
+      const r = await s.request('GET', '/v1/links')
+      assert.equal(r.status, 200)
+      assert.equal(r.headers['ratelimit-limit'], '5')
+      assert.equal(r.headers['ratelimit-remaining'], String(4 - i))
+      assert.ok(Number(r.headers['ratelimit-reset']) > 0)
+    }
+    const limited = await s.request('GET', '/v1/links')
+    assert.equal(limited.status, 429)
+    assert.equal(limited.body.error.code, 'rate_limited')
+    assert.ok(Number(limited.headers['retry-after']) > 0)
+    const other = await s.createToken('other')
+    assert.equal((await s.request('GET', '/v1/links', { token: other })).status, 200)
+    assert.equal((await s.request('GET', '/healthz')).status, 200, 'operational endpoints are not limited')
+  })
+})
+
+describe('internal errors', () => {
+  test('a 500 says internal_error and nothing about the cause', async () => {
+    const s = await startTestServer()
+    try {
+      await s.container.storage.close()
+      const r = await s.request('GET', '/v1/links')
+      assert.equal(r.status, 500)
+      assert.deepEqual(r.body, { success: false, error: { code: 'internal_error', message: 'an internal error occurred; it has been logged' } })
+      assert.doesNotMatch(r.text, /sqlite|select|database|\.ts|\.js|at /i)
+    } finally {
+      await s.close()
+    }
+  })
+})

@@ -1,0 +1,45 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Env } from '../src/config.js'
+import { send } from './http-client.js'
+
+const ROOT = new URL('../../', import.meta.url).pathname
+export const MAIN = `${ROOT}dist/src/main.js`
+export const CLI = `${ROOT}dist/src/cli/main.js`
+
+const baseEnv = (env: Env): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env })
+
+/** Runs the `linkline` CLI to completion. */
+export function cli(args: string[], env: Env) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { env: baseEnv(env), encoding: 'utf8' })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+export interface ServerProcess {
+  readonly child: ChildProcess
+  readonly url: string
+  stdout(): string
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>
+}
+
+/** Starts `node dist/src/main.js` (what `npm start` runs) and waits until /healthz answers. */
+export async function startServerProcess(env: Env & { PORT: string }): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [MAIN], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()))
+  child.stderr?.on('data', (c: Buffer) => (out += c.toString()))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const url = `http://127.0.0.1:${env.PORT}`
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${out}`)
+    try {
+      if ((await send(url, 'GET', '/healthz')).status === 200) return { child, url, stdout: () => out, exited }
+    } catch {
+      // not listening yet
+    }
+    await sleep(50)
+  }
+  child.kill('SIGKILL')
+  throw new Error(`server did not start: ${out}`)
+}
