@@ -2,10 +2,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { conversationReads, seedConversations } from './conversations.bench.js'
 import { runLoad, type Load, type LoadGenerator, type LoadRequest, type LoadResult } from './load.js'
+import { pageOf, type Read } from './reads.js'
 import {
   BENCH_TOKEN,
-  countRows,
   BIG_OWNER,
+  countRows,
   destinationOf,
   DESTINATION_VALUES,
   insertLinks,
@@ -27,13 +28,6 @@ export interface ApiSettings {
   seconds: number
   /** Concurrent connections for link creates (the latency benches send one request at a time). */
   createConnections: number
-}
-
-/** A list request measured one at a time; `paths` rotate, and the first must answer 200 with `rows` rows. */
-export interface Read {
-  name: string
-  paths: string[]
-  rows: number
 }
 
 export interface ApiMeasurement extends LoadResult {
@@ -59,7 +53,8 @@ const SMALL_OWNER_CONVERSATIONS = 1000
 const FILTER_VARIANTS = 100
 
 /**
- * The API over a large data set: one owner with `links` links (seeded in bulk) beside a small one.
+ * The API over a large data set: one owner with `links` links and `conversations` conversations
+ * (seeded in bulk) beside a small owner.
  * Reads are measured one request at a time, so that p50/p99 are the server's latency and not a queue.
  */
 export async function benchApi(settings: ApiSettings, workDir: string, log: (line: string) => void): Promise<ApiReport> {
@@ -94,22 +89,22 @@ export async function benchApi(settings: ApiSettings, workDir: string, log: (lin
     const perDestination = Math.floor(settings.links / DESTINATION_VALUES)
     const perTitle = Math.floor(settings.links / TITLE_VALUES)
     const reads: Read[] = [
-      { name: 'GET /v1/links (newest first, no filter)', paths: ['/v1/links'], rows: 20 },
+      { name: 'GET /v1/links (newest first, no filter)', paths: ['/v1/links'], ...pageOf(20) },
       {
         name: `GET /v1/links?query[destination]=… (${perDestination} matches)`,
         paths: variants((k) => `/v1/links?query[destination]=${encodeURIComponent(destinationOf(k))}`),
-        rows: Math.min(20, perDestination),
+        ...pageOf(Math.min(20, perDestination)),
       },
       {
         name: `GET /v1/links?query[title]=… (${perTitle} matches)`,
         paths: variants((k) => `/v1/links?query[title]=${encodeURIComponent(titleOf(k))}`),
-        rows: Math.min(20, perTitle),
+        ...pageOf(Math.min(20, perTitle)),
       },
-      { name: 'GET /v1/links?page=500 (offset 9,980)', paths: ['/v1/links?page=500'], rows: 20 },
+      { name: 'GET /v1/links?page=500 (offset 9,980)', paths: ['/v1/links?page=500'], ...pageOf(20) },
       ...conversationReads(settings.conversations, middleConversation),
     ]
     for (const read of reads) {
-      await verifyList(server, read.paths[0] as string, read.rows)
+      await verifyRead(server, read)
       const requests = read.paths.map((path) => ({ path, headers: AUTH }))
       measurements.push(await measure(read.name, { url: server.url, connections: 1, seconds: settings.seconds, requests, expect: 200 }))
     }
@@ -141,11 +136,12 @@ function pendingFeatures(databaseFile: string): ApiReport['pending'] {
 
 const variants = (path: (k: number) => string) => Array.from({ length: FILTER_VARIANTS }, (_, k) => path(k))
 
-/** A list bench that measured errors or empty pages would be worthless: check the page first. */
-async function verifyList(server: ServerProcess, path: string, expectedRows: number): Promise<void> {
+/** A read bench that measured errors or empty pages would be worthless: check the answer first. */
+async function verifyRead(server: ServerProcess, read: Read): Promise<void> {
+  const path = read.paths[0] as string
   const response = await fetch(server.url + path, { headers: AUTH })
-  const rows = ((await response.json()) as { data?: unknown[] }).data ?? []
-  if (response.status !== 200 || rows.length !== expectedRows) {
-    throw new Error(`GET ${path} answered ${response.status} with ${rows.length} rows, expected ${expectedRows}`)
+  const text = await response.text()
+  if (response.status !== 200 || !read.accept(JSON.parse(text))) {
+    throw new Error(`GET ${path} answered ${response.status}, expected 200 with ${read.expected}: ${text.slice(0, 300)}`)
   }
 }

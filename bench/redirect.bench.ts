@@ -4,9 +4,16 @@ import { runLoad, type LoadGenerator, type LoadRequest, type LoadResult } from '
 import { countRows, insertLinks, linkRow, linklineEnv, prepareDatabase, redirectLinks, SMALL_OWNER } from './seed.js'
 import { startServer, type ServerProcess } from './servers.js'
 
-/** A desktop Chrome: not a bot, so Linkline counts every visit as a human click. */
-export const BROWSER_UA =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+/** Common browsers, none a bot, so Linkline counts every visit as a human click; visits rotate through them. */
+const BROWSER_UAS = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
+]
+const browserUa = (i: number) => BROWSER_UAS[i % BROWSER_UAS.length] as string
 
 export interface RedirectSettings {
   generator: LoadGenerator
@@ -68,7 +75,7 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
   try {
     await verify(bare, links)
     redirectsServed += await verify(linkline, links)
-    const requests: LoadRequest[] = links.map((link) => ({ path: link.path, headers: { 'user-agent': BROWSER_UA } }))
+    const requests: LoadRequest[] = links.map((link, i) => ({ path: link.path, headers: { 'user-agent': browserUa(i) } }))
     const measure = async (server: ServerProcess, seconds: number): Promise<Measured> => {
       const cpuBefore = server.cpuSeconds()
       const result = await runLoad(settings.generator, { url: server.url, connections: settings.connections, seconds, requests, expect: 302 })
@@ -106,7 +113,7 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
 async function verify(server: ServerProcess, links: { path: string; destination: string }[]): Promise<number> {
   const sample = [links[0], links[Math.floor(links.length / 2)], links.at(-1)].filter((link) => link !== undefined)
   for (const link of sample) {
-    const response = await fetch(server.url + link.path, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } })
+    const response = await fetch(server.url + link.path, { redirect: 'manual', headers: { 'user-agent': browserUa(0) } })
     const location = response.headers.get('location')
     if (response.status !== 302 || location !== link.destination || !response.headers.get('x-request-id')) {
       throw new Error(`${server.name}: GET ${link.path} answered ${response.status} to ${location}, expected 302 to ${link.destination}`)

@@ -75,7 +75,7 @@ export function renderReport(input: {
     lines.push(
       `### Redirect: bare \`node:http\` server vs Linkline`,
       '',
-      `${int(s.links)} links, requested in rotation with a browser User-Agent; ${s.connections} connections, ${s.seconds} s per run, ` +
+      `${int(s.links)} links, requested in rotation with 6 browser User-Agents; ${s.connections} connections, ${s.seconds} s per run, ` +
         `${s.rounds} rounds in alternating order after a ${s.warmupSeconds} s warm-up of each. Each server is a child process ` +
         `beside the load generator (${GENERATORS[input.generator]}). CPU µs/req is the server process's CPU time per response; ` +
         'CPU share is how much of one core it used (near 100 %: the server was the bound).',

@@ -1,10 +1,11 @@
 import SQLite from 'better-sqlite3'
-import { sql } from 'kysely'
+import { sql, type Insertable } from 'kysely'
 import { loadConfig } from '../src/config.js'
 import { createContainer } from '../src/container.js'
 import type { NewLinkRow } from '../src/links/links.table.js'
 import { newId } from '../src/shared/ids.js'
 import type { Db } from '../src/storage/database.js'
+import type { Database } from '../src/storage/schema.js'
 
 /** The one default domain of every bench server; any Host resolves to it. */
 export const BENCH_DOMAIN = 'links.bench'
@@ -18,7 +19,7 @@ export const TITLE_VALUES = 5000
 export const destinationOf = (i: number) => `https://shop.example/p/${i % DESTINATION_VALUES}?utm_source=qr`
 export const titleOf = (i: number) => `Campaign ${i % TITLE_VALUES}`
 
-/** Links per INSERT (8 bound values each, well under SQLite's 32766) and per transaction. */
+/** Rows per INSERT (at most 13 bound values each: well under SQLite's 32766) and per transaction. */
 const ROWS_PER_INSERT = 2000
 const ROWS_PER_TRANSACTION = 50_000
 
@@ -55,19 +56,28 @@ export async function prepareDatabase(file: string, fill: (db: Db) => Promise<vo
   }
 }
 
-/** Inserts `count` links built by `row(i)` in batched transactions. */
-export async function insertLinks(db: Db, count: number, row: (i: number) => Omit<NewLinkRow, 'id'>): Promise<void> {
+/** Inserts `count` rows built by `row(i)` into `table`, many rows per INSERT and per transaction. */
+export async function insertInBatches<T extends 'links' | 'conversations'>(
+  db: Db,
+  table: T,
+  count: number,
+  row: (i: number) => Insertable<Database[T]>,
+): Promise<void> {
   for (let start = 0; start < count; start += ROWS_PER_TRANSACTION) {
     const end = Math.min(count, start + ROWS_PER_TRANSACTION)
     await db.transaction().execute(async (trx) => {
       for (let from = start; from < end; from += ROWS_PER_INSERT) {
-        const rows: NewLinkRow[] = []
-        for (let i = from; i < Math.min(end, from + ROWS_PER_INSERT); i++) rows.push({ id: newId('lnk'), ...row(i) })
-        await trx.insertInto('links').values(rows).execute()
+        const rows: Insertable<Database[T]>[] = []
+        for (let i = from; i < Math.min(end, from + ROWS_PER_INSERT); i++) rows.push(row(i))
+        await trx.insertInto(table).values(rows).execute()
       }
     })
   }
 }
+
+/** Inserts `count` links built by `row(i)`, each with a fresh time-ordered id. */
+export const insertLinks = (db: Db, count: number, row: (i: number) => Omit<NewLinkRow, 'id'>) =>
+  insertInBatches(db, 'links', count, (i) => ({ id: newId('lnk'), ...row(i) }))
 
 /** A link row of `owner` created `i` milliseconds after `epoch` (so that the list order is well defined). */
 export function linkRow(owner: string, path: string, destination: string, title: string | null, at: number): Omit<NewLinkRow, 'id'> {
