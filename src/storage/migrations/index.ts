@@ -2,6 +2,7 @@ import * as createTokens from './0001-create-tokens.js'
 import * as createDomains from './0002-create-domains.js'
 import * as createLinks from './0003-create-links.js'
 import * as createIdempotencyKeys from './0004-create-idempotency-keys.js'
+import * as createClicks from './0006-create-clicks.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -9,4 +10,5 @@ export const migrations = {
   '0002-create-domains': createDomains,
   '0003-create-links': createLinks,
   '0004-create-idempotency-keys': createIdempotencyKeys,
+  '0006-create-clicks': createClicks,
 }
