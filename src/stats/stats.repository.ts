@@ -161,10 +161,6 @@ export function createStatsRepository(db: Db) {
       await db.deleteFrom('link_daily_visitors').where('day', '<', daysBefore).execute()
       await db.deleteFrom('click_salts').where('day', '<', daysBefore).execute()
     },
-
-    /** Raw clicks of a link (tests and retention checks). */
-    countClicks: async (linkId: string): Promise<number> =>
-      Number((await db.selectFrom('clicks').select((eb) => eb.fn.countAll<number | string>().as('n')).where('link_id', '=', linkId).executeTakeFirstOrThrow()).n),
   }
 }
 export type StatsRepository = ReturnType<typeof createStatsRepository>
