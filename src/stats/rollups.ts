@@ -46,5 +46,10 @@ export function rollUp(clicks: readonly NewClickRow[], firstVisitOfDay: Set<stri
       else breakdowns.set(breakdownKey, { link_id: click.link_id, hour, dimension, value, clicks: 1 })
     }
   }
-  return { rollups: [...rollups.values()], breakdowns: [...breakdowns.values()] }
+  // Sorted by key: concurrent flushes of several instances then lock rows in the same order (no deadlock).
+  return { rollups: sortedByKey(rollups), breakdowns: sortedByKey(breakdowns) }
+}
+
+export function sortedByKey<T>(rows: Map<string, T>): T[] {
+  return [...rows.keys()].sort().map((key) => rows.get(key) as T)
 }

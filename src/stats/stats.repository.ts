@@ -1,6 +1,6 @@
 import type { Db } from '../storage/database.js'
 import { dayOf } from './classify.js'
-import { rollUp, visitorId } from './rollups.js'
+import { rollUp, sortedByKey, visitorId } from './rollups.js'
 import type { NewClickRow } from './stats.table.js'
 
 // Rows per INSERT statement: far below SQLite's and PostgreSQL's bound-parameter limits.
@@ -47,7 +47,7 @@ export function createStatsRepository(db: Db) {
           visitors.set(visitorId(c.link_id, day, c.visitor_key), { link_id: c.link_id, day, visitor_key: c.visitor_key })
         }
         const firstVisits = new Set<string>()
-        for (const rows of chunks([...visitors.values()])) {
+        for (const rows of chunks(sortedByKey(visitors))) {
           const inserted = await trx
             .insertInto('link_daily_visitors')
             .values(rows)

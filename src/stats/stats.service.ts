@@ -15,7 +15,10 @@ const iso = (ms: number) => new Date(ms).toISOString()
 
 /** Top values by clicks (ties by value, so that the order is stable), then one "other" row for the rest. */
 function top(rows: { value: string; clicks: number }[]): { value: string; clicks: number }[] {
-  const sorted = rows.filter((r) => r.clicks > 0).sort((a, b) => b.clicks - a.clicks || (a.value < b.value ? -1 : 1))
+  const sorted = rows
+    .filter((r) => r.clicks > 0)
+    .map(({ value, clicks }) => ({ value, clicks }))
+    .sort((a, b) => b.clicks - a.clicks || (a.value < b.value ? -1 : 1))
   if (sorted.length <= TOP) return sorted
   const other = sorted.slice(TOP).reduce((sum, r) => sum + r.clicks, 0)
   return [...sorted.slice(0, TOP), { value: 'other', clicks: other }]
