@@ -14,7 +14,7 @@ export type Dimension = keyof typeof DIMENSIONS
 export const visitorId = (linkId: string, day: number, visitorKey: string) => `${linkId} ${day} ${visitorKey}`
 
 /**
- * Sums a batch of clicks into per-(link, hour) counters and per-(link, hour, dimension, value)
+ * Sums a batch of clicks into per-(link, hour) counters and per-(link, hour or day, dimension, value)
  * human counts, one row per key (so that each upsert statement touches a key once). A human click
  * adds a unique visitor when `firstVisitOfDay` says it is the visitor's first on that link that UTC day.
  */
@@ -40,10 +40,12 @@ export function rollUp(clicks: readonly NewClickRow[], firstVisitOfDay: Set<stri
     if (firstVisitOfDay.delete(visitorId(click.link_id, dayOf(click.clicked_at), click.visitor_key))) rollup.unique_visitors++
     for (const [dimension, valueOf] of Object.entries(DIMENSIONS)) {
       const value = valueOf(click)
-      const breakdownKey = `${key} ${dimension} ${value}`
-      const row = breakdowns.get(breakdownKey)
-      if (row) row.clicks++
-      else breakdowns.set(breakdownKey, { link_id: click.link_id, hour, dimension, value, clicks: 1 })
+      for (const [granularity, periodStart] of [['hour', hour], ['day', dayOf(hour)]] as const) {
+        const breakdownKey = `${click.link_id} ${granularity} ${periodStart} ${dimension} ${value}`
+        const row = breakdowns.get(breakdownKey)
+        if (row) row.clicks++
+        else breakdowns.set(breakdownKey, { link_id: click.link_id, granularity, period_start: periodStart, dimension, value, clicks: 1 })
+      }
     }
   }
   // Sorted by key: concurrent flushes of several instances then lock rows in the same order (no deadlock).

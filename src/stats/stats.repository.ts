@@ -1,5 +1,5 @@
 import type { Db } from '../storage/database.js'
-import { dayOf } from './classify.js'
+import { DAY_MS, dayOf } from './classify.js'
 import { rollUp, sortedByKey, visitorId } from './rollups.js'
 import type { NewClickRow } from './stats.table.js'
 
@@ -85,7 +85,7 @@ export function createStatsRepository(db: Db) {
             .insertInto('link_click_breakdowns')
             .values(rows)
             .onConflict((oc) =>
-              oc.columns(['link_id', 'hour', 'dimension', 'value']).doUpdateSet((eb) => ({
+              oc.columns(['link_id', 'granularity', 'period_start', 'dimension', 'value']).doUpdateSet((eb) => ({
                 clicks: eb('link_click_breakdowns.clicks', '+', eb.ref('excluded.clicks')),
               })),
             )
@@ -129,17 +129,36 @@ export function createStatsRepository(db: Db) {
       }))
     },
 
-    /** Human clicks per dimension and value, hours in [from, to). */
+    /**
+     * Human clicks per dimension and value, hours in [from, to): whole UTC days from the day rows,
+     * the hours before the first and after the last whole day from the hour rows.
+     */
     async breakdowns(linkId: string, from: number, to: number): Promise<{ dimension: string; value: string; clicks: number }[]> {
-      const rows = await db
-        .selectFrom('link_click_breakdowns')
-        .select((eb) => ['dimension', 'value', eb.fn.sum<number | string>('clicks').as('clicks')])
-        .where('link_id', '=', linkId)
-        .where('hour', '>=', from)
-        .where('hour', '<', to)
-        .groupBy(['dimension', 'value'])
-        .execute()
-      return rows.map((r) => ({ dimension: r.dimension, value: r.value, clicks: Number(r.clicks) }))
+      const firstDay = dayOf(from + DAY_MS - 1)
+      const endDay = dayOf(to)
+      // One plain range scan of the primary key per part (an OR of ranges would scan the whole link).
+      const parts: ['hour' | 'day', number, number][] =
+        firstDay < endDay ? [['day', firstDay, endDay], ['hour', from, firstDay], ['hour', endDay, to]] : [['hour', from, to]]
+      const sums = new Map<string, { dimension: string; value: string; clicks: number }>()
+      for (const [granularity, start, end] of parts) {
+        if (start >= end) continue
+        const rows = await db
+          .selectFrom('link_click_breakdowns')
+          .select((eb) => ['dimension', 'value', eb.fn.sum<number | string>('clicks').as('clicks')])
+          .where('link_id', '=', linkId)
+          .where('granularity', '=', granularity)
+          .where('period_start', '>=', start)
+          .where('period_start', '<', end)
+          .groupBy(['dimension', 'value'])
+          .execute()
+        for (const r of rows) {
+          const key = `${r.dimension} ${r.value}`
+          const sum = sums.get(key)
+          if (sum) sum.clicks += Number(r.clicks)
+          else sums.set(key, { dimension: r.dimension, value: r.value, clicks: Number(r.clicks) })
+        }
+      }
+      return [...sums.values()]
     },
 
     /** The time of the link's latest human click, read from the latest rollup hour that has one. */

@@ -28,7 +28,8 @@ export type RollupRow = Selectable<LinkClickRollupsTable>
 
 export interface LinkClickBreakdownsTable {
   link_id: string
-  hour: number
+  granularity: 'hour' | 'day'
+  period_start: number
   dimension: string
   value: string
   clicks: number

@@ -146,6 +146,19 @@ for (const backend of backends) {
       assert.equal(hours.to, '2026-01-10T09:00:00.000Z')
       assert.deepEqual(hours.timeseries, [{ start: '2026-01-10T08:00:00.000Z', clicks: 2 }])
 
+      // Breakdowns read whole days from day rows and the ragged ends from hour rows: they add up either way.
+      for (const [query, clicks] of [
+        ['?from=2026-01-09T12:00:00Z&to=2026-01-11T09:30:00Z&interval=hour', 4],
+        ['?from=2026-01-10T08:30:00Z&to=2026-01-11T09:30:00Z&interval=hour', 4],
+        ['?from=2026-01-10T08:30:00Z&to=2026-01-10T20:00:00Z&interval=hour', 2],
+        ['?from=2026-01-10T20:00:00Z&to=2026-03-01T00:00:01Z', 3],
+      ] as const) {
+        const ranged = await stats(id, query)
+        assert.equal(ranged.humanClicks, clicks, query)
+        assert.deepEqual(ranged.browsers, [{ value: 'Chrome', clicks }], query)
+        assert.deepEqual(ranged.referrers, [{ value: 'direct', clicks }], query)
+      }
+
       const months = await stats(id, '?from=2025-12-15&to=2026-03-31T12:00:00&interval=month')
       assert.deepEqual(months.timeseries.map((b: { clicks: number }) => b.clicks), [0, 4, 0, 1])
       assert.equal(months.timeseries[0].start, '2025-12-01T00:00:00.000Z')

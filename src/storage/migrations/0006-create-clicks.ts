@@ -38,15 +38,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('link_click_rollups_pk', [linkId, 'hour'])
     .execute()
 
-  // Human clicks per link, hour and value of each breakdown dimension (referrer, browser, os, device, country).
+  // Human clicks per link and value of each breakdown dimension (referrer, browser, os, device,
+  // country), counted per hour and again per UTC day: a range reads whole days from the day rows and
+  // only its ragged ends from the hour rows, 24 times fewer rows than hours alone.
   await db.schema
     .createTable('link_click_breakdowns')
     .addColumn(linkId, 'text', (c) => c.notNull().references('links.id').onDelete('cascade'))
-    .addColumn('hour', 'bigint', (c) => c.notNull())
+    .addColumn('granularity', 'text', (c) => c.notNull())
+    .addColumn('period_start', 'bigint', (c) => c.notNull())
     .addColumn('dimension', 'text', (c) => c.notNull())
     .addColumn('value', 'text', (c) => c.notNull())
     .addColumn('clicks', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('link_click_breakdowns_pk', [linkId, 'hour', 'dimension', 'value'])
+    .addPrimaryKeyConstraint('link_click_breakdowns_pk', [linkId, 'granularity', 'period_start', 'dimension', 'value'])
     .execute()
 
   // Who was already counted as a unique visitor of a link on a UTC day (insert-or-ignore decides).
