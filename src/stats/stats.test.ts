@@ -270,3 +270,41 @@ describe('click pipeline under write failures', () => {
     assert.equal((await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks, 100)
   })
 })
+
+describe('click flusher triggers', () => {
+  /** Polls until `check` holds: the flusher runs in the background, so the test waits for its effect. */
+  async function eventually(check: () => Promise<boolean>): Promise<void> {
+    for (let i = 0; i < 500; i++) {
+      if (await check()) return
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    assert.fail('the flusher did not write the visits')
+  }
+
+  test('a full batch is written at once, without waiting for the timer', async () => {
+    const s = await startTestServer({ env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '60000' } })
+    try {
+      const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/batch' } })).body.data.id
+      for (let i = 0; i < 1000; i++) {
+        s.container.clicks.record({ linkId: id, at: Date.now(), qr: false, ip: `10.0.${i >> 8}.${i & 255}`, userAgent: CHROME, referer: undefined, country: undefined })
+      }
+      await eventually(async () => metric((await s.request('GET', '/metrics', { token: null })).text, 'linkline_clicks_recorded_total') === 1000)
+      const data = (await s.request('GET', `/v1/links/${id}/stats`)).body.data
+      assert.equal(data.humanClicks, 1000)
+      assert.equal(data.uniqueVisitors, 1000)
+    } finally {
+      await s.close()
+    }
+  })
+
+  test('the timer writes what is buffered', async () => {
+    const s = await startTestServer({ env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50' } })
+    try {
+      const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/timer' } })).body.data.id
+      assert.equal((await s.request('GET', '/timer', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
+      await eventually(async () => (await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks === 1)
+    } finally {
+      await s.close()
+    }
+  })
+})
