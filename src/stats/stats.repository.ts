@@ -30,14 +30,16 @@ export function createStatsRepository(db: Db) {
     /**
      * Writes one batch in one transaction: the raw clicks, the daily visitors, and the rollups as
      * increments (`x = x + excluded.x`), which stay right when several instances flush the same link
-     * at once. Clicks of links deleted since the visit are left out, so that they cannot fail the batch.
+     * at once. Clicks of links deleted since the visit are left out, so that they cannot fail the batch
+     * (a link deleted by another transaction in the instant between the check and the inserts fails
+     * the batch on its foreign key; the buffer retries it, and the retry leaves that link out).
      */
-    async writeBatch(batch: readonly NewClickRow[]): Promise<number> {
-      return db.transaction().execute(async (trx) => {
+    async writeBatch(batch: readonly NewClickRow[]): Promise<void> {
+      await db.transaction().execute(async (trx) => {
         const ids = [...new Set(batch.map((c) => c.link_id))]
         const existing = new Set((await trx.selectFrom('links').select('id').where('id', 'in', ids).execute()).map((r) => r.id))
         const clicks = batch.filter((c) => existing.has(c.link_id))
-        if (clicks.length === 0) return 0
+        if (clicks.length === 0) return
         for (const rows of chunks(clicks)) await trx.insertInto('clicks').values(rows).execute()
 
         const visitors = new Map<string, { link_id: string; day: number; visitor_key: string }>()
@@ -91,7 +93,6 @@ export function createStatsRepository(db: Db) {
             )
             .execute()
         }
-        return clicks.length
       })
     },
 
