@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
@@ -31,6 +31,31 @@ export function createMetrics() {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   })
+  const clicksRecorded = new Counter({
+    name: 'linkline_clicks_recorded_total',
+    help: 'Visits written to the database by the click flusher',
+    registers: [registry],
+  })
+  const clicksDropped = new Counter({
+    name: 'linkline_clicks_dropped_total',
+    help: 'Visits lost: buffer_full (the database is slow or down and the buffer is at its bound), shutdown (the last flush failed)',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  })
+  // Exported at 0 from the start, so that alerts on increase() see the first drop.
+  for (const reason of ['buffer_full', 'shutdown']) clicksDropped.inc({ reason }, 0)
+  const clickFlushes = new Histogram({
+    name: 'linkline_click_flush_duration_seconds',
+    help: 'Duration of one click batch write, by outcome (ok, error)',
+    labelNames: ['outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  })
+  const clickBuffer = new Gauge({
+    name: 'linkline_click_buffer_size',
+    help: 'Visits waiting in the in-process buffer (including the batch being written)',
+    registers: [registry],
+  })
 
   return {
     registry,
@@ -41,6 +66,16 @@ export function createMetrics() {
     observeRedirect(outcome: 'found' | 'not_found' | 'error', started: bigint) {
       redirects.inc({ outcome })
       redirectDuration.observe(Number(process.hrtime.bigint() - started) / 1e9)
+    },
+    observeClickFlush(outcome: 'ok' | 'error', written: number, seconds: number) {
+      clickFlushes.observe({ outcome }, seconds)
+      clicksRecorded.inc(written)
+    },
+    dropClicks(reason: 'buffer_full' | 'shutdown', count: number) {
+      clicksDropped.inc({ reason }, count)
+    },
+    setClickBufferSize(size: number) {
+      clickBuffer.set(size)
     },
   }
 }
