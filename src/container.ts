@@ -10,19 +10,30 @@ import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
-import { discardClicks, type ClickRecorder } from './stats/clicks.js'
+import { createQrService } from './qr/qr.service.js'
+import { ClickBuffer, type ClickSink } from './stats/clicks.js'
+import { createStatsRepository } from './stats/stats.repository.js'
+import { createStatsService } from './stats/stats.service.js'
 import { openStorage } from './storage/database.js'
 import { migrateToLatest } from './storage/migrate.js'
 import { createTokensRepository } from './tokens/tokens.repository.js'
 import { createTokensService } from './tokens/tokens.service.js'
 
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000
+// Visits per write transaction: large enough to amortise the commit, small enough to keep it short.
+const CLICK_BATCH_SIZE = 1000
+
+export interface ContainerOptions {
+  clock?: Clock
+  /** Wraps the click sink (the batch writer), e.g. to inject write failures in tests. */
+  wrapClickSink?: (sink: ClickSink) => ClickSink
+}
 
 /**
  * The one composition root: storage, clock, caches, repositories and services, shared by the HTTP
  * server and the CLI. Nothing else constructs a service.
  */
-export function createContainer(config: Config, options: { clock?: Clock } = {}) {
+export function createContainer(config: Config, options: ContainerOptions = {}) {
   const clock = options.clock ?? systemClock
   const storage = openStorage(config)
   const db = storage.db
@@ -45,20 +56,31 @@ export function createContainer(config: Config, options: { clock?: Clock } = {})
     shortUrlScheme: config.shortUrlScheme,
   })
   const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
-  const clicks: ClickRecorder = discardClicks
+  const stats = createStatsService({ repo: createStatsRepository(db), links, clock, retentionDays: config.clickRetentionDays })
+  const qr = createQrService({ links })
+  const sink: ClickSink = (visits) => stats.writeVisits(visits)
+  const clicks = new ClickBuffer({
+    sink: options.wrapClickSink ? options.wrapClickSink(sink) : sink,
+    metrics,
+    capacity: config.clickBufferSize,
+    batchSize: CLICK_BATCH_SIZE,
+    intervalMs: config.clickFlushIntervalMs,
+  })
 
   let maintenance: NodeJS.Timeout | undefined
   let closed: Promise<void> | undefined
 
   return {
-    config, clock, storage, redis, metrics, redirectCache, tokens, domains, links, conversations, clicks,
+    config, clock, storage, redis, metrics, redirectCache, tokens, domains, links, conversations, clicks, stats, qr,
 
     /** Migrates the database and loads what the redirect keeps in memory. */
     async start(): Promise<void> {
       await migrateToLatest(db)
       await domains.load()
+      clicks.start()
       maintenance = setInterval(() => {
         pruneIdempotencyKeys(db, clock.now()).catch(() => {})
+        stats.prune().catch(() => {})
       }, MAINTENANCE_INTERVAL_MS).unref()
     },
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { buildApp } from '../src/app.js'
 import { loadConfig, type Env } from '../src/config.js'
-import { createContainer, type Container } from '../src/container.js'
+import { createContainer, type Container, type ContainerOptions } from '../src/container.js'
 import type { App } from '../src/http/types.js'
 import type { Scope } from '../src/tokens/tokens.service.js'
 import type { Backend } from './backends.js'
@@ -26,16 +26,19 @@ export interface TestServer {
 
 /**
  * Starts the real server (the same buildApp and container as production) on an ephemeral port over
- * a database of its own, and talks HTTP to it. `env` overrides configuration.
+ * a database of its own, and talks HTTP to it. `env` overrides configuration; `container` passes
+ * options to the container (a clock, a wrapped click sink).
  */
-export async function startTestServer(options: { backend?: Backend; env?: Env; databaseUrl?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { backend?: Backend; env?: Env; databaseUrl?: string; container?: ContainerOptions } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'linkline-test-'))
   const databaseUrl = options.databaseUrl ?? `sqlite:${join(dir, 'linkline.db')}`
   // The port must be known before the configuration (default domain = localhost:<port>): take a free one.
   const port = await freePort()
   const env: Env = { PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...options.env }
   const config = loadConfig(env)
-  const container = createContainer(config)
+  const container = createContainer(config, options.container)
   await container.start()
   const app = await buildApp(container)
   await app.listen({ port, host: '127.0.0.1' })
