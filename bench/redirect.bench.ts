@@ -36,10 +36,12 @@ export interface Measured extends LoadResult {
 export interface RedirectReport {
   settings: RedirectSettings
   rounds: { bare: Measured; linkline: Measured }[]
+  /** Linkline's own count of redirects answered (its /metrics), verification and warm-up included. */
+  redirectsServed: number
+  /** Visits Linkline dropped instead of recording (its /metrics), or undefined when it does not count drops. */
+  clicksDropped: number | undefined
   /** Rows in Linkline's clicks table after it shut down, or undefined when this build records no clicks. */
   clicksRecorded: number | undefined
-  /** Every 302 Linkline sent, warm-up included (what clicksRecorded should equal). */
-  redirectsServed: number
 }
 
 /**
@@ -71,16 +73,13 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
     nodeArgs: profile('linkline'),
     env: linklineEnv(databaseFile),
   })
-  let redirectsServed = 0
   try {
-    await verify(bare, links)
-    redirectsServed += await verify(linkline, links)
+    for (const server of [bare, linkline]) await verify(server, links)
     const requests: LoadRequest[] = links.map((link, i) => ({ path: link.path, headers: { 'user-agent': browserUa(i) } }))
     const measure = async (server: ServerProcess, seconds: number): Promise<Measured> => {
       const cpuBefore = server.cpuSeconds()
       const result = await runLoad(settings.generator, { url: server.url, connections: settings.connections, seconds, requests, expect: 302 })
       const cpu = server.cpuSeconds() - cpuBefore
-      if (server === linkline) redirectsServed += result.responses - result.unexpected
       return { ...result, cpuMicros: (cpu / result.responses) * 1e6, cpuShare: cpu / result.seconds }
     }
 
@@ -99,25 +98,34 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
       rounds.push({ bare: b, linkline: l })
       log(`redirect round ${round + 1}/${settings.rounds}: bare ${b.perSecond.toFixed(0)} req/s, Linkline ${l.perSecond.toFixed(0)} req/s`)
     }
+    const metrics = await (await fetch(`${linkline.url}/metrics`)).text()
     await linkline.stop()
-    return { settings, rounds, clicksRecorded: countRows(databaseFile, 'clicks'), redirectsServed }
+    return {
+      settings,
+      rounds,
+      redirectsServed: sample(metrics, 'linkline_redirects_total{outcome="found"}') ?? NaN,
+      clicksDropped: sample(metrics, 'linkline_clicks_dropped_total{reason="buffer_full"}'),
+      clicksRecorded: countRows(databaseFile, 'clicks'),
+    }
   } finally {
     await Promise.all([bare.stop(), linkline.stop()])
   }
 }
 
-/**
- * A benchmark that measured 404s would be worthless: checks a sample of paths on a server first.
- * Returns how many redirects (visits) that took.
- */
-async function verify(server: ServerProcess, links: { path: string; destination: string }[]): Promise<number> {
-  const sample = [links[0], links[Math.floor(links.length / 2)], links.at(-1)].filter((link) => link !== undefined)
-  for (const link of sample) {
+/** A benchmark that measured 404s would be worthless: checks a sample of paths on a server first. */
+async function verify(server: ServerProcess, links: { path: string; destination: string }[]): Promise<void> {
+  for (const link of [links[0], links[Math.floor(links.length / 2)], links.at(-1)]) {
+    if (link === undefined) continue
     const response = await fetch(server.url + link.path, { redirect: 'manual', headers: { 'user-agent': browserUa(0) } })
     const location = response.headers.get('location')
     if (response.status !== 302 || location !== link.destination || !response.headers.get('x-request-id')) {
       throw new Error(`${server.name}: GET ${link.path} answered ${response.status} to ${location}, expected 302 to ${link.destination}`)
     }
   }
-  return sample.length
+}
+
+/** The value of one sample (name with labels, as exposed) in Prometheus text, or undefined when absent. */
+function sample(metrics: string, series: string): number | undefined {
+  const line = metrics.split('\n').find((l) => l.startsWith(`${series} `))
+  return line === undefined ? undefined : Number(line.slice(series.length + 1))
 }

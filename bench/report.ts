@@ -101,7 +101,10 @@ export function renderReport(input: {
       '',
       r.clicksRecorded === undefined
         ? '**Clicks:** this build has no `clicks` table: visits went to a recorder that discards them, so the figures above do **not** include click recording.'
-        : `**Clicks:** Linkline served ${int(r.redirectsServed)} redirects (warm-up included) and its \`clicks\` table held ${int(r.clicksRecorded)} rows after shutdown.`,
+        : `**Clicks:** Linkline answered ${int(r.redirectsServed)} redirects (warm-up included, by its own /metrics), dropped ` +
+          `${r.clicksDropped === undefined ? 'an uncounted number of' : int(r.clicksDropped)} visits, and its \`clicks\` table held ` +
+          `${int(r.clicksRecorded)} rows after a graceful shutdown` +
+          (r.clicksRecorded === r.redirectsServed ? ': every visit was recorded.' : ': **not every visit was recorded**.'),
       '',
     )
     lines.push(
