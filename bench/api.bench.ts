@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url'
 import { conversationReads, seedConversations } from './conversations.bench.js'
 import { runLoad, type Load, type LoadGenerator, type LoadRequest, type LoadResult } from './load.js'
 import { pageOf, type Read } from './reads.js'
+import { seedClicks, statsReads } from './stats.bench.js'
 import {
   BENCH_TOKEN,
   BIG_OWNER,
-  countRows,
   destinationOf,
   DESTINATION_VALUES,
   insertLinks,
@@ -25,6 +25,8 @@ export interface ApiSettings {
   links: number
   /** Conversations of the big owner. */
   conversations: number
+  /** Clicks of one link of the big owner. */
+  clicks: number
   seconds: number
   /** Concurrent connections for link creates (the latency benches send one request at a time). */
   createConnections: number
@@ -40,12 +42,7 @@ export interface ApiReport {
   measurements: ApiMeasurement[]
   /** The server's VmHWM after every API bench, in bytes. */
   peakRssBytes: number
-  /** Targets of features that this build cannot measure yet, and why. */
-  pending: { target: string; reason: string }[]
 }
-
-/** Benches of features built on other branches, by the table that shows the feature is present. */
-const FEATURE_TARGETS = [{ table: 'clicks', target: 'stats of a link with 1,000,000 clicks < 50 ms' }]
 
 const AUTH = { authorization: `Bearer ${BENCH_TOKEN}` }
 const SMALL_OWNER_LINKS = 1000
@@ -53,24 +50,27 @@ const SMALL_OWNER_CONVERSATIONS = 1000
 const FILTER_VARIANTS = 100
 
 /**
- * The API over a large data set: one owner with `links` links and `conversations` conversations
- * (seeded in bulk) beside a small owner.
+ * The API over a large data set: one owner with `links` links, `conversations` conversations and a
+ * link with `clicks` clicks (seeded in bulk) beside a small owner.
  * Reads are measured one request at a time, so that p50/p99 are the server's latency and not a queue.
  */
 export async function benchApi(settings: ApiSettings, workDir: string, log: (line: string) => void): Promise<ApiReport> {
   const databaseFile = join(workDir, 'api.db')
   const epoch = Date.UTC(2025, 0, 1)
   const started = Date.now()
+  const now = Date.now()
   let middleConversation = ''
+  let statsLink = ''
   await prepareDatabase(databaseFile, async (db) => {
     await insertLinks(db, settings.links, (i) => linkRow(BIG_OWNER, `/a${i.toString(36)}`, destinationOf(i), titleOf(i), epoch + i))
     await insertLinks(db, SMALL_OWNER_LINKS, (i) => linkRow(SMALL_OWNER, `/s${i.toString(36)}`, destinationOf(i), titleOf(i), epoch + i))
     middleConversation = await seedConversations(db, BIG_OWNER, settings.conversations)
     await seedConversations(db, SMALL_OWNER, SMALL_OWNER_CONVERSATIONS)
+    statsLink = await seedClicks(db, BIG_OWNER, settings.clicks, now)
   })
   log(
-    `api: seeded ${settings.links} + ${SMALL_OWNER_LINKS} links and ${settings.conversations} + ${SMALL_OWNER_CONVERSATIONS} ` +
-      `conversations in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `api: seeded ${settings.links} + ${SMALL_OWNER_LINKS} links, ${settings.conversations} + ${SMALL_OWNER_CONVERSATIONS} ` +
+      `conversations and ${settings.clicks} clicks in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   )
 
   const server = await startServer({
@@ -102,6 +102,7 @@ export async function benchApi(settings: ApiSettings, workDir: string, log: (lin
       },
       { name: 'GET /v1/links?page=500 (offset 9,980)', paths: ['/v1/links?page=500'], ...pageOf(20) },
       ...conversationReads(settings.conversations, middleConversation),
+      ...statsReads(statsLink, settings.clicks, now),
     ]
     for (const read of reads) {
       await verifyRead(server, read)
@@ -118,21 +119,12 @@ export async function benchApi(settings: ApiSettings, workDir: string, log: (lin
     const connections = settings.createConnections
     measurements.push(await measure('POST /v1/links (random path)', { url: server.url, connections, seconds: settings.seconds, requests: [create], expect: 201 }))
     for (const m of measurements) log(`api: ${m.name}: p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.perSecond.toFixed(0)} req/s`)
-    return { settings, measurements, peakRssBytes: server.peakRssBytes(), pending: pendingFeatures(databaseFile) }
+    return { settings, measurements, peakRssBytes: server.peakRssBytes() }
   } finally {
     await server.stop()
   }
 }
 
-function pendingFeatures(databaseFile: string): ApiReport['pending'] {
-  return FEATURE_TARGETS.map(({ table, target }) => ({
-    target,
-    reason:
-      countRows(databaseFile, table) === undefined
-        ? `this build has no \`${table}\` table (the feature lands on another branch)`
-        : `the \`${table}\` table exists but its bulk seeding is not written yet`,
-  }))
-}
 
 const variants = (path: (k: number) => string) => Array.from({ length: FILTER_VARIANTS }, (_, k) => path(k))
 

@@ -9,7 +9,7 @@ import { benchRedirect, type RedirectReport } from './redirect.bench.js'
 import { commitOf, describeMachine, readIfExists, renderReport, spliceReport } from './report.js'
 
 const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api] [--cpu-prof]
-  --quick      short runs, 50,000 links and 10,000 conversations instead of 1,000,000 and 100,000 (under a minute)
+  --quick      short runs; 50,000 links, 10,000 conversations, 50,000 clicks instead of 1M, 100k, 1M (under a minute)
   --only       run one part
   --cpu-prof   run both redirect servers with node --cpu-prof; profiles go to ./bench-profiles`
 
@@ -53,7 +53,7 @@ try {
     )
   }
   if (runs('api')) {
-    api = await benchApi({ generator, links: quick ? 50_000 : 1_000_000, conversations: quick ? 10_000 : 100_000, seconds: quick ? 1 : 5, createConnections: 10 }, workDir, log)
+    api = await benchApi({ generator, links: quick ? 50_000 : 1_000_000, conversations: quick ? 10_000 : 100_000, clicks: quick ? 50_000 : 1_000_000, seconds: quick ? 1 : 5, createConnections: 10 }, workDir, log)
   }
 } finally {
   rmSync(workDir, { recursive: true, force: true })

@@ -40,8 +40,8 @@ export interface RedirectReport {
   redirectsServed: number
   /** Visits Linkline dropped instead of recording (its /metrics), or undefined when it does not count drops. */
   clicksDropped: number | undefined
-  /** Rows in Linkline's clicks table after it shut down, or undefined when this build records no clicks. */
-  clicksRecorded: number | undefined
+  /** Rows in Linkline's clicks table after it shut down. */
+  clicksRecorded: number
 }
 
 /**

@@ -84,12 +84,11 @@ export function linkRow(owner: string, path: string, destination: string, title:
   return { owner_id: owner, domain: BENCH_DOMAIN, path, destination, title, created_at: at, updated_at: at }
 }
 
-/** Rows in `table` of a closed database file, or undefined when this build has no such table. */
-export function countRows(file: string, table: string): number | undefined {
+/** Rows in `table` of a closed database file. */
+export function countRows(file: string, table: string): number {
   const sqlite = new SQLite(file, { readonly: true })
   try {
-    const exists = sqlite.prepare(`select 1 from sqlite_master where type = 'table' and name = ?`).get(table)
-    return exists ? (sqlite.prepare(`select count(*) as n from "${table}"`).get() as { n: number }).n : undefined
+    return (sqlite.prepare(`select count(*) as n from "${table}"`).get() as { n: number }).n
   } finally {
     sqlite.close()
   }
