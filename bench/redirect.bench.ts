@@ -46,7 +46,7 @@ export interface RedirectReport {
 
 /**
  * The redirect against the limit of Node here: the bare server and Linkline, each a child process,
- * loaded alone by the same autocannon settings in alternating order (A B, B A, …) so that a change in
+ * loaded alone by the same load generator settings in alternating order (A B, B A, …) so that a change in
  * the machine's load between rounds hits both alike.
  */
 export async function benchRedirect(settings: RedirectSettings, workDir: string, log: (line: string) => void): Promise<RedirectReport> {
