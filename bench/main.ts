@@ -53,7 +53,18 @@ try {
     )
   }
   if (runs('api')) {
-    api = await benchApi({ generator, links: quick ? 50_000 : 1_000_000, conversations: quick ? 10_000 : 100_000, clicks: quick ? 50_000 : 1_000_000, seconds: quick ? 1 : 5, createConnections: 10 }, workDir, log)
+    api = await benchApi(
+      {
+        generator,
+        links: quick ? 50_000 : 1_000_000,
+        conversations: quick ? 10_000 : 100_000,
+        clicks: quick ? 50_000 : 1_000_000,
+        seconds: quick ? 1 : 5,
+        createConnections: 10,
+      },
+      workDir,
+      log,
+    )
   }
 } finally {
   rmSync(workDir, { recursive: true, force: true })
