@@ -1,4 +1,7 @@
-import type { Redis } from 'ioredis'
+import type { FastifyBaseLogger } from 'fastify'
+import { pino } from 'pino'
+import { createMemoryInvalidationBus } from './cache/memory.js'
+import { connectRedis } from './cache/redis.js'
 import type { Config } from './config.js'
 import { createConversationsRepository } from './conversations/conversations.repository.js'
 import { createConversationsService } from './conversations/conversations.service.js'
@@ -17,6 +20,8 @@ import { createTokensRepository } from './tokens/tokens.repository.js'
 import { createTokensService } from './tokens/tokens.service.js'
 
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000
+/** With several instances, custom domains are also reloaded on this period, should a broadcast be missed. */
+const DOMAINS_REFRESH_MS = 10_000
 
 /**
  * The one composition root: storage, clock, caches, repositories and services, shared by the HTTP
@@ -26,16 +31,27 @@ export function createContainer(config: Config, options: { clock?: Clock } = {})
   const clock = options.clock ?? systemClock
   const storage = openStorage(config)
   const db = storage.db
-  const redis: Redis | undefined = undefined
+  // The one logger: Fastify's requests and the container's background work (Redis, reloads) share it.
+  const logger: FastifyBaseLogger = pino({ level: config.logLevel })
   const metrics = createMetrics()
+  const redis = config.redisUrl === undefined
+    ? undefined
+    : connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, logger, metrics })
+  const bus = redis?.bus ?? createMemoryInvalidationBus()
+  // PostgreSQL without Redis may mean several instances and no way to hear of each other's writes:
+  // no redirect cache then (docs/adr/0001-redirect-cache-invalidation.md).
+  const shared = storage.dialect === 'postgres'
+  const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize)
 
-  const redirectCache = createRedirectCache(config.redirectCacheSize)
   const tokens = createTokensService({ repo: createTokensRepository(db), clock })
   const domains = createDomainsService({
     repo: createDomainsRepository(db),
     defaults: config.domains,
     clock,
-    onChange: () => redirectCache.clear(),
+    onChange: async () => {
+      redirectCache.clear()
+      await bus.publishDomainsChanged()
+    },
   })
   const links = createLinksService({
     repo: createLinksRepository(db),
@@ -43,15 +59,28 @@ export function createContainer(config: Config, options: { clock?: Clock } = {})
     cache: redirectCache,
     clock,
     shortUrlScheme: config.shortUrlScheme,
+    onInvalidate: (domain, path) => bus.publishLink(domain, path),
   })
   const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
   const clicks: ClickRecorder = discardClicks
 
+  const reloadDomains = () =>
+    domains.load().then(
+      () => redirectCache.clear(),
+      (error: unknown) => logger.warn({ err: error }, 'could not reload custom domains'),
+    )
+  bus.subscribe({
+    link: (domain, path) => redirectCache.invalidate(domain, path),
+    domainsChanged: () => void reloadDomains(),
+    listening: (listening) => redirectCache.setEnabled(listening),
+  })
+
   let maintenance: NodeJS.Timeout | undefined
+  let domainsRefresh: NodeJS.Timeout | undefined
   let closed: Promise<void> | undefined
 
   return {
-    config, clock, storage, redis, metrics, redirectCache, tokens, domains, links, conversations, clicks,
+    config, clock, logger, storage, redis: redis?.client, metrics, redirectCache, tokens, domains, links, conversations, clicks,
 
     /** Migrates the database and loads what the redirect keeps in memory. */
     async start(): Promise<void> {
@@ -60,13 +89,16 @@ export function createContainer(config: Config, options: { clock?: Clock } = {})
       maintenance = setInterval(() => {
         pruneIdempotencyKeys(db, clock.now()).catch(() => {})
       }, MAINTENANCE_INTERVAL_MS).unref()
+      if (shared) domainsRefresh = setInterval(reloadDomains, DOMAINS_REFRESH_MS).unref()
     },
 
     /** Flushes buffered clicks and closes connections. Idempotent. */
     close(): Promise<void> {
       closed ??= (async () => {
         clearInterval(maintenance)
+        clearInterval(domainsRefresh)
         await clicks.close()
+        await bus.close()
         await storage.close()
       })()
       return closed

@@ -1,6 +1,7 @@
 /**
  * The databases every integration suite runs against: SQLite always; PostgreSQL when
- * TEST_DATABASE_URL is set (CI sets it). Each test server gets a database of its own.
+ * TEST_DATABASE_URL is set, with Redis when TEST_REDIS_URL is set too (CI sets both). Each test
+ * server gets a database (a schema on PostgreSQL) and a Redis key prefix of its own.
  */
 export type Backend = 'sqlite' | 'postgres'
 

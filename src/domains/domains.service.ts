@@ -20,8 +20,8 @@ export function createDomainsService(deps: {
   repo: DomainsRepository
   defaults: readonly string[]
   clock: Clock
-  /** Told whenever the set of custom domains changes, so that redirect caches can follow. */
-  onChange?: () => void
+  /** Told whenever the set of custom domains changes, so that redirect caches (on every instance) can follow. */
+  onChange?: () => Promise<void>
 }) {
   const { repo, defaults, clock } = deps
   const defaultSet = new Set(defaults)
@@ -70,7 +70,7 @@ export function createDomainsService(deps: {
         throw error
       }
       custom.add(name)
-      deps.onChange?.()
+      await deps.onChange?.()
       return { name, isDefault: false, createdAt: new Date(createdAt).toISOString() }
     },
 
@@ -82,7 +82,7 @@ export function createDomainsService(deps: {
       if (await repo.isInUse(name)) throw domainInUse(name)
       await repo.delete(principal.ownerId, name)
       custom.delete(name)
-      deps.onChange?.()
+      await deps.onChange?.()
     },
   }
 }

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
@@ -31,6 +31,16 @@ export function createMetrics() {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   })
+  const redisUp = new Gauge({
+    name: 'linkline_redis_up',
+    help: '1 while every Redis connection is ready; 0 while one is down or reconnecting, and without REDIS_URL',
+    registers: [registry],
+  })
+  const redisErrors = new Counter({
+    name: 'linkline_redis_errors_total',
+    help: 'Redis connection errors and failed Redis commands',
+    registers: [registry],
+  })
 
   return {
     registry,
@@ -41,6 +51,12 @@ export function createMetrics() {
     observeRedirect(outcome: 'found' | 'not_found' | 'error', started: bigint) {
       redirects.inc({ outcome })
       redirectDuration.observe(Number(process.hrtime.bigint() - started) / 1e9)
+    },
+    setRedisUp(up: boolean) {
+      redisUp.set(up ? 1 : 0)
+    },
+    countRedisError() {
+      redisErrors.inc()
     },
   }
 }
