@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { after, before, describe, test } from 'node:test'
+import { sql } from 'kysely'
+import { createTestDatabase, type TestDatabase } from '../../test/build-test-app.js'
+import { loadConfig } from '../config.js'
+import { openStorage, type Storage } from './database.js'
+import { inTransaction } from './transaction.js'
+
+// Deadlocks and serialization failures exist only where several connections write at once.
+describe('inTransaction on PostgreSQL', { skip: !process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL (set by .ci/run)' }, () => {
+  let database: TestDatabase
+  let storage: Storage
+
+  before(async () => {
+    database = await createTestDatabase('postgres')
+    storage = openStorage(loadConfig(database.env))
+    await sql`create table counters (id integer primary key, n integer not null)`.execute(storage.db)
+    await sql`insert into counters values (1, 0), (2, 0)`.execute(storage.db)
+  })
+  after(async () => {
+    await storage?.close()
+    await database?.drop()
+  })
+
+  test('a transaction chosen as a deadlock victim runs again, and both writes land', async () => {
+    let attempts = 0
+    // Each takes one row, then wants the other's: PostgreSQL aborts one of them with 40P01.
+    const crossing = (first: number, second: number) =>
+      inTransaction(storage.db, async (trx) => {
+        attempts++
+        await sql`update counters set n = n + 1 where id = ${first}`.execute(trx)
+        await sleep(100)
+        await sql`update counters set n = n + 1 where id = ${second}`.execute(trx)
+      })
+    await Promise.all([crossing(1, 2), crossing(2, 1)])
+    const rows = await sql<{ n: number }>`select n from counters order by id`.execute(storage.db)
+    assert.deepEqual(rows.rows.map((r) => r.n), [2, 2])
+    assert.ok(attempts >= 3, `expected a retry, saw ${attempts} attempts`)
+  })
+})
