@@ -4,7 +4,7 @@ import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { after, before, describe, test } from 'node:test'
-import { createTestDatabase, freePort, type TestDatabase } from '../../test/build-test-app.js'
+import { createTestDatabase, freePort, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
 import { send, type RequestOptions, type Response } from '../../test/http-client.js'
 
 const DOMAIN = 'sho.rt'
@@ -147,5 +147,33 @@ describe('several instances on one PostgreSQL and Redis', { skip: unavailable },
     // One counter: every answer, from either instance, is one lower than the one before.
     assert.deepEqual(remaining, remaining.map((_, i) => (remaining[0] as number) - i))
     assert.equal(remaining.at(-1), 0)
+  })
+})
+
+describe('several instances on PostgreSQL without Redis', { skip: !process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL (set by .ci/run)' }, () => {
+  let database: TestDatabase
+  let a: TestServer
+  let b: TestServer
+
+  before(async () => {
+    const shared = await createTestDatabase('postgres')
+    database = { env: { DATABASE_URL: shared.env.DATABASE_URL }, drop: shared.drop }
+    const env = { LINKLINE_DOMAINS: DOMAIN }
+    a = await startTestServer({ database, env })
+    b = await startTestServer({ database, env })
+  })
+  after(async () => {
+    await a?.close()
+    await b?.close()
+    await database?.drop()
+  })
+
+  test('nothing is cached, so an update on A is what B redirects to next', async () => {
+    const headers = { host: DOMAIN }
+    const location = async () => (await b.request('GET', '/nr', { token: null, headers })).headers.location
+    const link = (await a.request('POST', '/v1/links', { json: { destination: 'https://a.example/1', path: '/nr' }, headers })).body.data
+    assert.equal(await location(), 'https://a.example/1')
+    assert.equal((await a.request('PUT', `/v1/links/${link.id}`, { json: { destination: 'https://a.example/2' }, headers })).status, 200)
+    assert.equal(await location(), 'https://a.example/2')
   })
 })
