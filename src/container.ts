@@ -84,7 +84,7 @@ export function createContainer(config: Config, options: { clock?: Clock } = {})
 
     /** Migrates the database and loads what the redirect keeps in memory. */
     async start(): Promise<void> {
-      await migrateToLatest(db)
+      await migrateToLatest(storage)
       await domains.load()
       maintenance = setInterval(() => {
         pruneIdempotencyKeys(db, clock.now()).catch(() => {})

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { fileURLToPath } from 'node:url'
 import { after, before, describe, test } from 'node:test'
 import { createTestDatabase, freePort, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
 import { send, type RequestOptions, type Response } from '../../test/http-client.js'
+import { startServerProcess } from '../../test/process.js'
+import type { Env } from '../config.js'
 
 const DOMAIN = 'sho.rt'
 const TOKEN = 'multi-instance-bootstrap-token'
 const RATE_LIMIT = 40
-const MAIN = fileURLToPath(new URL('../main.js', import.meta.url))
 const unavailable = !process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL
   ? 'needs TEST_DATABASE_URL and TEST_REDIS_URL (set by .ci/run)'
   : false
@@ -20,32 +18,20 @@ interface Instance {
   stop(): Promise<void>
 }
 
-/** A real server process (`node dist/src/main.js`), answering once its database and Redis are ready. */
-async function startInstance(env: Record<string, string | undefined>): Promise<Instance> {
-  const port = await freePort()
-  const child: ChildProcess = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const url = `http://127.0.0.1:${port}`
+/** A real server process, used once it listens and its Redis connections are ready. */
+async function startInstance(env: Env): Promise<Instance> {
+  const server = await startServerProcess({ ...env, PORT: String(await freePort()) })
   const request = (method: string, path: string, options: RequestOptions = {}) =>
-    send(url, method, path, { token: TOKEN, ...options, headers: { host: DOMAIN, ...options.headers } })
-  for (let waited = 0; ; waited += 100) {
-    if (child.exitCode !== null) throw new Error(`instance exited with ${child.exitCode}:\n${output}`)
-    const metrics = await request('GET', '/metrics').catch(() => undefined)
-    if (metrics?.status === 200 && /^linkline_redis_up 1$/m.test(metrics.text)) break
-    if (waited > 20_000) throw new Error(`instance not ready after 20 s:\n${output}`)
-    await sleep(100)
+    send(server.url, method, path, { token: TOKEN, ...options, headers: { host: DOMAIN, ...options.headers } })
+  for (let waited = 0; !/^linkline_redis_up 1$/m.test((await request('GET', '/metrics')).text); waited += 50) {
+    if (waited > 10_000) throw new Error(`Redis not ready after 10 s:\n${server.stdout()}`)
+    await sleep(50)
   }
   return {
     request,
     async stop() {
-      if (child.exitCode !== null) return
-      child.kill('SIGTERM')
-      await once(child, 'exit')
+      server.child.kill('SIGTERM')
+      await server.exited
     },
   }
 }

@@ -9,7 +9,7 @@ Applies every pending migration to DATABASE_URL and prints the names of those it
   async run(_args, config) {
     const container = createContainer(config())
     try {
-      const applied = await migrateToLatest(container.storage.db)
+      const applied = await migrateToLatest(container.storage)
       process.stdout.write(applied.length === 0 ? 'database is up to date\n' : `applied: ${applied.join(', ')}\n`)
       return 0
     } finally {
