@@ -27,12 +27,12 @@ const DOMAINS_REFRESH_MS = 10_000
  * The one composition root: storage, clock, caches, repositories and services, shared by the HTTP
  * server and the CLI. Nothing else constructs a service.
  */
-export function createContainer(config: Config, options: { clock?: Clock } = {}) {
+export function createContainer(config: Config, options: { clock?: Clock; logger?: FastifyBaseLogger } = {}) {
   const clock = options.clock ?? systemClock
   const storage = openStorage(config)
   const db = storage.db
   // The one logger: Fastify's requests and the container's background work (Redis, reloads) share it.
-  const logger: FastifyBaseLogger = pino({ level: config.logLevel })
+  const logger: FastifyBaseLogger = options.logger ?? pino({ level: config.logLevel })
   const metrics = createMetrics()
   const redis = config.redisUrl === undefined
     ? undefined
