@@ -38,7 +38,7 @@ export function createMetrics() {
   })
   const redisErrors = new Counter({
     name: 'linkline_redis_errors_total',
-    help: 'Redis connection errors and failed Redis commands',
+    help: 'Redis connection errors and invalidations that could not be published',
     registers: [registry],
   })
 
