@@ -39,7 +39,7 @@ export function createContainer(config: Config, options: { clock?: Clock; logger
     : connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, logger, metrics })
   const bus = redis?.bus ?? createMemoryInvalidationBus()
   // PostgreSQL without Redis may mean several instances and no way to hear of each other's writes:
-  // no redirect cache then (docs/adr/0001-redirect-cache-invalidation.md).
+  // no redirect cache then (docs/adr/0003-redirect-cache-across-instances.md).
   const shared = storage.dialect === 'postgres'
   const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize)
 
@@ -66,7 +66,7 @@ export function createContainer(config: Config, options: { clock?: Clock; logger
 
   const reloadDomains = () =>
     domains.load().then(
-      () => redirectCache.clear(),
+      (changed) => changed && redirectCache.clear(),
       (error: unknown) => logger.warn({ err: error }, 'could not reload custom domains'),
     )
   bus.subscribe({

@@ -31,8 +31,12 @@ export function createDomainsService(deps: {
 
   return {
     primary,
-    async load(): Promise<void> {
-      custom = new Set(await repo.allNames())
+    /** (Re)loads the custom domains; tells whether the set changed. */
+    async load(): Promise<boolean> {
+      const next = new Set(await repo.allNames())
+      const changed = next.size !== custom.size || [...next].some((name) => !custom.has(name))
+      custom = next
+      return changed
     },
 
     /** The domain a redirect for this Host resolves against: the host itself when known, else the primary. */
