@@ -5,10 +5,10 @@ import { sql } from 'kysely'
 import { createTestDatabase, type TestDatabase } from '../../test/build-test-app.js'
 import { loadConfig } from '../config.js'
 import { openStorage, type Storage } from './database.js'
+import { isDatabaseUnavailable } from './errors.js'
 import { inTransaction } from './transaction.js'
 
-// Deadlocks and serialization failures exist only where several connections write at once.
-describe('inTransaction on PostgreSQL', { skip: !process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL (set by .ci/run)' }, () => {
+describe('PostgreSQL storage', { skip: !process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL (set by .ci/run)' }, () => {
   let database: TestDatabase
   let storage: Storage
 
@@ -23,7 +23,8 @@ describe('inTransaction on PostgreSQL', { skip: !process.env.TEST_DATABASE_URL &
     await database?.drop()
   })
 
-  test('a transaction chosen as a deadlock victim runs again, and both writes land', async () => {
+  // Deadlocks and serialization failures exist only where several connections write at once.
+  test('inTransaction: a transaction chosen as a deadlock victim runs again, and both writes land', async () => {
     let attempts = 0
     // Each takes one row, then wants the other's: PostgreSQL aborts one of them with 40P01.
     const crossing = (first: number, second: number) =>
@@ -37,5 +38,17 @@ describe('inTransaction on PostgreSQL', { skip: !process.env.TEST_DATABASE_URL &
     const rows = await sql<{ n: number }>`select n from counters order by id`.execute(storage.db)
     assert.deepEqual(rows.rows.map((r) => r.n), [2, 2])
     assert.ok(attempts >= 3, `expected a retry, saw ${attempts} attempts`)
+  })
+
+  test('DATABASE_STATEMENT_TIMEOUT_MS cancels a slow statement, which counts as unavailable (503)', async () => {
+    const impatient = openStorage(loadConfig({ ...database.env, DATABASE_STATEMENT_TIMEOUT_MS: '50' }))
+    try {
+      await assert.rejects(sql`select pg_sleep(1)`.execute(impatient.db), (error: unknown) => {
+        assert.equal((error as { code?: string }).code, '57014')
+        return isDatabaseUnavailable(error)
+      })
+    } finally {
+      await impatient.close()
+    }
   })
 })
