@@ -20,7 +20,10 @@ import { linksRoutes } from './links/links.routes.js'
 import { LinkObject } from './links/links.schemas.js'
 import { createRedirectHandler } from './links/redirect.handler.js'
 import { opsRoutes } from './ops/ops.routes.js'
+import { qrRoutes } from './qr/qr.routes.js'
 import { AppError } from './shared/errors.js'
+import { statsRoutes } from './stats/stats.routes.js'
+import { StatsObject } from './stats/stats.schemas.js'
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
 
@@ -84,10 +87,12 @@ export async function buildApp(c: Container): Promise<App> {
       new AppError(429, 'rate_limited', `over the limit of ${context.max} requests per minute for this token; retry in ${context.after}`),
   })
   registerIdempotency(app, { db: c.storage.db, clock: c.clock })
-  await registerOpenApi(app, [LinkObject, DomainObject, ConversationObject, MessageObject])
+  await registerOpenApi(app, [LinkObject, DomainObject, ConversationObject, MessageObject, StatsObject])
 
   opsRoutes(app, { storage: c.storage, metrics: c.metrics })
   linksRoutes(app, { links: c.links })
+  statsRoutes(app, { stats: c.stats, links: c.links })
+  qrRoutes(app, { qr: c.qr, links: c.links })
   conversationsRoutes(app, { conversations: c.conversations })
   domainsRoutes(app, { domains: c.domains })
 

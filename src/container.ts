@@ -13,7 +13,10 @@ import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
-import { discardClicks, type ClickRecorder } from './stats/clicks.js'
+import { createQrService } from './qr/qr.service.js'
+import { ClickBuffer, type ClickSink } from './stats/clicks.js'
+import { createStatsRepository } from './stats/stats.repository.js'
+import { createStatsService } from './stats/stats.service.js'
 import { openStorage } from './storage/database.js'
 import { migrateToLatest } from './storage/migrate.js'
 import { createTokensRepository } from './tokens/tokens.repository.js'
@@ -22,12 +25,22 @@ import { createTokensService } from './tokens/tokens.service.js'
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000
 /** With several instances, custom domains are also reloaded on this period, should a broadcast be missed. */
 const DOMAINS_REFRESH_MS = 10_000
+// Visits per write transaction: large enough to amortise the commit, small enough to keep it short.
+const CLICK_BATCH_SIZE = 1000
+
+export interface ContainerOptions {
+  clock?: Clock
+  /** Where logs go (the CLI sends them to stderr); by default a pino logger on stdout. */
+  logger?: FastifyBaseLogger
+  /** Wraps the click sink (the batch writer), e.g. to inject write failures in tests. */
+  wrapClickSink?: (sink: ClickSink) => ClickSink
+}
 
 /**
  * The one composition root: storage, clock, caches, repositories and services, shared by the HTTP
  * server and the CLI. Nothing else constructs a service.
  */
-export function createContainer(config: Config, options: { clock?: Clock; logger?: FastifyBaseLogger } = {}) {
+export function createContainer(config: Config, options: ContainerOptions = {}) {
   const clock = options.clock ?? systemClock
   const storage = openStorage(config)
   const db = storage.db
@@ -62,7 +75,16 @@ export function createContainer(config: Config, options: { clock?: Clock; logger
     onInvalidate: (domain, path) => bus.publishLink(domain, path),
   })
   const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
-  const clicks: ClickRecorder = discardClicks
+  const stats = createStatsService({ repo: createStatsRepository(db), links, clock, retentionDays: config.clickRetentionDays })
+  const qr = createQrService({ links })
+  const sink: ClickSink = (visits) => stats.writeVisits(visits)
+  const clicks = new ClickBuffer({
+    sink: options.wrapClickSink ? options.wrapClickSink(sink) : sink,
+    metrics,
+    capacity: config.clickBufferSize,
+    batchSize: CLICK_BATCH_SIZE,
+    intervalMs: config.clickFlushIntervalMs,
+  })
 
   const reloadDomains = () =>
     domains.load().then(
@@ -80,14 +102,16 @@ export function createContainer(config: Config, options: { clock?: Clock; logger
   let closed: Promise<void> | undefined
 
   return {
-    config, clock, logger, storage, redis: redis?.client, metrics, redirectCache, tokens, domains, links, conversations, clicks,
+    config, clock, logger, storage, redis: redis?.client, metrics, redirectCache, tokens, domains, links, conversations, clicks, stats, qr,
 
     /** Migrates the database and loads what the redirect keeps in memory. */
     async start(): Promise<void> {
       await migrateToLatest(storage)
       await domains.load()
+      clicks.start()
       maintenance = setInterval(() => {
         pruneIdempotencyKeys(db, clock.now()).catch(() => {})
+        stats.prune().catch(() => {})
       }, MAINTENANCE_INTERVAL_MS).unref()
       if (shared) domainsRefresh = setInterval(reloadDomains, DOMAINS_REFRESH_MS).unref()
     },

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import pg from 'pg'
 import { buildApp } from '../src/app.js'
 import { loadConfig, type Env } from '../src/config.js'
-import { createContainer, type Container } from '../src/container.js'
+import { createContainer, type Container, type ContainerOptions } from '../src/container.js'
 import type { App } from '../src/http/types.js'
 import type { Scope } from '../src/tokens/tokens.service.js'
 import type { Backend } from './backends.js'
@@ -68,10 +68,10 @@ async function withAdmin(url: string, work: (client: pg.Client) => Promise<unkno
 /**
  * Starts the real server (the same buildApp and container as production) on an ephemeral port over
  * a database of its own (or the one `database` / `databaseUrl` names, left in place), and talks HTTP to it.
- * `env` overrides configuration.
+ * `env` overrides configuration; `container` passes options to the container (a clock, a wrapped click sink).
  */
 export async function startTestServer(
-  options: { backend?: Backend; env?: Env; database?: TestDatabase; databaseUrl?: string } = {},
+  options: { backend?: Backend; env?: Env; database?: TestDatabase; databaseUrl?: string; container?: ContainerOptions } = {},
 ): Promise<TestServer> {
   const database = options.database
     ?? (options.databaseUrl === undefined ? await createTestDatabase(options.backend) : { env: { DATABASE_URL: options.databaseUrl }, drop: async () => {} })
@@ -79,7 +79,7 @@ export async function startTestServer(
   const port = await freePort()
   const env: Env = { PORT: String(port), LOG_LEVEL: 'silent', ...database.env, ...options.env }
   const config = loadConfig(env)
-  const container = createContainer(config)
+  const container = createContainer(config, options.container)
   await container.start()
   const app = await buildApp(container)
   await app.listen({ port, host: '127.0.0.1' })

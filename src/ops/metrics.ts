@@ -41,6 +41,31 @@ export function createMetrics() {
     help: 'Redis connection errors and invalidations that could not be published',
     registers: [registry],
   })
+  const clicksRecorded = new Counter({
+    name: 'linkline_clicks_recorded_total',
+    help: 'Visits written to the database by the click flusher',
+    registers: [registry],
+  })
+  const clicksDropped = new Counter({
+    name: 'linkline_clicks_dropped_total',
+    help: 'Visits lost: buffer_full (the database is slow or down and the buffer is at its bound), shutdown (the last flush failed)',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  })
+  // Exported at 0 from the start, so that alerts on increase() see the first drop.
+  for (const reason of ['buffer_full', 'shutdown']) clicksDropped.inc({ reason }, 0)
+  const clickFlushes = new Histogram({
+    name: 'linkline_click_flush_duration_seconds',
+    help: 'Duration of one click batch write, by outcome (ok, error)',
+    labelNames: ['outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  })
+  const clickBuffer = new Gauge({
+    name: 'linkline_click_buffer_size',
+    help: 'Visits waiting in the in-process buffer (including the batch being written)',
+    registers: [registry],
+  })
 
   return {
     registry,
@@ -57,6 +82,16 @@ export function createMetrics() {
     },
     countRedisError() {
       redisErrors.inc()
+    },
+    observeClickFlush(outcome: 'ok' | 'error', written: number, seconds: number) {
+      clickFlushes.observe({ outcome }, seconds)
+      clicksRecorded.inc(written)
+    },
+    dropClicks(reason: 'buffer_full' | 'shutdown', count: number) {
+      clicksDropped.inc({ reason }, count)
+    },
+    setClickBufferSize(size: number) {
+      clickBuffer.set(size)
     },
   }
 }

@@ -1,3 +1,5 @@
+import type { Metrics } from '../ops/metrics.js'
+
 /** One visit of a short link, as the redirect saw it. Parsing and classification happen off the hot path. */
 export interface Visit {
   readonly linkId: string
@@ -12,11 +14,106 @@ export interface Visit {
 /** The seam between the redirect and the statistics pipeline: `record` must never block or throw. */
 export interface ClickRecorder {
   record(visit: Visit): void
-  /** Writes everything buffered so far. */
+  /** Writes everything buffered so far; rejects when a write fails (the visits stay buffered). */
   flush(): Promise<void>
   /** Flushes and stops background work (graceful shutdown). */
   close(): Promise<void>
 }
 
-/** Until the statistics pipeline is wired, visits are accepted and dropped. */
-export const discardClicks: ClickRecorder = { record() {}, flush: async () => {}, close: async () => {} }
+/** Writes one batch of visits in one transaction: all of them or none. */
+export type ClickSink = (visits: readonly Visit[]) => Promise<void>
+
+/**
+ * The in-process click buffer: the redirect appends, a background flusher writes batches through
+ * the sink — every `intervalMs`, as soon as a full batch is waiting, and on close. A failed batch
+ * goes back to the head of the buffer and is retried by the next flush. The buffer is bounded
+ * (visits being written count too): when the database is slow or down, visits beyond the bound are
+ * dropped and counted, so that the redirect never waits for statistics.
+ */
+export class ClickBuffer implements ClickRecorder {
+  readonly #sink: ClickSink
+  readonly #metrics: Metrics
+  readonly #capacity: number
+  readonly #batchSize: number
+  readonly #intervalMs: number
+  #pending: Visit[] = []
+  #writing = 0
+  #draining: Promise<void> | undefined
+  #timer: NodeJS.Timeout | undefined
+  #closed = false
+
+  constructor(options: { sink: ClickSink; metrics: Metrics; capacity: number; batchSize: number; intervalMs: number }) {
+    this.#sink = options.sink
+    this.#metrics = options.metrics
+    this.#capacity = options.capacity
+    this.#batchSize = options.batchSize
+    this.#intervalMs = options.intervalMs
+  }
+
+  /** Starts the periodic flush; the timer never keeps the process alive. */
+  start(): void {
+    if (this.#timer || this.#closed) return
+    this.#timer = setInterval(() => this.#kick(), this.#intervalMs).unref()
+  }
+
+  record(visit: Visit): void {
+    if (this.#closed || this.#pending.length + this.#writing >= this.#capacity) {
+      this.#metrics.dropClicks(this.#closed ? 'shutdown' : 'buffer_full', 1)
+      return
+    }
+    this.#pending.push(visit)
+    this.#metrics.setClickBufferSize(this.#pending.length + this.#writing)
+    if (this.#pending.length >= this.#batchSize) this.#kick()
+  }
+
+  async flush(): Promise<void> {
+    // A drain already under way may have started before the latest visits: wait for it, then drain again.
+    await this.#draining?.catch(() => {})
+    await this.#kick()
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    clearInterval(this.#timer)
+    try {
+      await this.flush()
+    } catch {
+      this.#metrics.dropClicks('shutdown', this.#pending.length)
+      this.#pending = []
+      this.#metrics.setClickBufferSize(0)
+    }
+  }
+
+  /** Starts draining unless a drain runs; returns the running drain (which a timer tick ignores if it fails). */
+  #kick(): Promise<void> {
+    if (!this.#draining) {
+      this.#draining = this.#drain().finally(() => {
+        this.#draining = undefined
+      })
+      this.#draining.catch(() => {})
+    }
+    return this.#draining
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#pending.length > 0) {
+      const batch = this.#pending.splice(0, this.#batchSize)
+      this.#writing = batch.length
+      const started = process.hrtime.bigint()
+      try {
+        await this.#sink(batch)
+        this.#metrics.observeClickFlush('ok', batch.length, seconds(started))
+      } catch (error) {
+        this.#pending = batch.concat(this.#pending)
+        this.#metrics.observeClickFlush('error', 0, seconds(started))
+        throw error
+      } finally {
+        this.#writing = 0
+        this.#metrics.setClickBufferSize(this.#pending.length)
+      }
+    }
+  }
+}
+
+const seconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e9

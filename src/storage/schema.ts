@@ -3,6 +3,13 @@ import type { DomainsTable } from '../domains/domains.table.js'
 import type { IdempotencyKeysTable } from '../http/idempotency.table.js'
 import type { LinksTable } from '../links/links.table.js'
 import type { TokensTable } from '../tokens/tokens.table.js'
+import type {
+  ClickSaltsTable,
+  ClicksTable,
+  LinkClickBreakdownsTable,
+  LinkClickRollupsTable,
+  LinkDailyVisitorsTable,
+} from '../stats/stats.table.js'
 
 /** Every table, as Kysely sees it. Each feature owns its `*.table.ts`. */
 export interface Database {
@@ -12,4 +19,9 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable
   conversations: ConversationsTable
   messages: MessagesTable
+  clicks: ClicksTable
+  link_click_rollups: LinkClickRollupsTable
+  link_click_breakdowns: LinkClickBreakdownsTable
+  link_daily_visitors: LinkDailyVisitorsTable
+  click_salts: ClickSaltsTable
 }

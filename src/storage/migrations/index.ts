@@ -3,6 +3,7 @@ import * as createDomains from './0002-create-domains.js'
 import * as createLinks from './0003-create-links.js'
 import * as createIdempotencyKeys from './0004-create-idempotency-keys.js'
 import * as createConversations from './0005-create-conversations.js'
+import * as createClicks from './0006-create-clicks.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -11,4 +12,5 @@ export const migrations = {
   '0003-create-links': createLinks,
   '0004-create-idempotency-keys': createIdempotencyKeys,
   '0005-create-conversations': createConversations,
+  '0006-create-clicks': createClicks,
 }

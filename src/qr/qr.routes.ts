@@ -1,0 +1,32 @@
+import type { App } from '../http/types.js'
+import { LinkIdParams } from '../links/links.schemas.js'
+import type { LinksService } from '../links/links.service.js'
+import { errorResponses } from '../shared/schema.js'
+import { QrQuery, QrResponses } from './qr.schemas.js'
+import type { QrOptions, QrService } from './qr.service.js'
+
+export function qrRoutes(app: App, { qr, links }: { qr: QrService; links: LinksService }): void {
+  app.get('/v1/links/:id/qr', {
+    config: { scope: 'links:read' },
+    schema: {
+      tags: ['links'],
+      security: [{ bearer: [] }],
+      summary: "A link's QR code (PNG or SVG), cacheable with ETag / If-None-Match",
+      params: LinkIdParams,
+      querystring: QrQuery,
+      response: { ...QrResponses, ...errorResponses },
+    },
+    // The contract checks the resource (404) before the parameters (400).
+    preValidation: async (req) => {
+      await links.get(req.principal, (req.params as { id: string }).id)
+    },
+  }, async (req, reply) => {
+    // Ajv filled in every default, so each option is present.
+    const result = await qr.render(req.principal, req.params.id, req.query as QrOptions, req.headers['if-none-match'])
+    // The link's path or domain can change: caches must revalidate, which the ETag makes cheap.
+    reply.header('ETag', result.etag).header('Cache-Control', 'private, no-cache')
+    if (result.notModified) return reply.code(304).send()
+    if (req.query.download) reply.header('Content-Disposition', `attachment; filename="${result.filename}"`)
+    return reply.type(result.contentType).send(result.body)
+  })
+}

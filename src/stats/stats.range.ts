@@ -1,0 +1,69 @@
+import { DAY_MS, HOUR_MS, hourOf } from './classify.js'
+import { invalidDate, rangeReversed, tooManyBuckets } from './stats.errors.js'
+
+export type Interval = 'hour' | 'day' | 'month'
+
+export const MAX_BUCKETS = 1000
+const DEFAULT_DAYS = 30
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/
+
+export interface Range {
+  /** Inclusive, on an hour boundary. */
+  readonly from: number
+  /** Exclusive, on an hour boundary. */
+  readonly to: number
+  readonly interval: Interval
+  /** Start of every bucket, oldest first. */
+  readonly starts: readonly number[]
+}
+
+/**
+ * The range of a statistics request. Rollups are hourly, so `from` is rounded down and `to` up to
+ * the hour. A date alone means its whole UTC day (as `to`: up to the end of that day); a date-time
+ * without an offset is UTC. Default: the last 30 days, today included.
+ */
+export function resolveRange(input: { from?: string; to?: string; interval: Interval }, now: number): Range {
+  const to = input.to === undefined ? now : parseInstant(input.to, 'to')
+  const from = input.from === undefined ? startOf('day', to - 1) - (DEFAULT_DAYS - 1) * DAY_MS : parseInstant(input.from, 'from')
+  if (from > to) throw rangeReversed()
+  const range = { from: hourOf(from), to: hourOf(to + HOUR_MS - 1), interval: input.interval }
+  const starts: number[] = []
+  for (let start = startOf(range.interval, range.from); start < range.to; start = next(range.interval, start)) {
+    // A month is the coarsest interval: past the bound there, only a shorter range helps.
+    if (starts.length === MAX_BUCKETS) throw tooManyBuckets(range.interval === 'month' ? 'from' : 'interval', MAX_BUCKETS)
+    starts.push(start)
+  }
+  return { ...range, starts }
+}
+
+export function startOf(interval: Interval, ms: number): number {
+  if (interval === 'hour') return hourOf(ms)
+  const d = new Date(ms)
+  return interval === 'day' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) : Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
+}
+
+function next(interval: Interval, start: number): number {
+  if (interval === 'hour') return start + HOUR_MS
+  if (interval === 'day') return start + DAY_MS
+  const d = new Date(start)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
+}
+
+/** A date (its whole day when it is `to`) or a date-time from 1970 on; calendar fields are checked, not normalised. */
+function parseInstant(text: string, param: 'from' | 'to'): number {
+  const date = DATE.exec(text)
+  const parts = date ?? DATE_TIME.exec(text)
+  if (!parts) throw invalidDate(param)
+  const [, y, mo, d, h = '0', mi = '0', s = '0', zone] = parts
+  const year = Number(y)
+  const month = Number(mo)
+  const day = Number(d)
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate()
+  if (year < 1970 || month < 1 || month > 12 || day < 1 || day > daysInMonth || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) throw invalidDate(param)
+  if (date) return Date.UTC(year, month - 1, day) + (param === 'to' ? DAY_MS : 0)
+  const ms = Date.parse(zone ? text : `${text}Z`)
+  if (Number.isNaN(ms)) throw invalidDate(param)
+  return ms
+}

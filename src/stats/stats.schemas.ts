@@ -1,0 +1,41 @@
+import { Type, type Static } from 'typebox'
+import { Envelope, Nullable } from '../shared/schema.js'
+
+export const StatsQuery = Type.Object(
+  {
+    from: Type.Optional(Type.String({ maxLength: 64, description: 'A date (2026-11-01) or an ISO 8601 date-time; default: 30 days ago (start of day)' })),
+    to: Type.Optional(Type.String({ maxLength: 64, description: 'A date (its whole day is included) or an ISO 8601 date-time; default: now' })),
+    interval: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day'), Type.Literal('month')], { default: 'day' })),
+  },
+  { additionalProperties: false },
+)
+export type StatsQuery = Static<typeof StatsQuery>
+
+const Breakdown = Type.Array(Type.Object({ value: Type.String(), clicks: Type.Integer() }), {
+  description: 'Top 10 values by human clicks; an 11th row "other" sums the rest',
+})
+
+export const StatsObject = Type.Object(
+  {
+    linkId: Type.String(),
+    from: Type.String({ format: 'date-time' }),
+    to: Type.String({ format: 'date-time', description: 'Exclusive' }),
+    interval: Type.Union([Type.Literal('hour'), Type.Literal('day'), Type.Literal('month')]),
+    totalClicks: Type.Integer({ description: 'humanClicks + botClicks' }),
+    humanClicks: Type.Integer(),
+    botClicks: Type.Integer(),
+    qrScans: Type.Integer({ description: 'Human visits through the QR code' }),
+    uniqueVisitors: Type.Integer({ description: 'Sum over UTC days of the distinct human visitors of each day' }),
+    lastClickedAt: Nullable(Type.String({ format: 'date-time', description: 'Latest human click, whatever the range' })),
+    timeseries: Type.Array(Type.Object({ start: Type.String({ format: 'date-time' }), clicks: Type.Integer() })),
+    referrers: Breakdown,
+    browsers: Breakdown,
+    os: Breakdown,
+    devices: Breakdown,
+    countries: Breakdown,
+  },
+  { $id: 'LinkStats' },
+)
+export type StatsObject = Static<typeof StatsObject>
+
+export const StatsEnvelope = Envelope(Type.Ref('LinkStats'))

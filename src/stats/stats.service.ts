@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto'
+import type { LinksService } from '../links/links.service.js'
+import type { Clock } from '../shared/clock.js'
+import type { Principal } from '../tokens/tokens.service.js'
+import { classify, DAY_MS, dayOf, HOUR_MS } from './classify.js'
+import type { Visit } from './clicks.js'
+import type { Dimension } from './rollups.js'
+import { resolveRange, startOf, type Interval } from './stats.range.js'
+import type { StatsRepository } from './stats.repository.js'
+import type { StatsObject, StatsQuery } from './stats.schemas.js'
+
+const TOP = 10
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/** Top values by clicks (ties by value, so that the order is stable), then one "other" row for the rest. */
+function top(rows: { value: string; clicks: number }[]): { value: string; clicks: number }[] {
+  const sorted = rows
+    .filter((r) => r.clicks > 0)
+    .map(({ value, clicks }) => ({ value, clicks }))
+    .sort((a, b) => b.clicks - a.clicks || (a.value < b.value ? -1 : 1))
+  if (sorted.length <= TOP) return sorted
+  const other = sorted.slice(TOP).reduce((sum, r) => sum + r.clicks, 0)
+  return [...sorted.slice(0, TOP), { value: 'other', clicks: other }]
+}
+
+export function createStatsService(deps: { repo: StatsRepository; links: LinksService; clock: Clock; retentionDays: number }) {
+  const { repo, links, clock } = deps
+  const salts = new Map<number, Promise<string>>()
+
+  /** The day's salt, read once per process and day (every instance shares the one in the database). */
+  function daySalt(day: number): Promise<string> {
+    let salt = salts.get(day)
+    if (!salt) {
+      salt = repo.daySalt(day, randomBytes(32).toString('base64url'))
+      salt.catch(() => salts.delete(day))
+      salts.set(day, salt)
+    }
+    return salt
+  }
+
+  return {
+    /** The click buffer's sink: classifies a batch and writes it in one transaction. */
+    async writeVisits(visits: readonly Visit[]): Promise<void> {
+      const days = [...new Set(visits.map((v) => dayOf(v.at)))]
+      const saltOf = new Map(await Promise.all(days.map(async (day) => [day, await daySalt(day)] as const)))
+      await repo.writeBatch(visits.map((v) => classify(v, saltOf.get(dayOf(v.at)) as string)))
+    },
+
+    async get(principal: Principal, id: string, query: StatsQuery): Promise<StatsObject> {
+      const link = await links.get(principal, id)
+      const interval: Interval = query.interval ?? 'day'
+      const range = resolveRange({ from: query.from, to: query.to, interval }, clock.now())
+      const unit = interval === 'hour' ? HOUR_MS : DAY_MS
+      const [buckets, breakdowns, lastClickedAt] = await Promise.all([
+        repo.buckets(link.id, range.from, range.to, unit),
+        repo.breakdowns(link.id, range.from, range.to),
+        repo.lastHumanClickAt(link.id),
+      ])
+      const series = new Map(range.starts.map((start) => [start, 0]))
+      const totals = { human: 0, bot: 0, qr: 0, uniques: 0 }
+      for (const b of buckets) {
+        const start = startOf(interval, b.bucket)
+        series.set(start, (series.get(start) ?? 0) + b.human)
+        totals.human += b.human
+        totals.bot += b.bot
+        totals.qr += b.qr
+        totals.uniques += b.uniques
+      }
+      const of = (dimension: Dimension) => top(breakdowns.filter((r) => r.dimension === dimension))
+      return {
+        linkId: link.id,
+        from: iso(range.from),
+        to: iso(range.to),
+        interval,
+        totalClicks: totals.human + totals.bot,
+        humanClicks: totals.human,
+        botClicks: totals.bot,
+        qrScans: totals.qr,
+        uniqueVisitors: totals.uniques,
+        lastClickedAt: lastClickedAt === null ? null : iso(lastClickedAt),
+        timeseries: [...series].map(([start, clicks]) => ({ start: iso(start), clicks })),
+        referrers: of('referrer'),
+        browsers: of('browser'),
+        os: of('os'),
+        devices: of('device'),
+        countries: of('country'),
+      }
+    },
+
+    /**
+     * Retention: raw clicks older than the retention period go; rollups stay. Daily visitor sets and
+     * salts are only needed while their day can still receive visits (today, and yesterday's late flushes).
+     */
+    async prune(): Promise<void> {
+      const now = clock.now()
+      const keepDaysFrom = dayOf(now) - DAY_MS
+      await repo.prune(now - deps.retentionDays * DAY_MS, keepDaysFrom)
+      for (const day of salts.keys()) if (day < keepDaysFrom) salts.delete(day)
+    },
+  }
+}
+export type StatsService = ReturnType<typeof createStatsService>

@@ -1,0 +1,310 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { backends } from '../../test/backends.js'
+import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import type { ClickSink, Visit } from './clicks.js'
+
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
+const BOTS = [
+  'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+  'Twitterbot/1.0',
+  'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+  'WhatsApp/2.23.20.0 A',
+  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+]
+const DAY = 86_400_000
+
+const metric = (text: string, name: string) => Number(new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\d+)`, 'm').exec(text)?.[1] ?? NaN)
+
+for (const backend of backends) {
+  describe(`statistics (${backend})`, () => {
+    let s: TestServer
+    before(async () => {
+      s = await startTestServer({ backend, env: { LINKLINE_TRUST_PROXY: 'true', LINKLINE_COUNTRY_HEADER: 'CF-IPCountry' } })
+    })
+    after(() => s.close())
+
+    const createLink = async (path: string, destination = 'https://dest.example/page') => {
+      const r = await s.request('POST', '/v1/links', { json: { destination, path } })
+      assert.equal(r.status, 201)
+      return r.body.data.id as string
+    }
+    const visit = async (path: string, headers: Record<string, string> = {}) => {
+      const r = await s.request('GET', path, { token: null, headers })
+      assert.equal(r.status, 302)
+      return r
+    }
+    const stats = async (id: string, query = '') => {
+      const r = await s.request('GET', `/v1/links/${id}/stats${query}`)
+      assert.equal(r.status, 200, r.text)
+      return r.body.data
+    }
+
+    test('counts equal the visits sent, exactly: humans, bots, QR scans, uniques, breakdowns', async () => {
+      const id = await createLink('/counted')
+      // Three visitors: (ip A, Chrome), (ip B, Chrome), (ip A, iPhone); 10 human visits in all.
+      const humans: Record<string, string>[] = [
+        ...Array.from({ length: 4 }, () => ({ 'x-forwarded-for': '203.0.113.1', 'user-agent': CHROME, referer: 'https://news.ycombinator.com/item?id=1', 'cf-ipcountry': 'US' })),
+        ...Array.from({ length: 3 }, () => ({ 'x-forwarded-for': '203.0.113.2, 10.0.0.1', 'user-agent': CHROME, 'cf-ipcountry': 'de' })),
+        ...Array.from({ length: 3 }, () => ({ 'x-forwarded-for': '203.0.113.1', 'user-agent': IPHONE, referer: 'https://t.co/abc' })),
+      ]
+      for (const [i, headers] of humans.entries()) await visit(i < 2 ? '/counted?qr=1' : '/counted', headers)
+      for (const ua of BOTS) await visit('/counted', { 'user-agent': ua, 'x-forwarded-for': '198.51.100.9' })
+      await visit('/counted?qr=1', { 'user-agent': BOTS[0] as string })
+      await s.container.clicks.flush()
+
+      const data = await stats(id)
+      assert.equal(data.linkId, id)
+      assert.equal(data.interval, 'day')
+      assert.equal(data.humanClicks, 10)
+      assert.equal(data.botClicks, 6)
+      assert.equal(data.totalClicks, 16)
+      assert.equal(data.qrScans, 2, 'a bot following the QR URL is not a scan')
+      assert.equal(data.uniqueVisitors, 3)
+      assert.equal(data.timeseries.length, 30)
+      assert.equal(data.timeseries.reduce((sum: number, b: { clicks: number }) => sum + b.clicks, 0), 10)
+      assert.equal(data.timeseries.at(-1).clicks, 10, 'today is the last bucket')
+      assert.ok(Date.now() - Date.parse(data.lastClickedAt) < DAY)
+      assert.deepEqual(data.referrers, [
+        { value: 'news.ycombinator.com', clicks: 4 },
+        { value: 'direct', clicks: 3 },
+        { value: 't.co', clicks: 3 },
+      ])
+      assert.deepEqual(data.browsers, [{ value: 'Chrome', clicks: 7 }, { value: 'Mobile Safari', clicks: 3 }])
+      assert.deepEqual(data.os, [{ value: 'Windows', clicks: 7 }, { value: 'iOS', clicks: 3 }])
+      assert.deepEqual(data.devices, [{ value: 'desktop', clicks: 7 }, { value: 'mobile', clicks: 3 }])
+      assert.deepEqual(data.countries, [{ value: 'US', clicks: 4 }, { value: 'DE', clicks: 3 }, { value: 'unknown', clicks: 3 }])
+    })
+
+    test('raw clicks keep a visitor key, never the IP', async () => {
+      await createLink('/private')
+      await visit('/private', { 'x-forwarded-for': '192.0.2.77', 'user-agent': CHROME })
+      await s.container.clicks.flush()
+      const rows = await s.container.storage.db.selectFrom('clicks').selectAll().execute()
+      assert.ok(rows.length > 0)
+      assert.ok(!JSON.stringify(rows).includes('192.0.2.77'))
+      assert.ok(rows.every((r) => /^[\w-]{22}$/.test(r.visitor_key)))
+    })
+
+    test('without trust-proxy configuration, X-Forwarded-For and the country header are ignored', async () => {
+      const plain = await startTestServer({ backend })
+      try {
+        const r = await plain.request('POST', '/v1/links', { json: { destination: 'https://a.example', path: '/xff' } })
+        for (const ip of ['203.0.113.1', '203.0.113.2']) {
+          await plain.request('GET', '/xff', { token: null, headers: { 'x-forwarded-for': ip, 'user-agent': CHROME, 'cf-ipcountry': 'US' } })
+        }
+        await plain.container.clicks.flush()
+        const data = (await plain.request('GET', `/v1/links/${r.body.data.id}/stats`)).body.data
+        assert.equal(data.humanClicks, 2)
+        assert.equal(data.uniqueVisitors, 1, 'both visits come from the socket address')
+        assert.deepEqual(data.countries, [{ value: 'unknown', clicks: 2 }])
+      } finally {
+        await plain.close()
+      }
+    })
+
+    test('breakdowns: top 10 by clicks, then "other" summing the rest', async () => {
+      const id = await createLink('/many-referrers')
+      for (let i = 0; i < 13; i++) {
+        for (let n = 0; n <= i; n++) await visit('/many-referrers', { 'user-agent': CHROME, referer: `https://r${i}.example/` })
+      }
+      await s.container.clicks.flush()
+      const data = await stats(id)
+      assert.equal(data.referrers.length, 11)
+      assert.deepEqual(data.referrers[0], { value: 'r12.example', clicks: 13 })
+      assert.deepEqual(data.referrers[9], { value: 'r3.example', clicks: 4 })
+      assert.deepEqual(data.referrers[10], { value: 'other', clicks: 1 + 2 + 3 })
+      assert.equal(data.referrers.reduce((sum: number, r: { clicks: number }) => sum + r.clicks, 0), data.humanClicks)
+    })
+
+    test('ranges: dates, date-times, intervals, zero-filled buckets; uniques are summed per UTC day', async () => {
+      const id = await createLink('/history')
+      const at = (iso: string) => Date.parse(iso)
+      const v = (iso: string, ip: string): Visit => ({ linkId: id, at: at(iso), qr: false, ip, userAgent: CHROME, referer: undefined, country: undefined })
+      await s.container.stats.writeVisits([
+        v('2026-01-10T08:15:00Z', '1.1.1.1'),
+        v('2026-01-10T08:45:00Z', '1.1.1.1'),
+        v('2026-01-10T20:00:00Z', '2.2.2.2'),
+        v('2026-01-11T09:00:00Z', '1.1.1.1'),
+        v('2026-03-01T00:00:00Z', '1.1.1.1'),
+      ])
+
+      const days = await stats(id, '?from=2026-01-10&to=2026-01-11')
+      assert.equal(days.from, '2026-01-10T00:00:00.000Z')
+      assert.equal(days.to, '2026-01-12T00:00:00.000Z', 'a date as `to` includes its whole day')
+      assert.deepEqual(days.timeseries, [
+        { start: '2026-01-10T00:00:00.000Z', clicks: 3 },
+        { start: '2026-01-11T00:00:00.000Z', clicks: 1 },
+      ])
+      assert.equal(days.uniqueVisitors, 3, '2 visitors on the 10th + the same first one again on the 11th')
+      assert.equal(Date.parse(days.lastClickedAt), at('2026-03-01T00:00:00Z'), 'the latest click, whatever the range')
+
+      const hours = await stats(id, '?from=2026-01-10T08:30:00Z&to=2026-01-10T10:00:00.000%2B01:00&interval=hour')
+      assert.equal(hours.from, '2026-01-10T08:00:00.000Z', 'rounded down to the hour')
+      assert.equal(hours.to, '2026-01-10T09:00:00.000Z')
+      assert.deepEqual(hours.timeseries, [{ start: '2026-01-10T08:00:00.000Z', clicks: 2 }])
+
+      // Breakdowns read whole days from day rows and the ragged ends from hour rows: they add up either way.
+      for (const [query, clicks] of [
+        ['?from=2026-01-09T12:00:00Z&to=2026-01-11T09:30:00Z&interval=hour', 4],
+        ['?from=2026-01-10T08:30:00Z&to=2026-01-11T09:30:00Z&interval=hour', 4],
+        ['?from=2026-01-10T08:30:00Z&to=2026-01-10T20:00:00Z&interval=hour', 2],
+        ['?from=2026-01-10T20:00:00Z&to=2026-03-01T00:00:01Z', 3],
+      ] as const) {
+        const ranged = await stats(id, query)
+        assert.equal(ranged.humanClicks, clicks, query)
+        assert.deepEqual(ranged.browsers, [{ value: 'Chrome', clicks }], query)
+        assert.deepEqual(ranged.referrers, [{ value: 'direct', clicks }], query)
+      }
+
+      const months = await stats(id, '?from=2025-12-15&to=2026-03-31T12:00:00&interval=month')
+      assert.deepEqual(months.timeseries.map((b: { clicks: number }) => b.clicks), [0, 4, 0, 1])
+      assert.equal(months.timeseries[0].start, '2025-12-01T00:00:00.000Z')
+      assert.equal(months.humanClicks, 5)
+      assert.equal(months.totalClicks, 5)
+
+      const empty = await stats(id, '?from=2020-01-01&to=2020-01-02')
+      assert.deepEqual({ ...empty, timeseries: empty.timeseries.length, lastClickedAt: undefined }, {
+        linkId: id, from: '2020-01-01T00:00:00.000Z', to: '2020-01-03T00:00:00.000Z', interval: 'day',
+        totalClicks: 0, humanClicks: 0, botClicks: 0, qrScans: 0, uniqueVisitors: 0, lastClickedAt: undefined,
+        timeseries: 2, referrers: [], browsers: [], os: [], devices: [], countries: [],
+      })
+    })
+
+    test('parameters are validated, with param', async () => {
+      const id = await createLink('/validated')
+      const cases: [string, string][] = [
+        ['from=yesterday', 'from'],
+        ['to=2026-13-01', 'to'],
+        ['from=2026-02-30', 'from'],
+        ['from=2026-01-01T25:00:00Z', 'from'],
+        ['from=1969-12-31', 'from'],
+        ['from=2026-02-01&to=2026-01-01', 'from'],
+        ['interval=week', 'interval'],
+        ['from=2026-01-01&to=2026-03-01&interval=hour', 'interval'],
+        ['from=1970-01-01&to=2060-01-01&interval=month', 'from'],
+        ['granularity=day', 'granularity'],
+      ]
+      for (const [query, param] of cases) {
+        const r = await s.request('GET', `/v1/links/${id}/stats?${query}`)
+        assert.equal(r.status, 400, query)
+        assert.equal(r.body.error.code, 'validation_error')
+        assert.equal(r.body.error.param, param, query)
+      }
+      assert.equal((await s.request('GET', `/v1/links/${id}/stats?from=2026-01-01&to=2026-02-10&interval=hour`)).status, 200, '984 hourly buckets')
+    })
+
+    test("another owner's link is 404 (before its parameters), and the scope is links:read", async () => {
+      const id = await createLink('/owned')
+      const bob = await s.createToken('bob')
+      for (const path of [`/v1/links/${id}/stats`, `/v1/links/${id}/stats?interval=week`, '/v1/links/lnk_nope/stats']) {
+        const r = await s.request('GET', path, { token: bob })
+        assert.equal(r.status, 404, path)
+        assert.equal(r.body.error.code, 'not_found')
+      }
+      const writer = await s.createToken('alice', ['links:write'])
+      assert.equal((await s.request('GET', `/v1/links/${id}/stats`, { token: writer })).status, 403)
+    })
+
+    test('deleting a link deletes its statistics; its buffered visits do not fail the batch', async () => {
+      const gone = await createLink('/gone')
+      const kept = await createLink('/kept')
+      await visit('/gone', { 'user-agent': CHROME })
+      await s.container.clicks.flush()
+      await visit('/gone', { 'user-agent': CHROME })
+      await visit('/kept', { 'user-agent': CHROME })
+      assert.equal((await s.request('DELETE', `/v1/links/${gone}`)).status, 200)
+      await s.container.clicks.flush()
+      assert.equal((await stats(kept)).humanClicks, 1)
+      const db = s.container.storage.db
+      for (const table of ['clicks', 'link_click_rollups', 'link_click_breakdowns', 'link_daily_visitors'] as const) {
+        assert.equal((await db.selectFrom(table).select('link_id').where('link_id', '=', gone).execute()).length, 0, table)
+      }
+    })
+
+    test('retention prunes raw clicks older than the configured days; rollups stay', async () => {
+      const id = await createLink('/retained')
+      const v = (at: number): Visit => ({ linkId: id, at, qr: false, ip: '1.1.1.1', userAgent: CHROME, referer: undefined, country: undefined })
+      const now = Date.now()
+      await s.container.stats.writeVisits([v(now - 91 * DAY), v(now - 89 * DAY), v(now)])
+      await s.container.stats.prune()
+      const raw = await s.container.storage.db.selectFrom('clicks').select('clicked_at').where('link_id', '=', id).execute()
+      assert.equal(raw.length, 2)
+      const from = new Date(now - 95 * DAY).toISOString().slice(0, 10)
+      assert.equal((await stats(id, `?from=${from}`)).humanClicks, 3)
+    })
+  })
+}
+
+describe('click pipeline under write failures', () => {
+  let s: TestServer
+  let failing = true
+  const sinkFailing = (sink: ClickSink): ClickSink => async (visits) => {
+    if (failing) throw new Error('injected: the database is down')
+    await sink(visits)
+  }
+  before(async () => {
+    s = await startTestServer({ env: { LINKLINE_CLICK_BUFFER_SIZE: '100' }, container: { wrapClickSink: sinkFailing } })
+  })
+  after(() => s.close())
+
+  test('redirects still answer 302, visits beyond the bound are dropped and counted, the rest is written later', async () => {
+    const r = await s.request('POST', '/v1/links', { json: { destination: 'https://dest.example/', path: '/down' } })
+    const id = r.body.data.id
+    for (let i = 0; i < 150; i++) {
+      const res = await s.request('GET', '/down', { token: null, headers: { 'user-agent': CHROME } })
+      assert.equal(res.status, 302)
+    }
+    await assert.rejects(s.container.clicks.flush(), /injected/)
+    const metrics = (await s.request('GET', '/metrics', { token: null })).text
+    assert.equal(metric(metrics, 'linkline_clicks_dropped_total{reason="buffer_full"}'), 50)
+    assert.equal(metric(metrics, 'linkline_click_buffer_size'), 100)
+
+    failing = false
+    await s.container.clicks.flush()
+    const after = (await s.request('GET', '/metrics', { token: null })).text
+    assert.equal(metric(after, 'linkline_clicks_recorded_total'), 100)
+    assert.equal(metric(after, 'linkline_click_buffer_size'), 0)
+    assert.equal((await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks, 100)
+  })
+})
+
+describe('click flusher triggers', () => {
+  /** Polls until `check` holds: the flusher runs in the background, so the test waits for its effect. */
+  async function eventually(check: () => Promise<boolean>): Promise<void> {
+    for (let i = 0; i < 500; i++) {
+      if (await check()) return
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    assert.fail('the flusher did not write the visits')
+  }
+
+  test('a full batch is written at once, without waiting for the timer', async () => {
+    const s = await startTestServer({ env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '60000' } })
+    try {
+      const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/batch' } })).body.data.id
+      for (let i = 0; i < 1000; i++) {
+        s.container.clicks.record({ linkId: id, at: Date.now(), qr: false, ip: `10.0.${i >> 8}.${i & 255}`, userAgent: CHROME, referer: undefined, country: undefined })
+      }
+      await eventually(async () => metric((await s.request('GET', '/metrics', { token: null })).text, 'linkline_clicks_recorded_total') === 1000)
+      const data = (await s.request('GET', `/v1/links/${id}/stats`)).body.data
+      assert.equal(data.humanClicks, 1000)
+      assert.equal(data.uniqueVisitors, 1000)
+    } finally {
+      await s.close()
+    }
+  })
+
+  test('the timer writes what is buffered', async () => {
+    const s = await startTestServer({ env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50' } })
+    try {
+      const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/timer' } })).body.data.id
+      assert.equal((await s.request('GET', '/timer', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
+      await eventually(async () => (await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks === 1)
+    } finally {
+      await s.close()
+    }
+  })
+})
