@@ -6,3 +6,8 @@
 export type Backend = 'sqlite' | 'postgres'
 
 export const backends: Backend[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']
+
+/** `skip` options for the suites that only make sense on PostgreSQL (and Redis): a reason, or false. */
+export const needsPostgres: string | false = process.env.TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL (set by .ci/run)'
+export const needsPostgresAndRedis: string | false =
+  process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL ? false : 'needs TEST_DATABASE_URL and TEST_REDIS_URL (set by .ci/run)'

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
+import { needsPostgres, needsPostgresAndRedis } from '../../test/backends.js'
 import { createTestDatabase, freePort, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
 import { send, type RequestOptions, type Response } from '../../test/http-client.js'
 import { startServerProcess } from '../../test/process.js'
@@ -9,9 +10,6 @@ import type { Env } from '../config.js'
 const DOMAIN = 'sho.rt'
 const TOKEN = 'multi-instance-bootstrap-token'
 const RATE_LIMIT = 40
-const unavailable = !process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL
-  ? 'needs TEST_DATABASE_URL and TEST_REDIS_URL (set by .ci/run)'
-  : false
 
 interface Instance {
   request(method: string, path: string, options?: RequestOptions): Promise<Response>
@@ -36,7 +34,7 @@ async function startInstance(env: Env): Promise<Instance> {
   }
 }
 
-describe('several instances on one PostgreSQL and Redis', { skip: unavailable }, () => {
+describe('several instances on one PostgreSQL and Redis', { skip: needsPostgresAndRedis }, () => {
   let database: TestDatabase
   let a: Instance
   let b: Instance
@@ -136,7 +134,7 @@ describe('several instances on one PostgreSQL and Redis', { skip: unavailable },
   })
 })
 
-describe('several instances on PostgreSQL without Redis', { skip: !process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL (set by .ci/run)' }, () => {
+describe('several instances on PostgreSQL without Redis', { skip: needsPostgres }, () => {
   let database: TestDatabase
   let a: TestServer
   let b: TestServer

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
+import { needsPostgresAndRedis } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js'
 
-const unavailable = !process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL
-  ? 'needs TEST_DATABASE_URL and TEST_REDIS_URL (set by .ci/run)'
-  : false
 
-describe('Redis goes away and comes back', { skip: unavailable }, () => {
+describe('Redis goes away and comes back', { skip: needsPostgresAndRedis }, () => {
   let proxy: TcpProxy
   let s: TestServer
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { needsPostgres } from '../../test/backends.js'
 import { createTestDatabase, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
 import type { Visit } from './clicks.js'
 
@@ -10,7 +11,7 @@ const USER_AGENTS = [
 const BATCH = 300
 const ROUNDS = 10
 
-describe('statistics with several instances on one PostgreSQL', { skip: !process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL (set by .ci/run)' }, () => {
+describe('statistics with several instances on one PostgreSQL', { skip: needsPostgres }, () => {
   let database: TestDatabase
   let a: TestServer
   let b: TestServer

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { needsPostgres } from '../../test/backends.js'
 import { createTestDatabase, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js'
 
-describe('PostgreSQL goes away and comes back', { skip: !process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL (set by .ci/run)' }, () => {
+describe('PostgreSQL goes away and comes back', { skip: needsPostgres }, () => {
   let database: TestDatabase
   let proxy: TcpProxy
   let s: TestServer

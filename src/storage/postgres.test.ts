@@ -2,13 +2,14 @@ import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
 import { sql } from 'kysely'
+import { needsPostgres } from '../../test/backends.js'
 import { createTestDatabase, type TestDatabase } from '../../test/build-test-app.js'
 import { loadConfig } from '../config.js'
 import { openStorage, type Storage } from './database.js'
 import { isDatabaseUnavailable } from './errors.js'
 import { inTransaction } from './transaction.js'
 
-describe('PostgreSQL storage', { skip: !process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL (set by .ci/run)' }, () => {
+describe('PostgreSQL storage', { skip: needsPostgres }, () => {
   let database: TestDatabase
   let storage: Storage
 
