@@ -31,11 +31,13 @@ describe('Redis goes away and comes back', { skip: needsPostgresAndRedis }, () =
     }
   }
   const location = async (path: string) => (await s.request('GET', path, { token: null })).headers.location
+  const cached = (path: string) => s.container.redirectCache.get(s.host, path)
 
   test('redirects and the API keep working from the database, and recover by themselves', async () => {
     await waitForRedisUp(1)
     const link = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/1', path: '/r' } })).body.data
     assert.equal(await location('/r'), 'https://a.example/1')
+    assert.ok(cached('/r'), 'cached while Redis is up')
     assert.ok((await s.request('GET', '/v1/links')).headers['ratelimit-remaining'] !== undefined)
 
     await proxy.cut()
@@ -47,11 +49,16 @@ describe('Redis goes away and comes back', { skip: needsPostgresAndRedis }, () =
     assert.equal(updated.status, 200)
     assert.ok(Date.now() - started < 1000, 'a write waited for Redis')
     assert.equal(await location('/r'), 'https://a.example/2')
+    assert.equal(cached('/r'), undefined, 'no cache while invalidations could be missed')
     assert.ok((await metric('linkline_redis_errors_total')) > 0)
 
     await proxy.restore()
     await waitForRedisUp(1)
-    assert.equal(await location('/r'), 'https://a.example/2')
+    for (let waited = 0; cached('/r') === undefined; waited += 50) {
+      assert.ok(waited < 5000, 'the cache never resumed')
+      assert.equal(await location('/r'), 'https://a.example/2')
+      await sleep(50)
+    }
     assert.ok((await s.request('GET', '/v1/links')).headers['ratelimit-remaining'] !== undefined)
   })
 })
