@@ -27,13 +27,14 @@ export function connectRedis(deps: { url: string; prefix: string; logger: Pick<B
   const channel = redisKeys(deps.prefix).invalidations
   const client = new Redis(deps.url, COMMAND_OPTIONS)
   const subscriber = new Redis(deps.url, SUBSCRIBER_OPTIONS)
-  const up = new Map<Redis, boolean>([[client, false], [subscriber, false]])
+  // Unknown until the first connection attempt ends, so that a Redis unreachable at start is logged too.
+  const up = new Map<Redis, boolean | undefined>([[client, undefined], [subscriber, undefined]])
   let closing = false
   const setUp = (connection: Redis, name: string, value: boolean) => {
     if (closing || up.get(connection) === value) return
     up.set(connection, value)
     if (value) logger.info({ connection: name }, 'redis connection ready')
-    else logger.warn({ connection: name }, 'redis connection lost; reconnecting (redirects bypass the cache, rate limits are not enforced)')
+    else logger.warn({ connection: name }, 'redis connection down; retrying (meanwhile redirects bypass the cache and rate limits are not enforced)')
     metrics.setRedisUp([...up.values()].every(Boolean))
   }
   for (const [connection, name] of [[client, 'commands'], [subscriber, 'subscriber']] as const) {
