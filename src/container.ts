@@ -86,14 +86,15 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     intervalMs: config.clickFlushIntervalMs,
   })
 
-  const reloadDomains = () =>
+  /** Reloads the custom domains, then drops cached targets: always when `force`, else if the set changed. */
+  const reloadDomains = (force: boolean) =>
     domains.load().then(
-      (changed) => changed && redirectCache.clear(),
+      (changed) => (force || changed) && redirectCache.clear(),
       (error: unknown) => logger.warn({ err: error }, 'could not reload custom domains'),
     )
   bus.subscribe({
     link: (domain, path) => redirectCache.invalidate(domain, path),
-    domainsChanged: () => void reloadDomains(),
+    domainsChanged: () => void reloadDomains(true),
     listening: (listening) => redirectCache.setEnabled(listening),
   })
 
@@ -113,7 +114,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         pruneIdempotencyKeys(db, clock.now()).catch(() => {})
         stats.prune().catch(() => {})
       }, MAINTENANCE_INTERVAL_MS).unref()
-      if (shared) domainsRefresh = setInterval(reloadDomains, DOMAINS_REFRESH_MS).unref()
+      if (shared) domainsRefresh = setInterval(() => void reloadDomains(false), DOMAINS_REFRESH_MS).unref()
     },
 
     /** Flushes buffered clicks and closes connections. Idempotent. */

@@ -5,7 +5,10 @@
 export interface InvalidationBus {
   /** A link's (domain, path) changed or went away. Resolves once other instances were told. */
   publishLink(domain: string, path: string): Promise<void>
-  /** The set of custom domains changed. */
+  /**
+   * The set of custom domains changed: the others reload it and drop every cached target. Also sent
+   * by an instance that could not announce some of its writes, once it can again.
+   */
   publishDomainsChanged(): Promise<void>
   /** Receives what *other* instances publish; `listening` tells whether messages can arrive at all. */
   subscribe(handlers: InvalidationHandlers): void
