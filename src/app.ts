@@ -10,7 +10,7 @@ import { ConversationObject, MessageObject } from './conversations/conversations
 import { domainsRoutes } from './domains/domains.routes.js'
 import { DomainObject } from './domains/domains.schemas.js'
 import { registerAuth } from './http/auth.js'
-import { registerErrorHandling } from './http/errors.js'
+import { registerErrorHandling, sendError, toAppError } from './http/errors.js'
 import { registerIdempotency } from './http/idempotency.js'
 import { registerOpenApi } from './http/openapi.js'
 import { parseParams, registerBodyParsers } from './http/parsing.js'
@@ -46,7 +46,9 @@ export async function buildApp(c: Container): Promise<App> {
       const sent = req.headers['x-request-id']
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID()
     },
-    routerOptions: { querystringParser: (query: string) => parseParams(query) },
+    routerOptions: { querystringParser: (query: string) => parseParams(query), maxParamLength: 1024 },
+    // Errors the router raises before any hook runs still get the one error shape.
+    frameworkErrors: (error, _req, reply) => sendError(reply, toAppError(error)),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, verbose: true, keywords: ['x-error'] } },
     // Slow clients cannot hold a connection forever; idle keep-alive sockets close on shutdown.
     connectionTimeout: 30_000,

@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { resourceFirst } from '../http/resource-first.js'
 import type { App } from '../http/types.js'
 import { errorResponses } from '../shared/schema.js'
 import {
@@ -25,6 +26,7 @@ const message = Type.Ref('Message')
 
 /** Conversations and their messages: bare objects, no envelope (API.md section 4). */
 export function conversationsRoutes(app: App, { conversations }: { conversations: ConversationsService }): void {
+  const ownConversation = resourceFirst((req, params) => conversations.get(req.principal, params.id as string))
   app.get('/v1/conversations', {
     config: read,
     schema: {
@@ -54,6 +56,7 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
       method,
       url: '/v1/conversations/:id',
       config: write,
+      preValidation: ownConversation,
       schema: {
         tags, security, summary: 'Update a conversation (partial): pin, mute, archive or restore, pinned message',
         params: ConversationIdParams, body: UpdateConversationBody, response: { 200: conversation, ...errorResponses },
@@ -64,6 +67,7 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
 
   app.post('/v1/conversations/:id/open', {
     config: write,
+    preValidation: ownConversation,
     schema: {
       tags, security, summary: 'Mark a conversation opened now (last_opened_at never moves back)',
       params: ConversationIdParams, body: EmptyBody, response: { 200: conversation, ...errorResponses },
@@ -77,6 +81,7 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
 
   app.post('/v1/conversations/:id/messages', {
     config: write,
+    preValidation: ownConversation,
     schema: {
       tags, security, summary: "Add a message (moves the conversation's last_active_at)",
       params: ConversationIdParams, body: CreateMessageBody, response: { 201: message, ...errorResponses },
@@ -85,6 +90,7 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
 
   app.get('/v1/conversations/:id/messages', {
     config: read,
+    preValidation: ownConversation,
     schema: {
       tags, security, summary: "List a conversation's messages, newest first",
       params: ConversationIdParams, querystring: ListMessagesQuery, response: { 200: MessageList, ...errorResponses },

@@ -40,8 +40,9 @@ export const MessageObject = Type.Object(
 )
 export type MessageObject = Static<typeof MessageObject>
 
-export const ConversationIdParams = Type.Object({ id: ResourceId })
-export const MessageIdParams = Type.Object({ id: ResourceId, message_id: ResourceId })
+// Ids in the path carry no constraint: any id that names nothing is 404 (docs/api.md).
+export const ConversationIdParams = Type.Object({ id: Type.String() })
+export const MessageIdParams = Type.Object({ id: Type.String(), message_id: Type.String() })
 
 export const CreateConversationBody = Type.Object(
   {

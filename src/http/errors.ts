@@ -10,6 +10,9 @@ const FRAMEWORK_ERRORS: Record<string, (e: FastifyError) => AppError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError(413, 'payload_too_large', 'the body is larger than the limit'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new AppError(400, 'invalid_body', 'the Content-Length does not match the body'),
   FST_ERR_CTP_EMPTY_TYPE: () => new AppError(415, 'unsupported_media_type', 'the Content-Type header is empty'),
+  // A malformed or absurdly long path segment cannot name any resource.
+  FST_ERR_BAD_URL: () => notFound('resource'),
+  FST_ERR_MAX_PARAM_LENGTH: () => notFound('resource'),
 }
 
 /** Maps anything thrown to the one error shape. 5xx messages never reach the client. */

@@ -59,6 +59,28 @@ for (const backend of backends) {
       assertError(await s.request('GET', '/v1/links/lnk_unknown'), 404, 'not_found')
     })
 
+    test('404 for an unknown or foreign resource comes before 400 for its parameters', async () => {
+      const bob = await s.createToken('bob-order')
+      const link = (await s.request('POST', '/v1/links', { json: { destination: 'https://order.example' } })).body.data.id
+      const conv = (await s.request('POST', '/v1/conversations', { json: { contact_id: 'c-order' } })).body.id
+      // [method, path, options, what the owner gets]: bob, a stranger, always gets 404.
+      const cases: [string, string, { json?: unknown }, number][] = [
+        ['PUT', '/v1/links/lnk_unknown', { json: { bogus: 1 } }, 404],
+        ['GET', `/v1/links/${'x'.repeat(300)}`, {}, 404],
+        ['PATCH', `/v1/links/${link}`, { json: { path: 'bad' } }, 400],
+        ['GET', `/v1/links/${link}/stats?interval=week`, {}, 400],
+        ['GET', `/v1/links/${link}/qr?size=1`, {}, 400],
+        ['PUT', `/v1/conversations/${conv}`, { json: { is_muted: 'maybe' } }, 400],
+        ['POST', `/v1/conversations/${conv}/open`, { json: { bogus: 1 } }, 400],
+        ['POST', `/v1/conversations/${conv}/messages`, { json: {} }, 400],
+        ['GET', `/v1/conversations/${conv}/messages?limit=0`, {}, 400],
+      ]
+      for (const [method, path, options, ownerStatus] of cases) {
+        assertError(await s.request(method, path, { ...options, token: bob }), 404, 'not_found')
+        assert.equal((await s.request(method, path, options)).status, ownerStatus, `${method} ${path}`)
+      }
+    })
+
     test('bodies: 415 for other content types, 400 invalid_body for broken JSON or a non-object, 413 over 64 KiB', async () => {
       const text = await s.request('POST', '/v1/links', { raw: 'destination=https://a.example', headers: { 'content-type': 'text/plain' } })
       assertError(text, 415, 'unsupported_media_type')

@@ -1,4 +1,5 @@
 import { errorResponses } from '../shared/schema.js'
+import { resourceFirst } from '../http/resource-first.js'
 import type { App } from '../http/types.js'
 import {
   CreateLinkBody,
@@ -35,6 +36,7 @@ export function linksRoutes(app: App, { links }: { links: LinksService }): void 
       method,
       url: '/v1/links/:id',
       config: { scope: 'links:write' },
+      preValidation: resourceFirst((req, params) => links.get(req.principal, params.id as string)),
       schema: {
         tags, security, summary: 'Update a link (partial: only the fields sent change)',
         params: LinkIdParams, body: UpdateLinkBody, response: { 200: LinkEnvelope, ...errorResponses },

@@ -34,7 +34,7 @@ export const LinkObject = Type.Object(
 )
 export type LinkObject = Static<typeof LinkObject>
 
-export const LinkIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
+export const LinkIdParams = Type.Object({ id: Type.String() })
 
 export const CreateLinkBody = Type.Object(
   { destination: Destination, domain: Type.Optional(Domain), path: Type.Optional(Path), title: Type.Optional(Title) },

@@ -1,3 +1,4 @@
+import { resourceFirst } from '../http/resource-first.js'
 import type { App } from '../http/types.js'
 import { LinkIdParams } from '../links/links.schemas.js'
 import type { LinksService } from '../links/links.service.js'
@@ -16,10 +17,7 @@ export function qrRoutes(app: App, { qr, links }: { qr: QrService; links: LinksS
       querystring: QrQuery,
       response: { ...QrResponses, ...errorResponses },
     },
-    // The contract checks the resource (404) before the parameters (400).
-    preValidation: async (req) => {
-      await links.get(req.principal, (req.params as { id: string }).id)
-    },
+    preValidation: resourceFirst((req, params) => links.get(req.principal, params.id as string)),
   }, async (req, reply) => {
     // Ajv filled in every default, so each option is present.
     const result = await qr.render(req.principal, req.params.id, req.query as QrOptions, req.headers['if-none-match'])

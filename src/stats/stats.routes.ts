@@ -1,3 +1,4 @@
+import { resourceFirst } from '../http/resource-first.js'
 import type { App } from '../http/types.js'
 import { LinkIdParams } from '../links/links.schemas.js'
 import type { LinksService } from '../links/links.service.js'
@@ -16,9 +17,6 @@ export function statsRoutes(app: App, { stats, links }: { stats: StatsService; l
       querystring: StatsQuery,
       response: { 200: StatsEnvelope, ...errorResponses },
     },
-    // The contract checks the resource (404) before the parameters (400).
-    preValidation: async (req) => {
-      await links.get(req.principal, (req.params as { id: string }).id)
-    },
+    preValidation: resourceFirst((req, params) => links.get(req.principal, params.id as string)),
   }, async (req) => ({ success: true as const, data: await stats.get(req.principal, req.params.id, req.query) }))
 }
