@@ -81,6 +81,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const clicks = new ClickBuffer({
     sink: options.wrapClickSink ? options.wrapClickSink(sink) : sink,
     metrics,
+    logger,
     capacity: config.clickBufferSize,
     batchSize: CLICK_BATCH_SIZE,
     intervalMs: config.clickFlushIntervalMs,
@@ -111,8 +112,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       await domains.load()
       clicks.start()
       maintenance = setInterval(() => {
-        pruneIdempotencyKeys(db, clock.now()).catch(() => {})
-        stats.prune().catch(() => {})
+        const failed = (what: string) => (error: unknown) => logger.warn({ err: error }, `pruning ${what} failed; retried in an hour`)
+        pruneIdempotencyKeys(db, clock.now()).catch(failed('idempotency keys'))
+        stats.prune().catch(failed('old clicks'))
       }, MAINTENANCE_INTERVAL_MS).unref()
       if (shared) domainsRefresh = setInterval(() => void reloadDomains(false), DOMAINS_REFRESH_MS).unref()
     },
