@@ -15,6 +15,10 @@ walk('dist')
 files.sort()
 
 if (!process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL) {
+  if (process.env.CI) {
+    console.error('FAIL: CI must run the PostgreSQL + Redis suites: set TEST_DATABASE_URL and TEST_REDIS_URL (`.ci/run` does).')
+    process.exit(1)
+  }
   console.log(
     'NOTE: TEST_DATABASE_URL and/or TEST_REDIS_URL are not set: the PostgreSQL + Redis runs of the integration ' +
       'suite are SKIPPED; every suite runs on SQLite only. `.ci/run` sets both.',

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage } from 'node:http'
 import rateLimit from '@fastify/rate-limit'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify from 'fastify'
+import { redisKeys } from './cache/keys.js'
 import type { Container } from './container.js'
 import { conversationsRoutes } from './conversations/conversations.routes.js'
 import { ConversationObject, MessageObject } from './conversations/conversations.schemas.js'
@@ -37,7 +38,7 @@ export async function buildApp(c: Container): Promise<App> {
   })
 
   const app: App = Fastify({
-    logger: { level: config.logLevel },
+    loggerInstance: c.logger,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
@@ -82,7 +83,8 @@ export async function buildApp(c: Container): Promise<App> {
     // Only authenticated API requests count, each token on its own.
     allowList: (req) => !req.principal,
     keyGenerator: (req) => req.principal?.tokenId ?? req.ip,
-    ...(c.redis ? { redis: c.redis } : {}),
+    // Shared by every instance through Redis; while Redis is away requests pass unlimited rather than fail.
+    ...(c.redis ? { redis: c.redis, nameSpace: redisKeys(config.redisPrefix).rateLimit, skipOnError: true } : {}),
     errorResponseBuilder: (_req, context) =>
       new AppError(429, 'rate_limited', `over the limit of ${context.max} requests per minute for this token; retry in ${context.after}`),
   })

@@ -9,6 +9,8 @@ export interface Config {
   readonly databasePoolSize: number
   readonly databaseStatementTimeoutMs: number
   readonly redisUrl: string | undefined
+  /** Prefix of every Redis key and pub/sub channel, so that several deployments can share one Redis. */
+  readonly redisPrefix: string
   /** Default short domains; the first is the default for new links and for unknown hosts. */
   readonly domains: readonly string[]
   readonly bootstrapToken: string | undefined
@@ -67,6 +69,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
     problems.push(`DATABASE_URL must start with sqlite: or postgres:// (got "${databaseUrl}")`)
   }
+  const redisUrl = str('REDIS_URL')
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    problems.push(`REDIS_URL must start with redis:// or rediss:// (got "${redisUrl}")`)
+  }
   const notFoundUrl = str('LINKLINE_NOT_FOUND_URL')
   if (notFoundUrl !== undefined && !/^https?:\/\/[^/]/.test(notFoundUrl)) {
     problems.push('LINKLINE_NOT_FOUND_URL must be an absolute http or https URL')
@@ -86,7 +92,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseStatementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 5000, 0, 3_600_000),
-    redisUrl: str('REDIS_URL'),
+    redisUrl,
+    redisPrefix: str('LINKLINE_REDIS_PREFIX') ?? 'linkline:',
     domains,
     bootstrapToken,
     bootstrapOwner: str('LINKLINE_BOOTSTRAP_OWNER') ?? 'default',

@@ -1,4 +1,7 @@
-import type { Redis } from 'ioredis'
+import type { FastifyBaseLogger } from 'fastify'
+import { pino } from 'pino'
+import { createMemoryInvalidationBus } from './cache/memory.js'
+import { connectRedis } from './cache/redis.js'
 import type { Config } from './config.js'
 import { createConversationsRepository } from './conversations/conversations.repository.js'
 import { createConversationsService } from './conversations/conversations.service.js'
@@ -20,11 +23,15 @@ import { createTokensRepository } from './tokens/tokens.repository.js'
 import { createTokensService } from './tokens/tokens.service.js'
 
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000
+/** With several instances, custom domains are also reloaded on this period, should a broadcast be missed. */
+const DOMAINS_REFRESH_MS = 10_000
 // Visits per write transaction: large enough to amortise the commit, small enough to keep it short.
 const CLICK_BATCH_SIZE = 1000
 
 export interface ContainerOptions {
   clock?: Clock
+  /** Where logs go (the CLI sends them to stderr); by default a pino logger on stdout. */
+  logger?: FastifyBaseLogger
   /** Wraps the click sink (the batch writer), e.g. to inject write failures in tests. */
   wrapClickSink?: (sink: ClickSink) => ClickSink
 }
@@ -37,16 +44,27 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const clock = options.clock ?? systemClock
   const storage = openStorage(config)
   const db = storage.db
-  const redis: Redis | undefined = undefined
+  // The one logger: Fastify's requests and the container's background work (Redis, reloads) share it.
+  const logger: FastifyBaseLogger = options.logger ?? pino({ level: config.logLevel })
   const metrics = createMetrics()
+  const redis = config.redisUrl === undefined
+    ? undefined
+    : connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, logger, metrics })
+  const bus = redis?.bus ?? createMemoryInvalidationBus()
+  // PostgreSQL without Redis may mean several instances and no way to hear of each other's writes:
+  // no redirect cache then (docs/adr/0003-redirect-cache-across-instances.md).
+  const shared = storage.dialect === 'postgres'
+  const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize)
 
-  const redirectCache = createRedirectCache(config.redirectCacheSize)
   const tokens = createTokensService({ repo: createTokensRepository(db), clock })
   const domains = createDomainsService({
     repo: createDomainsRepository(db),
     defaults: config.domains,
     clock,
-    onChange: () => redirectCache.clear(),
+    onChange: async () => {
+      redirectCache.clear()
+      await bus.publishDomainsChanged()
+    },
   })
   const links = createLinksService({
     repo: createLinksRepository(db),
@@ -54,6 +72,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     cache: redirectCache,
     clock,
     shortUrlScheme: config.shortUrlScheme,
+    onInvalidate: (domain, path) => bus.publishLink(domain, path),
   })
   const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
   const stats = createStatsService({ repo: createStatsRepository(db), links, clock, retentionDays: config.clickRetentionDays })
@@ -62,33 +81,51 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const clicks = new ClickBuffer({
     sink: options.wrapClickSink ? options.wrapClickSink(sink) : sink,
     metrics,
+    logger,
     capacity: config.clickBufferSize,
     batchSize: CLICK_BATCH_SIZE,
     intervalMs: config.clickFlushIntervalMs,
   })
 
+  /** Reloads the custom domains, then drops cached targets: always when `force`, else if the set changed. */
+  const reloadDomains = (force: boolean) =>
+    domains.load().then(
+      (changed) => (force || changed) && redirectCache.clear(),
+      (error: unknown) => logger.warn({ err: error }, 'could not reload custom domains'),
+    )
+  bus.subscribe({
+    link: (domain, path) => redirectCache.invalidate(domain, path),
+    domainsChanged: () => void reloadDomains(true),
+    listening: (listening) => redirectCache.setEnabled(listening),
+  })
+
   let maintenance: NodeJS.Timeout | undefined
+  let domainsRefresh: NodeJS.Timeout | undefined
   let closed: Promise<void> | undefined
 
   return {
-    config, clock, storage, redis, metrics, redirectCache, tokens, domains, links, conversations, clicks, stats, qr,
+    config, clock, logger, storage, redis: redis?.client, metrics, redirectCache, tokens, domains, links, conversations, clicks, stats, qr,
 
     /** Migrates the database and loads what the redirect keeps in memory. */
     async start(): Promise<void> {
-      await migrateToLatest(db)
+      await migrateToLatest(storage)
       await domains.load()
       clicks.start()
       maintenance = setInterval(() => {
-        pruneIdempotencyKeys(db, clock.now()).catch(() => {})
-        stats.prune().catch(() => {})
+        const failed = (what: string) => (error: unknown) => logger.warn({ err: error }, `pruning ${what} failed; retried in an hour`)
+        pruneIdempotencyKeys(db, clock.now()).catch(failed('idempotency keys'))
+        stats.prune().catch(failed('old clicks'))
       }, MAINTENANCE_INTERVAL_MS).unref()
+      if (shared) domainsRefresh = setInterval(() => void reloadDomains(false), DOMAINS_REFRESH_MS).unref()
     },
 
     /** Flushes buffered clicks and closes connections. Idempotent. */
     close(): Promise<void> {
       closed ??= (async () => {
         clearInterval(maintenance)
+        clearInterval(domainsRefresh)
         await clicks.close()
+        await bus.close()
         await storage.close()
       })()
       return closed

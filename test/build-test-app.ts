@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
+import pg from 'pg'
 import { buildApp } from '../src/app.js'
 import { loadConfig, type Env } from '../src/config.js'
 import { createContainer, type Container, type ContainerOptions } from '../src/container.js'
@@ -24,19 +26,58 @@ export interface TestServer {
   close(): Promise<void>
 }
 
+export interface TestDatabase {
+  /** DATABASE_URL (and REDIS_URL / LINKLINE_REDIS_PREFIX for PostgreSQL when TEST_REDIS_URL is set). */
+  readonly env: Env
+  drop(): Promise<void>
+}
+
+/**
+ * A database of its own: a SQLite file in a temporary folder, or a fresh schema on
+ * TEST_DATABASE_URL (reached through `search_path`) with a Redis key prefix of its own on
+ * TEST_REDIS_URL, so that parallel servers share neither rows, rate-limit counters nor channels.
+ */
+export async function createTestDatabase(backend: Backend = 'sqlite'): Promise<TestDatabase> {
+  if (backend === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'linkline-test-'))
+    return { env: { DATABASE_URL: `sqlite:${join(dir, 'linkline.db')}` }, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL
+  if (!adminUrl) throw new Error('the postgres backend needs TEST_DATABASE_URL')
+  const name = `t_${randomBytes(6).toString('hex')}`
+  await withAdmin(adminUrl, (admin) => admin.query(`create schema ${name}`))
+  const url = new URL(adminUrl)
+  url.searchParams.set('options', `-c search_path=${name}`)
+  const redisUrl = process.env.TEST_REDIS_URL
+  return {
+    env: { DATABASE_URL: url.href, ...(redisUrl ? { REDIS_URL: redisUrl, LINKLINE_REDIS_PREFIX: `linkline-test:${name}:` } : {}) },
+    drop: () => withAdmin(adminUrl, (admin) => admin.query(`drop schema ${name} cascade`)),
+  }
+}
+
+async function withAdmin(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await work(client)
+  } finally {
+    await client.end()
+  }
+}
+
 /**
  * Starts the real server (the same buildApp and container as production) on an ephemeral port over
- * a database of its own, and talks HTTP to it. `env` overrides configuration; `container` passes
- * options to the container (a clock, a wrapped click sink).
+ * a database of its own (or the one `database` / `databaseUrl` names, left in place), and talks HTTP to it.
+ * `env` overrides configuration; `container` passes options to the container (a clock, a wrapped click sink).
  */
 export async function startTestServer(
-  options: { backend?: Backend; env?: Env; databaseUrl?: string; container?: ContainerOptions } = {},
+  options: { backend?: Backend; env?: Env; database?: TestDatabase; databaseUrl?: string; container?: ContainerOptions } = {},
 ): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'linkline-test-'))
-  const databaseUrl = options.databaseUrl ?? `sqlite:${join(dir, 'linkline.db')}`
+  const database = options.database
+    ?? (options.databaseUrl === undefined ? await createTestDatabase(options.backend) : { env: { DATABASE_URL: options.databaseUrl }, drop: async () => {} })
   // The port must be known before the configuration (default domain = localhost:<port>): take a free one.
   const port = await freePort()
-  const env: Env = { PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...options.env }
+  const env: Env = { PORT: String(port), LOG_LEVEL: 'silent', ...database.env, ...options.env }
   const config = loadConfig(env)
   const container = createContainer(config, options.container)
   await container.start()
@@ -61,7 +102,7 @@ export async function startTestServer(
       closed = true
       await app.close()
       await container.close()
-      if (!options.databaseUrl) rmSync(dir, { recursive: true, force: true })
+      if (database !== options.database) await database.drop()
     },
   }
 }

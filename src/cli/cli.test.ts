@@ -1,20 +1,22 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { freePort } from '../../test/build-test-app.js'
+import { backends } from '../../test/backends.js'
+import { createTestDatabase, freePort, type TestDatabase } from '../../test/build-test-app.js'
 import { send } from '../../test/http-client.js'
 import { cli, startServerProcess } from '../../test/process.js'
 
-describe('the linkline CLI and the server process', () => {
-  let dir: string
-  let env: { DATABASE_URL: string; PORT: string }
+for (const backend of backends) describe(`the linkline CLI and the server process (${backend})`, () => {
+  const databases: TestDatabase[] = []
+  const databaseEnv = async () => {
+    const database = await createTestDatabase(backend)
+    databases.push(database)
+    return database.env
+  }
+  let env: { PORT: string }
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'linkline-cli-'))
-    env = { DATABASE_URL: `sqlite:${join(dir, 'linkline.db')}`, PORT: String(await freePort()) }
+    env = { ...(await databaseEnv()), PORT: String(await freePort()) }
   })
-  after(() => rmSync(dir, { recursive: true, force: true }))
+  after(() => Promise.all(databases.map((d) => d.drop())))
 
   test('--help on every command; unknown commands and missing options fail with usage', () => {
     for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['tokens', '--help'], ['tokens', 'create', '--help']]) {
@@ -87,7 +89,7 @@ describe('the linkline CLI and the server process', () => {
   })
 
   test('LINKLINE_BOOTSTRAP_TOKEN is ensured once, across restarts', async () => {
-    const bootstrap = { ...env, DATABASE_URL: `sqlite:${join(dir, 'bootstrap.db')}`, LINKLINE_BOOTSTRAP_TOKEN: 'bootstrap-token-0123456789', LINKLINE_BOOTSTRAP_OWNER: 'ops' }
+    const bootstrap = { ...env, ...(await databaseEnv()), LINKLINE_BOOTSTRAP_TOKEN: 'bootstrap-token-0123456789', LINKLINE_BOOTSTRAP_OWNER: 'ops' }
     for (let run = 0; run < 2; run++) {
       const server = await startServerProcess(bootstrap)
       const r = await send(server.url, 'POST', '/v1/links', { token: bootstrap.LINKLINE_BOOTSTRAP_TOKEN, json: { destination: 'https://b.example' } })

@@ -1,3 +1,4 @@
+import { pino } from 'pino'
 import type { Config } from '../config.js'
 import { createContainer, type Container } from '../container.js'
 
@@ -10,9 +11,13 @@ export interface Command {
   run(args: string[], config: () => Config): Promise<number>
 }
 
+/** The container of a CLI command: its logs go to stderr, stdout carries only the command's output. */
+export const createCliContainer = (config: Config) =>
+  createContainer(config, { logger: pino({ level: config.logLevel }, pino.destination(2)) })
+
 /** Runs `work` with a migrated container, and always closes it. */
 export async function withContainer<T>(config: Config, work: (c: Container) => Promise<T>): Promise<T> {
-  const container = createContainer(config)
+  const container = createCliContainer(config)
   try {
     await container.start()
     return await work(container)

@@ -1,4 +1,5 @@
 import type { Db } from '../storage/database.js'
+import { inTransaction } from '../storage/transaction.js'
 import type { ConversationRow, ConversationRowUpdate, MessageRow, NewConversationRow } from './conversations.table.js'
 import { pastCursor, type Cursor, type Direction } from './pagination.js'
 
@@ -98,8 +99,8 @@ type Queries = ReturnType<typeof queries>
 export function createConversationsRepository(db: Db) {
   return {
     ...queries(db),
-    /** Runs `work` in one transaction, over the same queries bound to it. */
-    transaction: <T>(work: (tx: Queries) => Promise<T>): Promise<T> => db.transaction().execute((trx) => work(queries(trx))),
+    /** Runs `work` in one transaction, over the same queries bound to it; again if it lost a deadlock. */
+    transaction: <T>(work: (tx: Queries) => Promise<T>): Promise<T> => inTransaction(db, (trx) => work(queries(trx))),
   }
 }
 export type ConversationsRepository = ReturnType<typeof createConversationsRepository>

@@ -20,8 +20,8 @@ export function createDomainsService(deps: {
   repo: DomainsRepository
   defaults: readonly string[]
   clock: Clock
-  /** Told whenever the set of custom domains changes, so that redirect caches can follow. */
-  onChange?: () => void
+  /** Told whenever the set of custom domains changes, so that redirect caches (on every instance) can follow. */
+  onChange?: () => Promise<void>
 }) {
   const { repo, defaults, clock } = deps
   const defaultSet = new Set(defaults)
@@ -31,8 +31,12 @@ export function createDomainsService(deps: {
 
   return {
     primary,
-    async load(): Promise<void> {
-      custom = new Set(await repo.allNames())
+    /** (Re)loads the custom domains; tells whether the set changed. */
+    async load(): Promise<boolean> {
+      const next = new Set(await repo.allNames())
+      const changed = next.size !== custom.size || [...next].some((name) => !custom.has(name))
+      custom = next
+      return changed
     },
 
     /** The domain a redirect for this Host resolves against: the host itself when known, else the primary. */
@@ -70,7 +74,7 @@ export function createDomainsService(deps: {
         throw error
       }
       custom.add(name)
-      deps.onChange?.()
+      await deps.onChange?.()
       return { name, isDefault: false, createdAt: new Date(createdAt).toISOString() }
     },
 
@@ -82,7 +86,7 @@ export function createDomainsService(deps: {
       if (await repo.isInUse(name)) throw domainInUse(name)
       await repo.delete(principal.ownerId, name)
       custom.delete(name)
-      deps.onChange?.()
+      await deps.onChange?.()
     },
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { AppError, methodNotAllowed, notFound } from '../shared/errors.js'
+import { AppError, methodNotAllowed, notFound, serviceUnavailable } from '../shared/errors.js'
+import { isDatabaseUnavailable } from '../storage/errors.js'
 import { toValidationError } from './validation.js'
 import type { App } from './types.js'
 
@@ -17,6 +18,7 @@ const FRAMEWORK_ERRORS: Record<string, (e: FastifyError) => AppError> = {
 /** Maps anything thrown to the one error shape. 5xx messages never reach the client. */
 export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error
+  if (isDatabaseUnavailable(error)) return serviceUnavailable('the database is temporarily unavailable; retry shortly')
   const fastifyError = error as FastifyError
   if (fastifyError.validation) return toValidationError(fastifyError.validation, fastifyError.validationContext ?? 'request')
   const mapped = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined

@@ -28,7 +28,7 @@ export function createLinksService(deps: {
   clock: Clock
   shortUrlScheme: 'http' | 'https'
   /** Told after a link's (domain, path) changed or went away, so that other instances can drop it too. */
-  onInvalidate?: (domain: string, path: string) => void
+  onInvalidate?: (domain: string, path: string) => Promise<void>
 }) {
   const { repo, domains, cache, clock } = deps
 
@@ -45,9 +45,10 @@ export function createLinksService(deps: {
     schemaVersion: '1',
   })
 
-  const invalidate = (domain: string, path: string) => {
+  // Awaited before the response, so that the very next request, on any instance, sees the write.
+  const invalidate = async (domain: string, path: string) => {
     cache.invalidate(domain, path)
-    deps.onInvalidate?.(domain, path)
+    await deps.onInvalidate?.(domain, path)
   }
 
   function checkPath(domain: string, path: string) {
@@ -112,7 +113,7 @@ export function createLinksService(deps: {
       }
       const row = input.path === undefined ? await insertWithRandomPath(base) : await insert({ ...base, path: input.path })
       // A negative cache entry may exist for a path that was free until now.
-      invalidate(row.domain, row.path)
+      await invalidate(row.domain, row.path)
       return toObject(row)
     },
 
@@ -150,15 +151,15 @@ export function createLinksService(deps: {
         if (isUniqueViolation(error)) throw pathTaken(domain, path)
         throw error
       }
-      invalidate(current.domain, current.path)
-      if (moved) invalidate(domain, path)
+      await invalidate(current.domain, current.path)
+      if (moved) await invalidate(domain, path)
       return toObject(next)
     },
 
     async delete(principal: Principal, id: string): Promise<{ id: string; deleted: true }> {
       const row = await repo.deleteForOwner(principal.ownerId, id)
       if (!row) throw linkNotFound()
-      invalidate(row.domain, row.path)
+      await invalidate(row.domain, row.path)
       return { id: row.id, deleted: true }
     },
 

@@ -43,6 +43,16 @@ export function createMetrics() {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   })
+  const redisUp = new Gauge({
+    name: 'linkline_redis_up',
+    help: '1 while every Redis connection is ready; 0 while one is down or reconnecting, and without REDIS_URL',
+    registers: [registry],
+  })
+  const redisErrors = new Counter({
+    name: 'linkline_redis_errors_total',
+    help: 'Redis connection errors and invalidations that could not be published',
+    registers: [registry],
+  })
   const clicksRecorded = new Counter({
     name: 'linkline_clicks_recorded_total',
     help: 'Visits written to the database by the click flusher',
@@ -79,6 +89,12 @@ export function createMetrics() {
     observeRedirect(outcome: RedirectOutcome, started: number) {
       redirectCounts[outcome]++
       redirectDuration.observe((performance.now() - started) / 1000)
+    },
+    setRedisUp(up: boolean) {
+      redisUp.set(up ? 1 : 0)
+    },
+    countRedisError() {
+      redisErrors.inc()
     },
     observeClickFlush(outcome: 'ok' | 'error', written: number, seconds: number) {
       clickFlushes.observe({ outcome }, seconds)

@@ -52,4 +52,5 @@ export const idempotencyKeyReused = () =>
     'this Idempotency-Key was already used with a different request',
     'Idempotency-Key',
   )
-export const serviceUnavailable = (message: string) => new AppError(503, 'service_unavailable', message)
+export const serviceUnavailable = (message: string) =>
+  new AppError(503, 'service_unavailable', message, undefined, { 'Retry-After': '1' })

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify'
 import type { Metrics } from '../ops/metrics.js'
 
 /** One visit of a short link, as the redirect saw it. Parsing and classification happen off the hot path. */
@@ -33,6 +34,7 @@ export type ClickSink = (visits: readonly Visit[]) => Promise<void>
 export class ClickBuffer implements ClickRecorder {
   readonly #sink: ClickSink
   readonly #metrics: Metrics
+  readonly #logger: FastifyBaseLogger
   readonly #capacity: number
   readonly #batchSize: number
   readonly #intervalMs: number
@@ -41,10 +43,13 @@ export class ClickBuffer implements ClickRecorder {
   #draining: Promise<void> | undefined
   #timer: NodeJS.Timeout | undefined
   #closed = false
+  /** Logged on the change only, so that an outage writes two lines, not one per flush. */
+  #failing = false
 
-  constructor(options: { sink: ClickSink; metrics: Metrics; capacity: number; batchSize: number; intervalMs: number }) {
+  constructor(options: { sink: ClickSink; metrics: Metrics; logger: FastifyBaseLogger; capacity: number; batchSize: number; intervalMs: number }) {
     this.#sink = options.sink
     this.#metrics = options.metrics
+    this.#logger = options.logger
     this.#capacity = options.capacity
     this.#batchSize = options.batchSize
     this.#intervalMs = options.intervalMs
@@ -78,7 +83,8 @@ export class ClickBuffer implements ClickRecorder {
     clearInterval(this.#timer)
     try {
       await this.flush()
-    } catch {
+    } catch (error) {
+      this.#logger.error({ err: error, dropped: this.#pending.length }, 'could not write buffered clicks at shutdown')
       this.#metrics.dropClicks('shutdown', this.#pending.length)
       this.#pending = []
       this.#metrics.setClickBufferSize(0)
@@ -104,9 +110,13 @@ export class ClickBuffer implements ClickRecorder {
       try {
         await this.#sink(batch)
         this.#metrics.observeClickFlush('ok', batch.length, seconds(started))
+        if (this.#failing) this.#logger.info('writing clicks works again')
+        this.#failing = false
       } catch (error) {
         this.#pending = batch.concat(this.#pending)
         this.#metrics.observeClickFlush('error', 0, seconds(started))
+        if (!this.#failing) this.#logger.warn({ err: error }, 'writing clicks failed; visits stay buffered and are retried')
+        this.#failing = true
         throw error
       } finally {
         this.#writing = 0

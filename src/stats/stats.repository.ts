@@ -1,4 +1,5 @@
 import type { Db } from '../storage/database.js'
+import { inTransaction } from '../storage/transaction.js'
 import { DAY_MS, dayOf } from './classify.js'
 import { rollUp, sortedByKey, visitorId } from './rollups.js'
 import type { NewClickRow } from './stats.table.js'
@@ -35,7 +36,7 @@ export function createStatsRepository(db: Db) {
      * the batch on its foreign key; the buffer retries it, and the retry leaves that link out).
      */
     async writeBatch(batch: readonly NewClickRow[]): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         const ids = [...new Set(batch.map((c) => c.link_id))]
         const existing = new Set((await trx.selectFrom('links').select('id').where('id', 'in', ids).execute()).map((r) => r.id))
         const clicks = batch.filter((c) => existing.has(c.link_id))

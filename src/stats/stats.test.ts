@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { pino } from 'pino'
 import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
@@ -241,12 +242,14 @@ for (const backend of backends) {
 describe('click pipeline under write failures', () => {
   let s: TestServer
   let failing = true
+  const logs: { msg: string }[] = []
   const sinkFailing = (sink: ClickSink): ClickSink => async (visits) => {
     if (failing) throw new Error('injected: the database is down')
     await sink(visits)
   }
   before(async () => {
-    s = await startTestServer({ env: { LINKLINE_CLICK_BUFFER_SIZE: '100' }, container: { wrapClickSink: sinkFailing } })
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as { msg: string }) })
+    s = await startTestServer({ env: { LINKLINE_CLICK_BUFFER_SIZE: '100' }, container: { wrapClickSink: sinkFailing, logger } })
   })
   after(() => s.close())
 
@@ -258,6 +261,9 @@ describe('click pipeline under write failures', () => {
       assert.equal(res.status, 302)
     }
     await assert.rejects(s.container.clicks.flush(), /injected/)
+    await assert.rejects(s.container.clicks.flush(), /injected/)
+    const failures = logs.filter((l) => l.msg.startsWith('writing clicks failed'))
+    assert.equal(failures.length, 1, 'an outage is logged once, not once per flush')
     const metrics = (await s.request('GET', '/metrics', { token: null })).text
     assert.equal(metric(metrics, 'linkline_clicks_dropped_total{reason="buffer_full"}'), 50)
     assert.equal(metric(metrics, 'linkline_click_buffer_size'), 100)
@@ -268,6 +274,7 @@ describe('click pipeline under write failures', () => {
     assert.equal(metric(after, 'linkline_clicks_recorded_total'), 100)
     assert.equal(metric(after, 'linkline_click_buffer_size'), 0)
     assert.equal((await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks, 100)
+    assert.ok(logs.some((l) => l.msg === 'writing clicks works again'))
   })
 })
 

@@ -1,8 +1,37 @@
 /** Driver errors, recognised without asking which driver runs. */
+const code = (error: unknown): unknown => (error as { code?: unknown } | null)?.code
+
 export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code
+  const c = code(error)
   // SQLite (better-sqlite3) | PostgreSQL
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505'
+  return c === 'SQLITE_CONSTRAINT_UNIQUE' || c === 'SQLITE_CONSTRAINT_PRIMARYKEY' || c === '23505'
+}
+
+/** A transaction lost a race with another one (PostgreSQL serialization failure or deadlock): run it again. */
+export function isRetryableConflict(error: unknown): boolean {
+  const c = code(error)
+  return c === '40001' || c === '40P01'
+}
+
+// Socket errors; PostgreSQL: shutting down or starting (57P0x), out of connections (53300), a statement
+// over DATABASE_STATEMENT_TIMEOUT_MS (57014); SQLite: the database stayed locked past busy_timeout.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN',
+  '57P01', '57P02', '57P03', '53300', '57014', 'SQLITE_BUSY',
+])
+// node-postgres reports a lost connection or a pool checkout timeout with a message and no code.
+const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/
+
+/**
+ * The database cannot be reached or is too busy right now (a 503, retried by the client), as
+ * opposed to a bug. A lost conflict that outlived its retries counts too.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const c = code(error)
+  if (typeof c === 'string' && (UNAVAILABLE_CODES.has(c) || c.startsWith('08'))) return true
+  if (isRetryableConflict(error)) return true
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable)
+  return error instanceof Error && UNAVAILABLE_MESSAGES.test(error.message)
 }
 
 /** A row names a parent that is not (or no longer) there. */

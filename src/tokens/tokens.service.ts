@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Clock } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
+import { isUniqueViolation } from '../storage/errors.js'
 import type { TokensRepository } from './tokens.repository.js'
 
 export const SCOPES = [
@@ -67,10 +68,14 @@ export function createTokensService(deps: { repo: TokensRepository; clock: Clock
       return store(TOKEN_PREFIX + randomBytes(32).toString('base64url'), input)
     },
 
-    /** Ensures the operator's bootstrap token exists (idempotent across restarts). */
+    /** Ensures the operator's bootstrap token exists (idempotent across restarts and instances starting together). */
     async ensure(token: string, ownerId: string): Promise<void> {
       if (await repo.findActiveByHash(hashToken(token))) return
-      await store(token, { ownerId, name: 'bootstrap' })
+      try {
+        await store(token, { ownerId, name: 'bootstrap' })
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error
+      }
     },
 
     async authenticate(token: string): Promise<Principal | undefined> {

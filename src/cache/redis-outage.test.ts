@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { after, before, describe, test } from 'node:test'
+import { needsPostgresAndRedis } from '../../test/backends.js'
+import { createTestDatabase, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
+import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js'
+
+const DOMAIN = 'sho.rt'
+
+// `s` reaches Redis through a proxy the test can cut; `other` shares its database and Redis directly.
+describe('Redis goes away and comes back', { skip: needsPostgresAndRedis }, () => {
+  let database: TestDatabase
+  let proxy: TcpProxy
+  let s: TestServer
+  let other: TestServer
+
+  before(async () => {
+    database = await createTestDatabase('postgres')
+    const redis = new URL(process.env.TEST_REDIS_URL as string)
+    proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) })
+    const env = { LINKLINE_DOMAINS: DOMAIN }
+    const proxied = { ...database.env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` }
+    s = await startTestServer({ database: { env: proxied, drop: async () => {} }, env })
+    other = await startTestServer({ database, env })
+  })
+  after(async () => {
+    await s?.close()
+    await other?.close()
+    await proxy?.close()
+    await database?.drop()
+  })
+
+  const metric = async (name: string) => {
+    const text = (await s.request('GET', '/metrics')).text
+    return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1])
+  }
+  const waitForRedisUp = async (value: number) => {
+    for (let waited = 0; (await metric('linkline_redis_up')) !== value; waited += 50) {
+      assert.ok(waited < 10_000, `linkline_redis_up never became ${value}`)
+      await sleep(50)
+    }
+  }
+  const location = async (path: string, server = s) =>
+    (await server.request('GET', path, { token: null, headers: { host: DOMAIN } })).headers.location
+  const cached = (path: string) => s.container.redirectCache.get(DOMAIN, path)
+  const create = async (path: string, destination: string) =>
+    (await s.request('POST', '/v1/links', { json: { destination, path }, headers: { host: DOMAIN } })).body.data
+
+  test('redirects and the API keep working from the database, and recover by themselves', async () => {
+    await waitForRedisUp(1)
+    const link = await create('/r', 'https://a.example/1')
+    assert.equal(await location('/r'), 'https://a.example/1')
+    assert.ok(cached('/r'), 'cached while Redis is up')
+    assert.ok((await s.request('GET', '/v1/links')).headers['ratelimit-remaining'] !== undefined)
+
+    await proxy.cut()
+    await waitForRedisUp(0)
+    assert.equal(await location('/r'), 'https://a.example/1')
+    assert.equal((await s.request('GET', '/v1/links')).status, 200)
+    const started = Date.now()
+    const updated = await s.request('PUT', `/v1/links/${link.id}`, { json: { destination: 'https://a.example/2' } })
+    assert.equal(updated.status, 200)
+    assert.ok(Date.now() - started < 1000, 'a write waited for Redis')
+    assert.equal(await location('/r'), 'https://a.example/2')
+    assert.equal(cached('/r'), undefined, 'no cache while invalidations could be missed')
+    assert.ok((await metric('linkline_redis_errors_total')) > 0)
+
+    await proxy.restore()
+    await waitForRedisUp(1)
+    for (let waited = 0; cached('/r') === undefined; waited += 50) {
+      assert.ok(waited < 5000, 'the cache never resumed')
+      assert.equal(await location('/r'), 'https://a.example/2')
+      await sleep(50)
+    }
+    assert.ok((await s.request('GET', '/v1/links')).headers['ratelimit-remaining'] !== undefined)
+  })
+
+  test('writes made while cut off from Redis reach the other instances once it is back', async () => {
+    await waitForRedisUp(1)
+    const link = await create('/o', 'https://a.example/old')
+    assert.equal(await location('/o', other), 'https://a.example/old')
+    assert.ok(other.container.redirectCache.get(DOMAIN, '/o'), 'cached on the other instance')
+
+    await proxy.cut()
+    await waitForRedisUp(0)
+    const updated = await s.request('PUT', `/v1/links/${link.id}`, { json: { destination: 'https://a.example/new' }, headers: { host: DOMAIN } })
+    assert.equal(updated.status, 200)
+
+    await proxy.restore()
+    for (let waited = 0; (await location('/o', other)) !== 'https://a.example/new'; waited += 50) {
+      assert.ok(waited < 10_000, 'the other instance kept the old target')
+      await sleep(50)
+    }
+  })
+})

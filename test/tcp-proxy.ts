@@ -1,0 +1,41 @@
+import { createConnection, createServer, type Server, type Socket } from 'node:net'
+import type { AddressInfo } from 'node:net'
+
+export interface TcpProxy {
+  readonly port: number
+  /** Drops every connection and refuses new ones, as a crashed or unreachable server would. */
+  cut(): Promise<void>
+  /** Accepts connections again, on the same port. */
+  restore(): Promise<void>
+  close(): Promise<void>
+}
+
+/** A TCP forwarder to a shared service, so that a test can take "the service" away for one server only. */
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const sockets = new Set<Socket>()
+  const server: Server = createServer((client) => {
+    const upstream = createConnection(target)
+    for (const socket of [client, upstream]) {
+      sockets.add(socket)
+      socket.on('close', () => sockets.delete(socket))
+      socket.on('error', () => {
+        client.destroy()
+        upstream.destroy()
+      })
+    }
+    client.pipe(upstream).pipe(client)
+  })
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(port, '127.0.0.1', () => resolve())
+    })
+  await listen(0)
+  const port = (server.address() as AddressInfo).port
+  const cut = async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+    for (const socket of sockets) socket.destroy()
+    await closed
+  }
+  return { port, cut, restore: () => listen(port), close: cut }
+}
