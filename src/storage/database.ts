@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import type { Config } from '../config.js'
 import type { Database } from './schema.js'
+import { withStatementCache } from './statement-cache.js'
 
 export type Db = Kysely<Database>
 export type DialectName = 'sqlite' | 'postgres'
@@ -35,7 +36,7 @@ function openSqlite(path: string): Storage {
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('foreign_keys = ON')
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
   return {
     db,
     dialect: 'sqlite',
