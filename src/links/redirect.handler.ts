@@ -37,9 +37,9 @@ export function createRedirectHandler(deps: {
     const requestId = req.headers['x-request-id']
     res.setHeader('X-Request-Id', typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID())
     if (target) {
-      const qr = query !== '' && hasQrMarker(query)
+      const { location, qr } = query === '' ? { location: target.destination, qr: false } : applyVisitQuery(target.destination, query)
       res.writeHead(302, {
-        Location: query === '' ? target.destination : mergeQuery(target.destination, query),
+        Location: location,
         'Cache-Control': 'private, no-store',
         'Content-Length': '0',
       })
@@ -94,19 +94,19 @@ export function createRedirectHandler(deps: {
   }
 }
 
-function hasQrMarker(query: string): boolean {
-  return new URLSearchParams(query).has(QR_MARKER)
-}
-
-/** The visit's query merged into the destination's: the visit's values win; the QR marker is dropped. */
-export function mergeQuery(destination: string, query: string): string {
+/**
+ * The visit's query merged into the destination's (the visit's values win), parsed once: the QR
+ * marker says whether the visit was a scan, and is dropped before the destination sees the query.
+ */
+function applyVisitQuery(destination: string, query: string): { location: string; qr: boolean } {
   const visit = new URLSearchParams(query)
+  const qr = visit.has(QR_MARKER)
   visit.delete(QR_MARKER)
-  if (visit.size === 0) return destination
+  if (visit.size === 0) return { location: destination, qr }
   const url = new URL(destination)
   for (const key of new Set(visit.keys())) url.searchParams.delete(key)
   for (const [key, value] of visit) url.searchParams.append(key, value)
-  return url.href
+  return { location: url.href, qr }
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
