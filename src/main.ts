@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url'
 import { buildApp } from './app.js'
-import { ConfigError, loadConfig, type Config } from './config.js'
+import { loadConfig, type Config } from './config.js'
 import { createContainer } from './container.js'
 
 /**
@@ -52,7 +52,7 @@ export async function runServer(): Promise<void> {
   try {
     await serve(loadConfig())
   } catch (error) {
-    process.stderr.write(`linkline: ${error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error)}\n`)
+    process.stderr.write(`linkline: ${error instanceof Error ? error.message : String(error)}\n`)
     process.exit(1)
   }
 }

@@ -2,7 +2,8 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import type { AddressInfo } from 'node:net'
 
 export interface TcpProxy {
-  readonly port: number
+  /** The service's URL, pointed at the proxy instead. */
+  readonly url: string
   /** Drops every connection and refuses new ones, as a crashed or unreachable server would. */
   cut(): Promise<void>
   /** Accepts connections again, on the same port. */
@@ -10,8 +11,13 @@ export interface TcpProxy {
   close(): Promise<void>
 }
 
-/** A TCP forwarder to a shared service, so that a test can take "the service" away for one server only. */
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+/**
+ * A TCP forwarder to a shared service (given by its URL, e.g. postgres://… or redis://…), so that a
+ * test can take "the service" away for one server only.
+ */
+export async function startTcpProxy(serviceUrl: string, defaultPort: number): Promise<TcpProxy> {
+  const url = new URL(serviceUrl)
+  const target = { host: url.hostname, port: Number(url.port || defaultPort) }
   const sockets = new Set<Socket>()
   const server: Server = createServer((client) => {
     const upstream = createConnection(target)
@@ -37,5 +43,6 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     for (const socket of sockets) socket.destroy()
     await closed
   }
-  return { port, cut, restore: () => listen(port), close: cut }
+  url.host = `127.0.0.1:${port}`
+  return { url: url.href, cut, restore: () => listen(port), close: cut }
 }

@@ -16,10 +16,9 @@ describe('Redis goes away and comes back', { skip: needsPostgresAndRedis }, () =
 
   before(async () => {
     database = await createTestDatabase('postgres')
-    const redis = new URL(process.env.TEST_REDIS_URL as string)
-    proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) })
+    proxy = await startTcpProxy(process.env.TEST_REDIS_URL as string, 6379)
     const env = { LINKLINE_DOMAINS: DOMAIN }
-    const proxied = { ...database.env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` }
+    const proxied = { ...database.env, REDIS_URL: proxy.url }
     s = await startTestServer({ database: { env: proxied, drop: async () => {} }, env })
     other = await startTestServer({ database, env })
   })

@@ -35,7 +35,6 @@ function canonical(value: unknown): string {
  */
 export function registerIdempotency(app: App, deps: { db: Db; clock: Clock }): void {
   const { db, clock } = deps
-  const rows = () => db.selectFrom('idempotency_keys')
 
   async function claim(ownerId: string, key: string, hash: string): Promise<boolean> {
     await db.deleteFrom('idempotency_keys').where('owner_id', '=', ownerId).where('key', '=', key)
@@ -64,7 +63,7 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock }): v
       return
     }
     for (let waited = 0; waited <= WAIT_MAX_MS; waited += WAIT_STEP_MS) {
-      const row = await rows().selectAll().where('owner_id', '=', ownerId).where('key', '=', header).executeTakeFirst()
+      const row = await db.selectFrom('idempotency_keys').selectAll().where('owner_id', '=', ownerId).where('key', '=', header).executeTakeFirst()
       if (!row) {
         // The first request failed (5xx) and released the key: this one takes over.
         if (await claim(ownerId, header, hash)) {

@@ -73,10 +73,15 @@ export function createMetrics() {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   })
-  const clickBuffer = new Gauge({
+  // Read when /metrics is scraped, not pushed on every visit (the buffer is fed by the redirect).
+  let clickBufferSize = () => 0
+  new Gauge({
     name: 'linkline_click_buffer_size',
     help: 'Visits waiting in the in-process buffer (including the batch being written)',
     registers: [registry],
+    collect() {
+      this.set(clickBufferSize())
+    },
   })
 
   return {
@@ -103,8 +108,8 @@ export function createMetrics() {
     dropClicks(reason: 'buffer_full' | 'shutdown', count: number) {
       clicksDropped.inc({ reason }, count)
     },
-    setClickBufferSize(size: number) {
-      clickBuffer.set(size)
+    watchClickBuffer(size: () => number) {
+      clickBufferSize = size
     },
   }
 }

@@ -50,6 +50,7 @@ export class ClickBuffer implements ClickRecorder {
     this.#sink = options.sink
     this.#metrics = options.metrics
     this.#logger = options.logger
+    this.#metrics.watchClickBuffer(() => this.#pending.length + this.#writing)
     this.#capacity = options.capacity
     this.#batchSize = options.batchSize
     this.#intervalMs = options.intervalMs
@@ -67,7 +68,6 @@ export class ClickBuffer implements ClickRecorder {
       return
     }
     this.#pending.push(visit)
-    this.#metrics.setClickBufferSize(this.#pending.length + this.#writing)
     if (this.#pending.length >= this.#batchSize) this.#kick()
   }
 
@@ -87,7 +87,6 @@ export class ClickBuffer implements ClickRecorder {
       this.#logger.error({ err: error, dropped: this.#pending.length }, 'could not write buffered clicks at shutdown')
       this.#metrics.dropClicks('shutdown', this.#pending.length)
       this.#pending = []
-      this.#metrics.setClickBufferSize(0)
     }
   }
 
@@ -120,7 +119,6 @@ export class ClickBuffer implements ClickRecorder {
         throw error
       } finally {
         this.#writing = 0
-        this.#metrics.setClickBufferSize(this.#pending.length)
       }
     }
   }

@@ -36,7 +36,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /** A row names a parent that is not (or no longer) there. */
 export function isForeignKeyViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code
+  const c = code(error)
   // SQLite (better-sqlite3) | PostgreSQL
-  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503'
+  return c === 'SQLITE_CONSTRAINT_FOREIGNKEY' || c === '23503'
 }

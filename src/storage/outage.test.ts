@@ -11,10 +11,8 @@ describe('PostgreSQL goes away and comes back', { skip: needsPostgres }, () => {
 
   before(async () => {
     database = await createTestDatabase('postgres')
-    const url = new URL(database.env.DATABASE_URL as string)
-    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) })
-    url.host = `127.0.0.1:${proxy.port}`
-    s = await startTestServer({ database: { env: { ...database.env, DATABASE_URL: url.href }, drop: async () => {} } })
+    proxy = await startTcpProxy(database.env.DATABASE_URL as string, 5432)
+    s = await startTestServer({ database: { env: { ...database.env, DATABASE_URL: proxy.url }, drop: async () => {} } })
   })
   after(async () => {
     await s?.close()
