@@ -27,10 +27,12 @@ export interface RedirectSettings {
 }
 
 export interface Measured extends LoadResult {
-  /** Server CPU time per response, in microseconds: less sensitive to a shared machine than req/s. */
+  /** Server CPU time per response, in microseconds (Linkline's includes recording the run's visits). */
   cpuMicros: number
-  /** Server CPU used during the run, as a share of one core (well under 100 %: the load generator was the bound). */
+  /** That CPU time as a share of one core over the run: above 100 % when a second thread worked beside the first. */
   cpuShare: number
+  /** Linkline: visits not yet written when the load stopped, and how long they then took to be written. */
+  clicks?: { backlog: number; drainSeconds: number }
 }
 
 export interface RedirectReport {
@@ -79,8 +81,11 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
     const measure = async (server: ServerProcess, seconds: number): Promise<Measured> => {
       const cpuBefore = server.cpuSeconds()
       const result = await runLoad(settings.generator, { url: server.url, connections: settings.connections, seconds, requests, expect: 302 })
+      // Linkline records visits in the background: wait until the run's visits are written, so that
+      // their CPU counts and a writer that fell behind shows (rather than catching up during the next run).
+      const clicks = server === linkline ? await drainClicks(server) : undefined
       const cpu = server.cpuSeconds() - cpuBefore
-      return { ...result, cpuMicros: (cpu / result.responses) * 1e6, cpuShare: cpu / result.seconds }
+      return { ...result, cpuMicros: (cpu / result.responses) * 1e6, cpuShare: cpu / result.seconds, clicks }
     }
 
     // Warm-up: JIT, sockets, and Linkline's redirect cache (every path is visited at least once).
@@ -122,6 +127,18 @@ async function verify(server: ServerProcess, links: { path: string; destination:
       throw new Error(`${server.name}: GET ${link.path} answered ${response.status} to ${location}, expected 302 to ${link.destination}`)
     }
   }
+}
+
+/** Polls Linkline's click buffer gauge until every visit is written. */
+async function drainClicks(server: ServerProcess): Promise<{ backlog: number; drainSeconds: number }> {
+  const started = performance.now()
+  const waiting = async () => sample(await (await fetch(`${server.url}/metrics`)).text(), 'linkline_click_buffer_size') ?? NaN
+  const backlog = await waiting()
+  for (let left = backlog; left > 0; left = await waiting()) {
+    if (performance.now() - started > 60_000) throw new Error(`Linkline still had ${left} visits to write a minute after the load stopped`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return { backlog, drainSeconds: (performance.now() - started) / 1000 }
 }
 
 /** The value of one sample (name with labels, as exposed) in Prometheus text, or undefined when absent. */

@@ -78,16 +78,19 @@ export function renderReport(input: {
       `${int(s.links)} links, requested in rotation with 6 browser User-Agents; ${s.connections} connections, ${s.seconds} s per run, ` +
         `${s.rounds} rounds in alternating order after a ${s.warmupSeconds} s warm-up of each. Each server is a child process ` +
         `beside the load generator (${GENERATORS[input.generator]}). CPU µs/req is the server process's CPU time per response; ` +
-        'CPU share is how much of one core it used (near 100 %: the server was the bound).',
+        'Linkline\'s includes writing the run\'s visits, which the run waits for; CPU share is that CPU time over the run, ' +
+        'as a share of one core (above 100 %: the click writer thread worked beside the serving one). Click backlog is how many ' +
+        'visits were still to be written when the load stopped, and how long they took.',
       '',
-      '| round | bare req/s | Linkline req/s | ratio | bare p50 / p99 ms | Linkline p50 / p99 ms | bare CPU µs/req | Linkline CPU µs/req | CPU share bare / Linkline | unexpected bare / Linkline |',
-      '|---|---|---|---|---|---|---|---|---|---|',
+      '| round | bare req/s | Linkline req/s | ratio | bare p50 / p99 ms | Linkline p50 / p99 ms | bare CPU µs/req | Linkline CPU µs/req | CPU share bare / Linkline | click backlog | unexpected bare / Linkline |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
     )
     r.rounds.forEach(({ bare, linkline }, i) => {
       lines.push(
         `| ${i + 1} | ${int(bare.perSecond)} | ${int(linkline.perSecond)} | ${ratio(linkline.perSecond / bare.perSecond)} | ` +
           `${ms(bare.p50)} / ${ms(bare.p99)} | ${ms(linkline.p50)} / ${ms(linkline.p99)} | ${bare.cpuMicros.toFixed(1)} | ` +
-          `${linkline.cpuMicros.toFixed(1)} | ${percent(bare.cpuShare)} / ${percent(linkline.cpuShare)} | ${bare.unexpected} / ${linkline.unexpected} |`,
+          `${linkline.cpuMicros.toFixed(1)} | ${percent(bare.cpuShare)} / ${percent(linkline.cpuShare)} | ` +
+          `${linkline.clicks === undefined ? '' : `${int(linkline.clicks.backlog)} (${linkline.clicks.drainSeconds.toFixed(2)} s)`} | ${bare.unexpected} / ${linkline.unexpected} |`,
       )
     })
     const med = (pick: (round: RedirectReport['rounds'][number]) => number) => median(r.rounds.map(pick))
@@ -97,7 +100,7 @@ export function renderReport(input: {
     lines.push(
       `| **median** | **${int(rps.bare)}** | **${int(rps.linkline)}** | **${ratio(rps.linkline / rps.bare)}** | ` +
         `${ms(med((x) => x.bare.p50))} / **${ms(p99.bare)}** | ${ms(med((x) => x.linkline.p50))} / **${ms(p99.linkline)}** | ` +
-        `${cpu.bare.toFixed(1)} | ${cpu.linkline.toFixed(1)} | | |`,
+        `${cpu.bare.toFixed(1)} | ${cpu.linkline.toFixed(1)} | | | |`,
       '',
       `**Clicks:** Linkline answered ${int(r.redirectsServed)} redirects (warm-up included, by its own /metrics), dropped ` +
           `${r.clicksDropped === undefined ? 'an uncounted number of' : int(r.clicksDropped)} visits, and its \`clicks\` table held ` +

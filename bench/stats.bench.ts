@@ -25,7 +25,7 @@ const COUNTRIES = ['US', 'DE', 'FR', 'GB', 'JP', 'BR', 'IN', 'CA', 'NL', 'ES', '
 export async function seedClicks(db: Db, owner: string, count: number, now: number): Promise<string> {
   const linkId = newId('lnk')
   await insertInBatches(db, 'links', 1, () => ({ id: linkId, ...linkRow(owner, '/stats', 'https://shop.example/stats', 'Stats', now) }))
-  const repo = createStatsRepository(db)
+  const repo = createStatsRepository(db, 'sqlite')
   for (let done = 0; done < count; done += CLICKS_PER_WRITE) {
     const rows: NewClickRow[] = []
     for (let i = done; i < Math.min(count, done + CLICKS_PER_WRITE); i++) {

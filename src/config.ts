@@ -68,6 +68,9 @@ export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = str('DATABASE_URL') ?? 'sqlite:./data/linkline.db'
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
     problems.push(`DATABASE_URL must start with sqlite: or postgres:// (got "${databaseUrl}")`)
+  } else if (databaseUrl === 'sqlite::memory:' || databaseUrl === 'sqlite:') {
+    // The click writer thread opens the database a second time, which an in-memory database cannot be.
+    problems.push('DATABASE_URL must name a database file (sqlite:./data/linkline.db), not an in-memory database')
   }
   const redisUrl = str('REDIS_URL')
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {

@@ -14,6 +14,7 @@ import { createRedirectCache } from './links/redirect.cache.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
 import { createQrService } from './qr/qr.service.js'
+import { startClickWriterThread } from './stats/click-writer.thread.js'
 import { ClickBuffer, type ClickSink } from './stats/clicks.js'
 import { createStatsRepository } from './stats/stats.repository.js'
 import { createStatsService } from './stats/stats.service.js'
@@ -25,8 +26,10 @@ import { createTokensService } from './tokens/tokens.service.js'
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000
 /** With several instances, custom domains are also reloaded on this period, should a broadcast be missed. */
 const DOMAINS_REFRESH_MS = 10_000
-// Visits per write transaction: large enough to amortise the commit, small enough to keep it short.
-const CLICK_BATCH_SIZE = 1000
+// Most visits per write transaction. The larger the batch, the more visits share each rollup row
+// (the writer's cost per visit halves from 1,000 to 40,000 visits of 10,000 links); the smaller, the
+// shorter the writer holds SQLite's write lock, which an API write then waits for.
+export const CLICK_BATCH_SIZE = 50_000
 
 export interface ContainerOptions {
   clock?: Clock
@@ -75,11 +78,11 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onInvalidate: (domain, path) => bus.publishLink(domain, path),
   })
   const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
-  const stats = createStatsService({ repo: createStatsRepository(db), links, clock, retentionDays: config.clickRetentionDays })
+  const stats = createStatsService({ repo: createStatsRepository(db, storage.dialect), links, clock, retentionDays: config.clickRetentionDays })
   const qr = createQrService({ links })
-  const sink: ClickSink = (visits) => stats.writeVisits(visits)
+  const writer = startClickWriterThread(config)
   const clicks = new ClickBuffer({
-    sink: options.wrapClickSink ? options.wrapClickSink(sink) : sink,
+    sink: options.wrapClickSink ? options.wrapClickSink(writer.write) : writer.write,
     metrics,
     logger,
     capacity: config.clickBufferSize,
@@ -125,6 +128,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         clearInterval(maintenance)
         clearInterval(domainsRefresh)
         await clicks.close()
+        await writer.close()
         await bus.close()
         await storage.close()
       })()

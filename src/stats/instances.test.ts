@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { needsPostgres } from '../../test/backends.js'
 import { createTestDatabase, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
+import { DAY_MS, dayOf } from './classify.js'
 import type { Visit } from './clicks.js'
 
 const USER_AGENTS = [
@@ -27,7 +28,7 @@ describe('statistics with several instances on one PostgreSQL', { skip: needsPos
     await database?.drop()
   })
 
-  test('flushes of the same links and hours, from two instances at once, add up exactly', async () => {
+  test('flushes of the same links and hours, from two instances at once, add up exactly, uniques included', async () => {
     const ids: string[] = []
     for (const path of ['/s1', '/s2', '/s3']) {
       ids.push((await a.request('POST', '/v1/links', { json: { destination: 'https://d.example', path } })).body.data.id)
@@ -39,19 +40,31 @@ describe('statistics with several instances on one PostgreSQL', { skip: needsPos
         linkId: ids[(i + seed) % ids.length] as string,
         at: now - (i % 5) * 3_600_000,
         qr: i % 7 === 0,
-        ip: `10.0.${seed}.${i % 50}`,
+        // Rounds share visitors, and so do the two instances: each is still one unique visitor a day.
+        ip: `10.0.${seed % 3}.${i % 50}`,
         userAgent: USER_AGENTS[i % USER_AGENTS.length],
         referer: `https://r${i % 13}.example/`,
         country: undefined,
       }))
-    const writes: Promise<void>[] = []
+    const visitors = new Set<string>()
     for (let round = 0; round < ROUNDS; round++) {
-      writes.push(a.container.stats.writeVisits(batch(round)), b.container.stats.writeVisits(batch(round + 100)))
+      for (const [server, visits] of [[a, batch(round)], [b, batch(round + 100)]] as const) {
+        for (const v of visits) {
+          server.container.clicks.record(v)
+          visitors.add(`${v.linkId} ${dayOf(v.at)} ${v.ip} ${v.userAgent}`)
+        }
+      }
+      await Promise.all([a.container.clicks.flush(), b.container.clicks.flush()])
     }
-    await Promise.all(writes)
 
     let total = 0
-    for (const id of ids) total += (await b.request('GET', `/v1/links/${id}/stats`)).body.data.totalClicks
+    let uniques = 0
+    for (const id of ids) {
+      const data = (await b.request('GET', `/v1/links/${id}/stats?from=${new Date(now - 2 * DAY_MS).toISOString()}`)).body.data
+      total += data.totalClicks
+      uniques += data.uniqueVisitors
+    }
     assert.equal(total, 2 * ROUNDS * BATCH)
+    assert.equal(uniques, visitors.size)
   })
 })

@@ -1,11 +1,14 @@
-import type { Db } from '../storage/database.js'
+import { sql } from 'kysely'
+import type { Db, DialectName } from '../storage/database.js'
 import { inTransaction } from '../storage/transaction.js'
+import { stage, writeStagedBatch } from './click-batch.js'
 import { DAY_MS, dayOf } from './classify.js'
-import { rollUp, sortedByKey, visitorId } from './rollups.js'
 import type { NewClickRow } from './stats.table.js'
 
-// Rows per INSERT statement: far below SQLite's and PostgreSQL's bound-parameter limits.
-const CHUNK = 500
+// Rows per INSERT statement (10 values each): far below SQLite's and PostgreSQL's bound-parameter limits.
+const CHUNK = 1000
+/** The advisory lock key that serialises click writers across instances (PostgreSQL). */
+const CLICK_WRITER_LOCK = 0x6c6e6b636c6b /* "lnkclk" */
 
 const chunks = <T>(rows: readonly T[]): T[][] =>
   Array.from({ length: Math.ceil(rows.length / CHUNK) }, (_, i) => rows.slice(i * CHUNK, (i + 1) * CHUNK))
@@ -19,7 +22,7 @@ export interface BucketTotals {
   uniques: number
 }
 
-export function createStatsRepository(db: Db) {
+export function createStatsRepository(db: Db, dialect: DialectName) {
   return {
     /** The salt of a UTC day: the first instance to ask creates it, every other one reads the same. */
     async daySalt(day: number, candidate: string): Promise<string> {
@@ -29,71 +32,20 @@ export function createStatsRepository(db: Db) {
     },
 
     /**
-     * Writes one batch in one transaction: the raw clicks, the daily visitors, and the rollups as
-     * increments (`x = x + excluded.x`), which stay right when several instances flush the same link
-     * at once. Clicks of links deleted since the visit are left out, so that they cannot fail the batch
-     * (a link deleted by another transaction in the instant between the check and the inserts fails
-     * the batch on its foreign key; the buffer retries it, and the retry leaves that link out).
+     * Writes one batch of classified clicks in one transaction: the raw clicks, the daily visitors,
+     * and the rollups as increments. The batch is staged in temporary tables and everything else is
+     * computed by the database (`INSERT … SELECT … GROUP BY`), so the cost in this process is one
+     * staging insert per click, whatever the rollups; see writeStagedBatch. Clicks of links deleted
+     * since the visit are left out. On PostgreSQL, click writers of all instances take turns
+     * (a transaction-scoped advisory lock): uniques are then exact and their upserts cannot deadlock.
      */
     async writeBatch(batch: readonly NewClickRow[]): Promise<void> {
+      if (batch.length === 0) return
       await inTransaction(db, async (trx) => {
-        const ids = [...new Set(batch.map((c) => c.link_id))]
-        const existing = new Set((await trx.selectFrom('links').select('id').where('id', 'in', ids).execute()).map((r) => r.id))
-        const clicks = batch.filter((c) => existing.has(c.link_id))
-        if (clicks.length === 0) return
-        for (const rows of chunks(clicks)) await trx.insertInto('clicks').values(rows).execute()
-
-        const visitors = new Map<string, { link_id: string; day: number; visitor_key: string }>()
-        for (const c of clicks) {
-          if (c.is_bot) continue
-          const day = dayOf(c.clicked_at)
-          visitors.set(visitorId(c.link_id, day, c.visitor_key), { link_id: c.link_id, day, visitor_key: c.visitor_key })
-        }
-        const firstVisits = new Set<string>()
-        for (const rows of chunks(sortedByKey(visitors))) {
-          const inserted = await trx
-            .insertInto('link_daily_visitors')
-            .values(rows)
-            .onConflict((oc) => oc.columns(['link_id', 'day', 'visitor_key']).doNothing())
-            .returning(['link_id', 'day', 'visitor_key'])
-            .execute()
-          for (const r of inserted) firstVisits.add(visitorId(r.link_id, r.day, r.visitor_key))
-        }
-
-        const { rollups, breakdowns } = rollUp(clicks, firstVisits)
-        for (const rows of chunks(rollups)) {
-          await trx
-            .insertInto('link_click_rollups')
-            .values(rows)
-            .onConflict((oc) =>
-              oc.columns(['link_id', 'hour']).doUpdateSet((eb) => ({
-                total_clicks: eb('link_click_rollups.total_clicks', '+', eb.ref('excluded.total_clicks')),
-                human_clicks: eb('link_click_rollups.human_clicks', '+', eb.ref('excluded.human_clicks')),
-                bot_clicks: eb('link_click_rollups.bot_clicks', '+', eb.ref('excluded.bot_clicks')),
-                qr_scans: eb('link_click_rollups.qr_scans', '+', eb.ref('excluded.qr_scans')),
-                unique_visitors: eb('link_click_rollups.unique_visitors', '+', eb.ref('excluded.unique_visitors')),
-                // max() of two values is spelled differently by each dialect; CASE is not.
-                last_human_click_at: eb
-                  .case()
-                  .when('excluded.last_human_click_at', '>', eb.fn.coalesce('link_click_rollups.last_human_click_at', eb.lit(0)))
-                  .then(eb.ref('excluded.last_human_click_at'))
-                  .else(eb.ref('link_click_rollups.last_human_click_at'))
-                  .end(),
-              })),
-            )
-            .execute()
-        }
-        for (const rows of chunks(breakdowns)) {
-          await trx
-            .insertInto('link_click_breakdowns')
-            .values(rows)
-            .onConflict((oc) =>
-              oc.columns(['link_id', 'granularity', 'period_start', 'dimension', 'value']).doUpdateSet((eb) => ({
-                clicks: eb('link_click_breakdowns.clicks', '+', eb.ref('excluded.clicks')),
-              })),
-            )
-            .execute()
-        }
+        if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${CLICK_WRITER_LOCK})`.execute(trx)
+        const staging = await stage(trx)
+        for (const rows of chunks(batch)) await staging.insertInto('click_batch').values(rows).execute()
+        await writeStagedBatch(staging)
       })
     },
 

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto'
 import type { LinksService } from '../links/links.service.js'
 import type { Clock } from '../shared/clock.js'
 import type { Principal } from '../tokens/tokens.service.js'
-import { classify, DAY_MS, dayOf, HOUR_MS } from './classify.js'
-import type { Visit } from './clicks.js'
-import type { Dimension } from './rollups.js'
+import { DAY_MS, dayOf, HOUR_MS } from './classify.js'
+import type { Dimension } from './click-batch.js'
 import { resolveRange, startOf, type Interval } from './stats.range.js'
 import type { StatsRepository } from './stats.repository.js'
 import type { StatsObject, StatsQuery } from './stats.schemas.js'
@@ -26,27 +24,7 @@ function top(rows: { value: string; clicks: number }[]): { value: string; clicks
 
 export function createStatsService(deps: { repo: StatsRepository; links: LinksService; clock: Clock; retentionDays: number }) {
   const { repo, links, clock } = deps
-  const salts = new Map<number, Promise<string>>()
-
-  /** The day's salt, read once per process and day (every instance shares the one in the database). */
-  function daySalt(day: number): Promise<string> {
-    let salt = salts.get(day)
-    if (!salt) {
-      salt = repo.daySalt(day, randomBytes(32).toString('base64url'))
-      salt.catch(() => salts.delete(day))
-      salts.set(day, salt)
-    }
-    return salt
-  }
-
   return {
-    /** The click buffer's sink: classifies a batch and writes it in one transaction. */
-    async writeVisits(visits: readonly Visit[]): Promise<void> {
-      const days = [...new Set(visits.map((v) => dayOf(v.at)))]
-      const saltOf = new Map(await Promise.all(days.map(async (day) => [day, await daySalt(day)] as const)))
-      await repo.writeBatch(visits.map((v) => classify(v, saltOf.get(dayOf(v.at)) as string)))
-    },
-
     async get(principal: Principal, id: string, query: StatsQuery): Promise<StatsObject> {
       const link = await links.get(principal, id)
       const interval: Interval = query.interval ?? 'day'
@@ -94,9 +72,7 @@ export function createStatsService(deps: { repo: StatsRepository; links: LinksSe
      */
     async prune(): Promise<void> {
       const now = clock.now()
-      const keepDaysFrom = dayOf(now) - DAY_MS
-      await repo.prune(now - deps.retentionDays * DAY_MS, keepDaysFrom)
-      for (const day of salts.keys()) if (day < keepDaysFrom) salts.delete(day)
+      await repo.prune(now - deps.retentionDays * DAY_MS, dayOf(now) - DAY_MS)
     },
   }
 }

@@ -3,6 +3,7 @@ import { pino } from 'pino'
 import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { CLICK_BATCH_SIZE } from '../container.js'
 import type { ClickSink, Visit } from './clicks.js'
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
@@ -41,6 +42,11 @@ for (const backend of backends) {
       const r = await s.request('GET', `/v1/links/${id}/stats${query}`)
       assert.equal(r.status, 200, r.text)
       return r.body.data
+    }
+    /** Visits at chosen times, through the real pipeline: the click buffer, then the writer thread. */
+    const write = async (visits: Visit[]) => {
+      for (const v of visits) s.container.clicks.record(v)
+      await s.container.clicks.flush()
     }
 
     test('counts equal the visits sent, exactly: humans, bots, QR scans, uniques, breakdowns', async () => {
@@ -124,7 +130,7 @@ for (const backend of backends) {
       const id = await createLink('/history')
       const at = (iso: string) => Date.parse(iso)
       const v = (iso: string, ip: string): Visit => ({ linkId: id, at: at(iso), qr: false, ip, userAgent: CHROME, referer: undefined, country: undefined })
-      await s.container.stats.writeVisits([
+      await write([
         v('2026-01-10T08:15:00Z', '1.1.1.1'),
         v('2026-01-10T08:45:00Z', '1.1.1.1'),
         v('2026-01-10T20:00:00Z', '2.2.2.2'),
@@ -229,7 +235,7 @@ for (const backend of backends) {
       const id = await createLink('/retained')
       const v = (at: number): Visit => ({ linkId: id, at, qr: false, ip: '1.1.1.1', userAgent: CHROME, referer: undefined, country: undefined })
       const now = Date.now()
-      await s.container.stats.writeVisits([v(now - 91 * DAY), v(now - 89 * DAY), v(now)])
+      await write([v(now - 91 * DAY), v(now - 89 * DAY), v(now)])
       await s.container.stats.prune()
       const raw = await s.container.storage.db.selectFrom('clicks').select('clicked_at').where('link_id', '=', id).execute()
       assert.equal(raw.length, 2)
@@ -292,13 +298,13 @@ describe('click flusher triggers', () => {
     const s = await startTestServer({ env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '60000' } })
     try {
       const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/batch' } })).body.data.id
-      for (let i = 0; i < 1000; i++) {
-        s.container.clicks.record({ linkId: id, at: Date.now(), qr: false, ip: `10.0.${i >> 8}.${i & 255}`, userAgent: CHROME, referer: undefined, country: undefined })
+      for (let i = 0; i < CLICK_BATCH_SIZE; i++) {
+        s.container.clicks.record({ linkId: id, at: Date.now(), qr: false, ip: `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, userAgent: CHROME, referer: undefined, country: undefined })
       }
-      await eventually(async () => metric((await s.request('GET', '/metrics', { token: null })).text, 'linkline_clicks_recorded_total') === 1000)
+      await eventually(async () => metric((await s.request('GET', '/metrics', { token: null })).text, 'linkline_clicks_recorded_total') === CLICK_BATCH_SIZE)
       const data = (await s.request('GET', `/v1/links/${id}/stats`)).body.data
-      assert.equal(data.humanClicks, 1000)
-      assert.equal(data.uniqueVisitors, 1000)
+      assert.equal(data.humanClicks, CLICK_BATCH_SIZE)
+      assert.equal(data.uniqueVisitors, CLICK_BATCH_SIZE)
     } finally {
       await s.close()
     }

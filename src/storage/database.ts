@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Config } from '../config.js'
 import type { Database } from './schema.js'
+import { ConcurrentSqliteDialect } from './sqlite-driver.js'
 import { withStatementCache } from './statement-cache.js'
 
 export type Db = Kysely<Database>
@@ -34,9 +35,12 @@ function openSqlite(path: string): Storage {
   // through a crash of the process *and* of the machine (NORMAL would only survive the process).
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = FULL')
-  sqlite.pragma('busy_timeout = 5000')
+  // A locked database is waited for asynchronously, by the driver (sqlite-driver.ts).
+  sqlite.pragma('busy_timeout = 0')
   sqlite.pragma('foreign_keys = ON')
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
+  // The click writer's staging tables and GROUP BY sorts stay in memory instead of temporary files.
+  sqlite.pragma('temp_store = MEMORY')
+  const db = new Kysely<Database>({ dialect: new ConcurrentSqliteDialect({ database: withStatementCache(sqlite) }) })
   return {
     db,
     dialect: 'sqlite',

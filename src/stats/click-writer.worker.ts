@@ -1,0 +1,31 @@
+import { parentPort, workerData } from 'node:worker_threads'
+import { openStorage } from '../storage/database.js'
+import { decodeVisits, type WriteReply, type WriterSettings } from './click-writer.thread.js'
+import { createStatsRepository } from './stats.repository.js'
+import { createVisitWriter } from './visit-writer.js'
+
+// The click writer thread (see click-writer.thread.ts): one connection, one batch at a time, in order.
+const settings = workerData as WriterSettings
+const port = parentPort as NonNullable<typeof parentPort>
+const storage = openStorage({ ...settings, databasePoolSize: 1 })
+const write = createVisitWriter(createStatsRepository(storage.db, storage.dialect))
+
+let queue = Promise.resolve()
+port.on('message', (message: { id: number; visits: unknown[] } | { close: true }) => {
+  queue = queue.then(async () => {
+    if ('close' in message) {
+      await storage.close()
+      port.close()
+      return
+    }
+    let reply: WriteReply
+    try {
+      await write(decodeVisits(message.visits))
+      reply = { id: message.id }
+    } catch (error) {
+      const { message: text, code } = error as { message?: unknown; code?: unknown }
+      reply = { id: message.id, error: { message: String(text ?? error), code } }
+    }
+    port.postMessage(reply)
+  })
+})
