@@ -11,7 +11,7 @@ import { commitOf, describeMachine, readIfExists, renderReport, spliceReport } f
 const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api] [--cpu-prof]
   --quick      short runs; 50,000 links, 10,000 conversations, 50,000 clicks instead of 1M, 100k, 1M (under a minute)
   --only       run one part
-  --cpu-prof   run both redirect servers with node --cpu-prof; profiles go to ./bench-profiles`
+  --cpu-prof   run both redirect servers with node --cpu-prof; profiles (one per thread) go to ./bench-profiles/{bare,linkline}`
 
 const { values } = parseArgs({
   options: {

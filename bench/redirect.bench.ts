@@ -22,7 +22,7 @@ export interface RedirectSettings {
   seconds: number
   warmupSeconds: number
   rounds: number
-  /** When set, both servers run with --cpu-prof and write bare.cpuprofile and linkline.cpuprofile here on exit. */
+  /** When set, both servers run with --cpu-prof and write one profile per thread into bare/ and linkline/ here on exit. */
   cpuProfDir: string | undefined
 }
 
@@ -62,7 +62,7 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
   )
 
   const profile = (name: string) =>
-    settings.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+    settings.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${join(settings.cpuProfDir, name)}`]
   const bare = await startServer({
     name: 'bare server',
     script: fileURLToPath(new URL('./bare-server.js', import.meta.url)),

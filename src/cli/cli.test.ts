@@ -103,9 +103,12 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
   })
 
   test('a bad configuration stops the start with a clear message', () => {
-    const r = cli(['serve'], { ...env, PORT: 'eighty', LOG_LEVEL: 'loud' })
+    const r = cli(['serve'], { ...env, PORT: 'eighty', LOG_LEVEL: 'loud', LINKLINE_CLICK_WRITER_NICE: '20' })
     assert.equal(r.status, 2)
     assert.match(r.stderr, /PORT must be an integer/)
     assert.match(r.stderr, /LOG_LEVEL must be one of/)
+    assert.match(r.stderr, /LINKLINE_CLICK_WRITER_NICE must be an integer from 0 to 19/)
+    // The click writer thread opens the database again: an in-memory one would be a different, empty database.
+    assert.match(cli(['serve'], { ...env, DATABASE_URL: 'sqlite::memory:' }).stderr, /DATABASE_URL must name a database file/)
   })
 })

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads'
 import type { Config } from '../config.js'
 import type { ClickSink, Visit } from './clicks.js'
 
-export type WriterSettings = Pick<Config, 'databaseUrl' | 'databaseStatementTimeoutMs'>
+export type WriterSettings = Pick<Config, 'databaseUrl' | 'databaseStatementTimeoutMs' | 'clickWriterNice'>
 
 /** What the writer thread answers to one batch: nothing when written, else the error's message and code. */
 export interface WriteReply {

@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
 import { openStorage } from '../storage/database.js'
 import { decodeVisits, type WriteReply, type WriterSettings } from './click-writer.thread.js'
@@ -6,6 +7,10 @@ import { createVisitWriter } from './visit-writer.js'
 
 // The click writer thread (see click-writer.thread.ts): one connection, one batch at a time, in order.
 const settings = workerData as WriterSettings
+// Redirects come first: at nice 19 the writer runs on CPU that serving leaves idle. On a saturated
+// machine visits then wait in the click buffer, and beyond its bound are dropped and counted.
+// On Linux a nice value belongs to a thread, so this leaves the serving thread as it was.
+setPriority(settings.clickWriterNice)
 const port = parentPort as NonNullable<typeof parentPort>
 const storage = openStorage({ ...settings, databasePoolSize: 1 })
 const write = createVisitWriter(createStatsRepository(storage.db, storage.dialect))

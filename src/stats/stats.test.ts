@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { readdirSync, readFileSync } from 'node:fs'
 import { pino } from 'pino'
 import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
@@ -281,6 +282,28 @@ describe('click pipeline under write failures', () => {
     assert.equal(metric(after, 'linkline_click_buffer_size'), 0)
     assert.equal((await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks, 100)
     assert.ok(logs.some((l) => l.msg === 'writing clicks works again'))
+  })
+})
+
+describe('click writer thread', () => {
+  /** Nice values of this process's threads (Linux: /proc/self/task/<tid>/stat, field 19). */
+  const niceOf = (tid: string | number) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16])
+  const niceValues = () => readdirSync('/proc/self/task').map(niceOf)
+
+  test('runs at LINKLINE_CLICK_WRITER_NICE, and leaves the serving thread as it was', { skip: process.platform !== 'linux' && 'nice values per thread are read from Linux /proc' }, async () => {
+    const s = await startTestServer({ env: { LINKLINE_CLICK_WRITER_NICE: '7' } })
+    const mainThread = niceOf(process.pid)
+    try {
+      assert.ok(!niceValues().includes(7))
+      const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/nice' } })).body.data.id
+      assert.equal((await s.request('GET', '/nice', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
+      await s.container.clicks.flush()
+      assert.equal(niceValues().filter((nice) => nice === 7).length, 1, 'one thread, the writer, runs at nice 7')
+      assert.equal(niceOf(process.pid), mainThread, 'the serving thread keeps its nice value')
+      assert.equal((await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks, 1)
+    } finally {
+      await s.close()
+    }
   })
 })
 
