@@ -1,5 +1,6 @@
 import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
+import { sql } from 'kysely'
 import { openStorage } from '../storage/database.js'
 import { decodeVisits, type WriteReply, type WriterSettings } from './click-writer.thread.js'
 import { createStatsRepository } from './stats.repository.js'
@@ -13,6 +14,9 @@ const settings = workerData as WriterSettings
 setPriority(settings.clickWriterNice)
 const port = parentPort as NonNullable<typeof parentPort>
 const storage = openStorage({ ...settings, databasePoolSize: 1 })
+// The staging tables and GROUP BY sorts of a batch stay in memory rather than in temporary files (only
+// on this connection: the server's own large sorts, such as a deep page of links, keep using files).
+if (storage.dialect === 'sqlite') await sql`pragma temp_store = memory`.execute(storage.db)
 const write = createVisitWriter(createStatsRepository(storage.db, storage.dialect))
 
 let queue = Promise.resolve()

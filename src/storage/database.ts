@@ -38,8 +38,6 @@ function openSqlite(path: string): Storage {
   // A locked database is waited for asynchronously, by the driver (sqlite-driver.ts).
   sqlite.pragma('busy_timeout = 0')
   sqlite.pragma('foreign_keys = ON')
-  // The click writer's staging tables and GROUP BY sorts stay in memory instead of temporary files.
-  sqlite.pragma('temp_store = MEMORY')
   const db = new Kysely<Database>({ dialect: new ConcurrentSqliteDialect({ database: withStatementCache(sqlite) }) })
   return {
     db,
