@@ -109,9 +109,8 @@ export function renderReport(input: {
       '',
     )
     lines.push(
-      `**CPU per redirect:** the bare server's CPU time per response is ${ratio(cpu.bare / cpu.linkline)} Linkline's (medians). ` +
-        'That is the throughput ratio both would reach with a core each to themselves, and it depends far less on what else ' +
-        'the machine is doing than req/s does.',
+      `**CPU per redirect:** the bare server's CPU time per response is ${ratio(cpu.bare / cpu.linkline)} Linkline's (medians), ` +
+        'recording of the visits included. It depends far less on what else the machine is doing than req/s does.',
       '',
     )
     targets.push(
