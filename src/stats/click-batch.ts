@@ -31,19 +31,8 @@ export type Staging = Kysely<Database & StagingTables>
 /** Creates the staging tables on this connection unless they exist (a temporary table lives as long as its connection). */
 export async function stage(trx: Transaction<Database>): Promise<Staging> {
   const staging = trx.withTables<StagingTables>()
-  await staging.schema
-    .createTable('click_batch').temporary().ifNotExists()
-    .addColumn('link_id', 'text', (c) => c.notNull())
-    .addColumn('clicked_at', 'bigint', (c) => c.notNull())
-    .addColumn('is_bot', 'integer', (c) => c.notNull())
-    .addColumn('is_qr', 'integer', (c) => c.notNull())
-    .addColumn('referrer', 'text')
-    .addColumn('browser', 'text')
-    .addColumn('os', 'text')
-    .addColumn('device', 'text')
-    .addColumn('country', 'text')
-    .addColumn('visitor_key', 'text', (c) => c.notNull())
-    .execute()
+  // The columns of `clicks`, without its constraints.
+  await staging.schema.createTable('click_batch').temporary().ifNotExists().as(staging.selectFrom('clicks').selectAll().where(sql<boolean>`1 = 0`)).execute()
   await staging.schema
     .createTable('batch_visitors').temporary().ifNotExists()
     .addColumn('link_id', 'text', (c) => c.notNull())
