@@ -80,7 +80,11 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
   const stats = createStatsService({ repo: createStatsRepository(db, storage.dialect), links, clock, retentionDays: config.clickRetentionDays })
   const qr = createQrService({ links })
-  const writer = startClickWriterThread(config)
+  const writer = startClickWriterThread({
+    databaseUrl: config.databaseUrl,
+    databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
+    clickWriterNice: config.clickWriterNice,
+  })
   const clicks = new ClickBuffer({
     sink: options.wrapClickSink ? options.wrapClickSink(writer.write) : writer.write,
     metrics,

@@ -48,8 +48,9 @@ export async function stage(trx: Transaction<Database>): Promise<Staging> {
   return staging
 }
 
-const hourOf = (column: string) => sql<number>`${sql.ref(column)} - ${sql.ref(column)} % ${sql.lit(HOUR_MS)}`
-const dayOf = (column: string) => sql<number>`${sql.ref(column)} - ${sql.ref(column)} % ${sql.lit(DAY_MS)}`
+/** The start of the UTC hour / day of an epoch-ms column, in SQL (both divide epoch time evenly). */
+const hourStart = (column: string) => sql<number>`${sql.ref(column)} - ${sql.ref(column)} % ${sql.lit(HOUR_MS)}`
+const dayStart = (column: string) => sql<number>`${sql.ref(column)} - ${sql.ref(column)} % ${sql.lit(DAY_MS)}`
 
 /**
  * Writes what `click_batch` holds (in the caller's transaction): the database does the counting, so
@@ -71,9 +72,9 @@ export async function writeStagedBatch(staging: Staging): Promise<void> {
     .columns(['link_id', 'day', 'visitor_key', 'first_at'])
     .expression((eb) =>
       eb.selectFrom('click_batch')
-        .select((s) => ['link_id', dayOf('clicked_at').as('day'), 'visitor_key', s.fn.min('clicked_at').as('first_at')])
+        .select((s) => ['link_id', dayStart('clicked_at').as('day'), 'visitor_key', s.fn.min('clicked_at').as('first_at')])
         .where('is_bot', '=', 0)
-        .groupBy(['link_id', dayOf('clicked_at'), 'visitor_key']),
+        .groupBy(['link_id', dayStart('clicked_at'), 'visitor_key']),
     )
     .execute()
   await staging
@@ -95,27 +96,27 @@ export async function writeStagedBatch(staging: Staging): Promise<void> {
     staging,
     staging.selectFrom('click_batch').select((eb) => [
       'link_id',
-      hourOf('clicked_at').as('hour'),
+      hourStart('clicked_at').as('hour'),
       eb.fn.countAll<number>().as('total_clicks'),
       sql<number>`sum(1 - is_bot)`.as('human_clicks'),
       eb.fn.sum<number>('is_bot').as('bot_clicks'),
       sql<number>`sum(is_qr * (1 - is_bot))`.as('qr_scans'),
       eb.lit(0).as('unique_visitors'),
       sql<number | null>`max(case when is_bot = 0 then clicked_at end)`.as('last_human_click_at'),
-    ]).groupBy(['link_id', hourOf('clicked_at')]),
+    ]).groupBy(['link_id', hourStart('clicked_at')]),
   )
   await upsertRollups(
     staging,
     staging.selectFrom('batch_visitors').select((eb) => [
       'link_id',
-      hourOf('first_at').as('hour'),
+      hourStart('first_at').as('hour'),
       eb.lit(0).as('total_clicks'),
       eb.lit(0).as('human_clicks'),
       eb.lit(0).as('bot_clicks'),
       eb.lit(0).as('qr_scans'),
       eb.fn.countAll<number>().as('unique_visitors'),
       sql<number | null>`cast(null as bigint)`.as('last_human_click_at'),
-    ]).groupBy(['link_id', hourOf('first_at')]),
+    ]).groupBy(['link_id', hourStart('first_at')]),
   )
 
   // Breakdowns: the human clicks summed once per combination of values, then per dimension and value,
@@ -127,17 +128,17 @@ export async function writeStagedBatch(staging: Staging): Promise<void> {
       eb.selectFrom('click_batch')
         .select((s) => [
           'link_id',
-          hourOf('clicked_at').as('hour'),
+          hourStart('clicked_at').as('hour'),
           ...Object.entries(DIMENSIONS).map(([dimension, { column, missing }]) => s.fn.coalesce(column, s.val(missing)).as(dimension)),
           s.fn.countAll<number>().as('clicks'),
         ])
         .where('is_bot', '=', 0)
-        .groupBy(['link_id', hourOf('clicked_at'), ...Object.values(DIMENSIONS).map((d) => d.column)]),
+        .groupBy(['link_id', hourStart('clicked_at'), ...Object.values(DIMENSIONS).map((d) => d.column)]),
     )
     .execute()
   const perValue = Object.keys(DIMENSIONS).flatMap((dimension) =>
     (['hour', 'day'] as const).map(
-      (granularity) => sql`select link_id, ${sql.lit(granularity)} as granularity, ${granularity === 'hour' ? sql.ref('hour') : dayOf('hour')} as period_start, ${sql.lit(dimension)} as dimension, ${sql.ref(dimension)} as value, clicks from batch_cube`,
+      (granularity) => sql`select link_id, ${sql.lit(granularity)} as granularity, ${granularity === 'hour' ? sql.ref('hour') : dayStart('hour')} as period_start, ${sql.lit(dimension)} as dimension, ${sql.ref(dimension)} as value, clicks from batch_cube`,
     ),
   )
   await sql`

@@ -7,6 +7,9 @@ export function isUniqueViolation(error: unknown): boolean {
   return c === 'SQLITE_CONSTRAINT_UNIQUE' || c === 'SQLITE_CONSTRAINT_PRIMARYKEY' || c === '23505'
 }
 
+/** SQLite: another connection holds the write lock (the server's and the click writer thread's share the file). */
+export const isSqliteBusy = (error: unknown): boolean => code(error) === 'SQLITE_BUSY'
+
 /** A transaction lost a race with another one (PostgreSQL serialization failure or deadlock): run it again. */
 export function isRetryableConflict(error: unknown): boolean {
   const c = code(error)

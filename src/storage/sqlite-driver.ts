@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely'
+import { isSqliteBusy } from './errors.js'
 
 /** How long a statement waits for another connection's write transaction before it fails with SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000
@@ -27,12 +28,16 @@ export class ConcurrentSqliteDialect extends SqliteDialect {
 }
 
 class ConcurrentSqliteDriver extends SqliteDriver {
+  /** SQLite has one connection per driver: it is wrapped once, not on every query. */
+  #connection: DatabaseConnection | undefined
+
   override async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await super.acquireConnection()
-    return {
+    this.#connection ??= {
       executeQuery: (query) => whenUnlocked(() => connection.executeQuery(query)),
       streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
     }
+    return this.#connection
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -46,7 +51,7 @@ async function whenUnlocked<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run()
     } catch (error) {
-      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || performance.now() + pause > deadline) throw error
+      if (!isSqliteBusy(error) || performance.now() + pause > deadline) throw error
       await sleep(pause)
     }
   }
