@@ -34,7 +34,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
 export async function buildApp(c: Container): Promise<App> {
   const { config } = c
   const redirect = createRedirectHandler({
-    config, domains: c.domains, links: c.links, cache: c.redirectCache, clicks: c.clicks, metrics: c.metrics,
+    config, domains: c.domains, links: c.links, cache: c.redirectCache, clicks: c.clicks, metrics: c.metrics, faults: c.faults,
   })
 
   const app: App = Fastify({
@@ -58,7 +58,11 @@ export async function buildApp(c: Container): Promise<App> {
     return503OnClosing: true,
     serverFactory: (handler) => {
       const server = createServer((req, res) => {
-        if (!redirect(req, res)) handler(req, res)
+        try {
+          if (!redirect(req, res)) handler(req, res)
+        } catch (error) {
+          c.faults.failRequest('server', req, res, error)
+        }
       })
       server.headersTimeout = 10_000
       return server

@@ -11,6 +11,7 @@ import { pruneIdempotencyKeys } from './http/idempotency.js'
 import { createLinksRepository } from './links/links.repository.js'
 import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
+import { createFaults } from './ops/faults.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
 import { createQrService } from './qr/qr.service.js'
@@ -50,9 +51,10 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   // The one logger: Fastify's requests and the container's background work (Redis, reloads) share it.
   const logger: FastifyBaseLogger = options.logger ?? pino({ level: config.logLevel })
   const metrics = createMetrics()
+  const faults = createFaults({ logger, metrics })
   const redis = config.redisUrl === undefined
     ? undefined
-    : connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, logger, metrics })
+    : connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, logger, metrics, faults })
   const bus = redis?.bus ?? createMemoryInvalidationBus()
   // PostgreSQL without Redis may mean several instances and no way to hear of each other's writes:
   // no redirect cache then (docs/adr/0003-redirect-cache-across-instances.md).
@@ -111,19 +113,19 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   let closed: Promise<void> | undefined
 
   return {
-    config, clock, logger, storage, redis: redis?.client, metrics, redirectCache, tokens, domains, links, conversations, clicks, stats, qr,
+    config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, domains, links, conversations, clicks, stats, qr,
 
     /** Migrates the database and loads what the redirect keeps in memory. */
     async start(): Promise<void> {
       await migrateToLatest(storage)
       await domains.load()
       clicks.start()
-      maintenance = setInterval(() => {
+      maintenance = setInterval(faults.guard('timer', () => {
         const failed = (what: string) => (error: unknown) => logger.warn({ err: error }, `pruning ${what} failed; retried in an hour`)
         pruneIdempotencyKeys(db, clock.now()).catch(failed('idempotency keys'))
         stats.prune().catch(failed('old clicks'))
-      }, MAINTENANCE_INTERVAL_MS).unref()
-      if (shared) domainsRefresh = setInterval(() => void reloadDomains(false), DOMAINS_REFRESH_MS).unref()
+      }), MAINTENANCE_INTERVAL_MS).unref()
+      if (shared) domainsRefresh = setInterval(faults.guard('timer', () => void reloadDomains(false)), DOMAINS_REFRESH_MS).unref()
     },
 
     /** Flushes buffered clicks and closes connections. Idempotent. */

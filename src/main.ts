@@ -10,6 +10,10 @@ import { createContainer } from './container.js'
  */
 export async function serve(config: Config): Promise<void> {
   const container = createContainer(config)
+  // The last fault boundary: whatever escaped every other one is logged and counted, and the process
+  // keeps serving (docs/operations.md, "Fault boundary").
+  process.on('uncaughtException', (error) => container.faults.report('uncaught_exception', error))
+  process.on('unhandledRejection', (reason) => container.faults.report('unhandled_rejection', reason))
   await container.start()
   if (config.bootstrapToken !== undefined) {
     await container.tokens.ensure(config.bootstrapToken, config.bootstrapOwner)

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { Redis, type RedisOptions } from 'ioredis'
 import type { BaseLogger } from 'pino'
+import type { Faults } from '../ops/faults.js'
 import type { Metrics } from '../ops/metrics.js'
 import type { InvalidationBus, InvalidationHandlers } from './cache.js'
 import { redisKeys } from './keys.js'
@@ -22,7 +23,7 @@ type Message = { from: string; type: 'link'; domain: string; path: string } | { 
  * and a subscriber for the invalidation channel. Both reconnect by themselves; state changes are
  * logged once per transition and exported as `linkline_redis_up` / `linkline_redis_errors_total`.
  */
-export function connectRedis(deps: { url: string; prefix: string; logger: Pick<BaseLogger, 'info' | 'warn'>; metrics: Metrics }) {
+export function connectRedis(deps: { url: string; prefix: string; logger: Pick<BaseLogger, 'info' | 'warn'>; metrics: Metrics; faults: Faults }) {
   const { logger, metrics } = deps
   const channel = redisKeys(deps.prefix).invalidations
   const client = new Redis(deps.url, COMMAND_OPTIONS)
@@ -62,7 +63,8 @@ export function connectRedis(deps: { url: string; prefix: string; logger: Pick<B
       (error: unknown) => logger.warn({ err: error }, 'could not subscribe to the invalidation channel'),
     )
   })
-  subscriber.on('message', (_channel: string, raw: string) => {
+  // A throw inside an ioredis listener would surface in its socket parser: contain it here.
+  subscriber.on('message', deps.faults.guard('redis', (_channel: string, raw: string) => {
     let message: Message
     try {
       message = JSON.parse(raw) as Message
@@ -72,7 +74,7 @@ export function connectRedis(deps: { url: string; prefix: string; logger: Pick<B
     if (message.from === instance) return
     if (message.type === 'link') handlers?.link(message.domain, message.path)
     else handlers?.domainsChanged()
-  })
+  }))
 
   async function publish(message: Message): Promise<void> {
     try {

@@ -1,6 +1,6 @@
 import type { FastifyRequest, FastifySchema } from 'fastify'
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js'
-import { invalidBody, validationError, type AppError } from '../shared/errors.js'
+import { invalidBody, notFound, validationError, type AppError } from '../shared/errors.js'
 
 interface JsonSchema {
   type?: string | string[]
@@ -50,15 +50,38 @@ function coerceJsonObject(value: string, schema: JsonSchema): unknown {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** preValidation hook: coercion, and a JSON body that is not an object is `invalid_body`. */
+/**
+ * The parameter (in the contract's bracket notation) of the first string holding U+0000, if any.
+ * PostgreSQL cannot store the character at all and SQLite would truncate it in places, so every text
+ * field of every resource refuses it up front, the same on both backends.
+ */
+export function findNul(value: unknown, param = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? param : undefined
+  if (typeof value !== 'object' || value === null) return undefined
+  for (const [key, child] of Object.entries(value)) {
+    const found = findNul(child, param === '' ? key : `${param}[${key}]`)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+/**
+ * preValidation hook: the NUL check, coercion, and a JSON body that is not an object is `invalid_body`.
+ * An id holding NUL names no resource: 404, as the contract orders resource checks before parameters.
+ */
 export async function coerceRequest(req: FastifyRequest): Promise<void> {
+  if (findNul(req.params) !== undefined) throw notFound('resource')
   const schema = req.routeOptions.schema as (FastifySchema & { body?: JsonSchema; querystring?: JsonSchema }) | undefined
-  if (!schema) return
-  if (schema.querystring) req.query = coerce(req.query, schema.querystring)
-  if (schema.body) {
+  if (schema?.querystring) req.query = coerce(req.query, schema.querystring)
+  if (schema?.body) {
     if (req.body === undefined) req.body = {}
     if (!isPlainObject(req.body)) throw invalidBody('the body must be a JSON object or form fields')
     req.body = coerce(req.body, schema.body)
+  }
+  // After coercion, which may have decoded a JSON-encoded parameter.
+  for (const part of [req.query, req.body]) {
+    const param = findNul(part)
+    if (param !== undefined) throw validationError(param, `${param} must not contain the NUL character (U+0000)`)
   }
 }
 

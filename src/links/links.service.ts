@@ -4,7 +4,9 @@ import { newId, randomBase62 } from '../shared/ids.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import {
+  destinationControlCharacter,
   destinationLoops,
+  destinationTooLong,
   invalidDestination,
   linkNotFound,
   pathTaken,
@@ -19,6 +21,10 @@ import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
 /** First path segments that Linkline serves itself on its default domains. */
 export const RESERVED_SEGMENTS = new Set(['v1', 'docs', 'healthz', 'readyz', 'metrics', 'app', 'favicon.ico', 'robots.txt', '.well-known'])
 const RANDOM_PATH_LENGTH = 7
+// eslint-disable-next-line no-control-regex -- the control characters are what this looks for
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
+/** Percent-encoding can triple a 2048-character input; beyond this, no browser or server takes the URL. */
+const MAX_SERIALIZED_DESTINATION = 8192
 const RANDOM_PATH_ATTEMPTS = 5
 
 export function createLinksService(deps: {
@@ -56,7 +62,13 @@ export function createLinksService(deps: {
     if (domains.isDefault(domain) && RESERVED_SEGMENTS.has(firstSegment)) throw reservedPath(path)
   }
 
-  function checkDestination(destination: string, domain: string, path: string) {
+  /**
+   * The destination as stored, returned and sent in `Location`: its WHATWG serialization, which
+   * percent-encodes what a header cannot carry and writes the host in punycode (API.md §2). Control
+   * characters are refused rather than cleaned: the URL parser would drop tabs and newlines silently.
+   */
+  function normalizeDestination(destination: string, domain: string, path: string): string {
+    if (CONTROL_CHARACTER.test(destination)) throw destinationControlCharacter()
     let url: URL
     try {
       url = new URL(destination)
@@ -64,8 +76,10 @@ export function createLinksService(deps: {
       throw invalidDestination()
     }
     if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') throw invalidDestination()
+    if (url.href.length > MAX_SERIALIZED_DESTINATION) throw destinationTooLong(MAX_SERIALIZED_DESTINATION)
     const samePath = url.pathname === path || url.pathname === `${path}/`
     if (url.host === domain && samePath) throw destinationLoops()
+    return url.href
   }
 
   async function insertWithRandomPath(row: Omit<LinkRow, 'path'>): Promise<LinkRow> {
@@ -100,13 +114,13 @@ export function createLinksService(deps: {
     async create(principal: Principal, input: CreateLinkBody): Promise<LinkObject> {
       const domain = await domains.resolveForOwner(principal, input.domain)
       if (input.path !== undefined) checkPath(domain, input.path)
-      checkDestination(input.destination, domain, input.path ?? '')
+      const destination = normalizeDestination(input.destination, domain, input.path ?? '')
       const now = clock.now()
       const base = {
         id: newId('lnk'),
         owner_id: principal.ownerId,
         domain,
-        destination: input.destination,
+        destination,
         title: input.title ?? null,
         created_at: now,
         updated_at: now,
@@ -129,6 +143,8 @@ export function createLinksService(deps: {
       const page = input.page ?? 1
       const query = { ...input.query }
       if (query.domain !== undefined) query.domain = query.domain.toLowerCase()
+      // Destinations are stored serialized: a filter written as the user typed it must match too.
+      if (query.destination !== undefined && URL.canParse(query.destination)) query.destination = new URL(query.destination).href
       const rows = await repo.list(principal.ownerId, query, (page - 1) * limit, limit + 1)
       return { data: rows.slice(0, limit).map(toObject), pagination: { page, limit, hasMore: rows.length > limit } }
     },
@@ -138,12 +154,13 @@ export function createLinksService(deps: {
       const current = await findOwned(principal, id)
       const domain = input.domain === undefined ? current.domain : await domains.resolveForOwner(principal, input.domain)
       const path = input.path ?? current.path
-      const destination = input.destination ?? current.destination
+      const destination = input.destination === undefined ? current.destination : normalizeDestination(input.destination, domain, path)
       const title = input.title !== undefined ? input.title : input.display_name !== undefined ? input.display_name : current.title
       const moved = domain !== current.domain || path !== current.path
       if (!moved && destination === current.destination && title === current.title) return toObject(current)
       if (moved) checkPath(domain, path)
-      checkDestination(destination, domain, path)
+      // A move can turn the unchanged destination into a loop.
+      if (moved && input.destination === undefined) normalizeDestination(destination, domain, path)
       const next: LinkRow = { ...current, domain, path, destination, title, updated_at: clock.now() }
       try {
         await repo.update(principal.ownerId, id, { domain, path, destination, title, updated_at: next.updated_at })

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import type { Config } from '../config.js'
 import type { DomainsService } from '../domains/domains.service.js'
+import type { Faults } from '../ops/faults.js'
 import type { Metrics } from '../ops/metrics.js'
 import type { ClickRecorder } from '../stats/clicks.js'
 import { RESERVED_SEGMENTS, type LinksService } from './links.service.js'
@@ -21,7 +22,8 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
  * The redirect, answered before Fastify's router runs (installed through `serverFactory`). It owns
  * every GET/HEAD whose first path segment is not one Linkline serves itself (on custom domains it
  * owns every GET/HEAD), resolves (domain, path) from the cache or with one point query, answers, and
- * hands the visit to the click recorder. Returns false for requests it leaves to Fastify.
+ * hands the visit to the click recorder. Returns false for requests it leaves to Fastify. Whatever
+ * a link holds or a client sends, an exception fails this one request (a 500 page), never the process.
  */
 export function createRedirectHandler(deps: {
   config: Pick<Config, 'notFoundUrl' | 'trustProxy' | 'countryHeader'>
@@ -30,8 +32,14 @@ export function createRedirectHandler(deps: {
   cache: RedirectCache
   clicks: ClickRecorder
   metrics: Metrics
+  faults: Faults
 }) {
-  const { config, domains, links, cache, clicks, metrics } = deps
+  const { config, domains, links, cache, clicks, metrics, faults } = deps
+
+  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown, started: number) => {
+    faults.failRequest('redirect', req, res, error)
+    metrics.observeRedirect('error', started)
+  }
 
   function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, query: string, started: number) {
     const requestId = req.headers['x-request-id']
@@ -78,17 +86,24 @@ export function createRedirectHandler(deps: {
     const query = q === -1 ? '' : url.slice(q + 1)
     const cached = cache.get(host, path)
     if (cached !== undefined) {
-      answer(req, res, cached, query, started)
+      try {
+        answer(req, res, cached, query, started)
+      } catch (error) {
+        fail(req, res, error, started)
+      }
     } else {
-      links.lookup(host, path).then(
-        (target) => answer(req, res, target, query, started),
-        () => {
-          // The database failed: the redirect cannot be answered, but the API error shape is not for browsers.
-          res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1' })
-          res.end('Service temporarily unavailable')
-          metrics.observeRedirect('error', started)
-        },
-      )
+      links
+        .lookup(host, path)
+        .then(
+          (target) => answer(req, res, target, query, started),
+          () => {
+            // The database failed: the redirect cannot be answered, but the API error shape is not for browsers.
+            res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1' })
+            res.end('Service temporarily unavailable')
+            metrics.observeRedirect('error', started)
+          },
+        )
+        .catch((error: unknown) => fail(req, res, error, started))
     }
     return true
   }

@@ -2,6 +2,9 @@ import { performance } from 'node:perf_hooks'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
 type RedirectOutcome = 'found' | 'not_found' | 'error'
+/** Where an exception was contained instead of ending the process (ops/faults.ts). */
+export type FaultSite = 'redirect' | 'server' | 'redis' | 'timer' | 'uncaught_exception' | 'unhandled_rejection'
+const FAULT_SITES: FaultSite[] = ['redirect', 'server', 'redis', 'timer', 'uncaught_exception', 'unhandled_rejection']
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
@@ -66,6 +69,13 @@ export function createMetrics() {
   })
   // Exported at 0 from the start, so that alerts on increase() see the first drop.
   for (const reason of ['buffer_full', 'shutdown']) clicksDropped.inc({ reason }, 0)
+  const faults = new Counter({
+    name: 'linkline_faults_total',
+    help: 'Exceptions contained outside the API error handler, by site: the request failed alone and the process kept serving',
+    labelNames: ['site'] as const,
+    registers: [registry],
+  })
+  for (const site of FAULT_SITES) faults.inc({ site }, 0)
   const clickFlushes = new Histogram({
     name: 'linkline_click_flush_duration_seconds',
     help: 'Duration of one click batch write, by outcome (ok, error)',
@@ -107,6 +117,9 @@ export function createMetrics() {
     },
     dropClicks(reason: 'buffer_full' | 'shutdown', count: number) {
       clicksDropped.inc({ reason }, count)
+    },
+    countFault(site: FaultSite) {
+      faults.inc({ site })
     },
     watchClickBuffer(size: () => number) {
       clickBufferSize = size

@@ -40,6 +40,6 @@ describe('PostgreSQL goes away and comes back', { skip: needsPostgres }, () => {
     await proxy.restore()
     assert.equal((await s.request('GET', '/readyz')).status, 200)
     assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://a.example', path: '/after' } })).status, 201)
-    assert.equal((await s.request('GET', '/after', { token: null })).headers.location, 'https://a.example')
+    assert.equal((await s.request('GET', '/after', { token: null })).headers.location, 'https://a.example/')
   })
 })
