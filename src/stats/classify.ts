@@ -15,7 +15,7 @@ const COUNTRY = /^[A-Za-z]{2}$/
 
 /**
  * Turns a raw visit into the row that is stored: browser, OS and device type from the User-Agent
- * (ua-parser-js; a browser with no device type is a desktop), bot or human (isbot knows crawlers
+ * (ua-parser-js 1.x, MIT; a browser with no device type is a desktop), bot or human (isbot knows crawlers
  * and link-preview fetchers such as Slackbot, Twitterbot, facebookexternalhit and WhatsApp), the
  * referrer's host, an ISO country code when the trusted header carries one, and the visitor key:
  * HMAC(the day's salt, IP + User-Agent). The IP itself goes no further than this function.
@@ -44,6 +44,12 @@ interface UserAgentFacts {
   readonly device: string | null
 }
 
+/**
+ * ua-parser-js 1.x (MIT; 2.x is AGPL) still spells two systems by their former names; the current
+ * ones are what 2.x recorded before the switch, so breakdowns keep one row per system.
+ */
+const OS_NAMES: Record<string, string> = { 'Mac OS': 'macOS', 'Chromium OS': 'Chrome OS' }
+
 // Parsing one User-Agent costs ~100 µs of CPU (isbot's and ua-parser-js's regular expressions), more
 // than the redirect itself, while a site's visitors share comparatively few User-Agents: remember the
 // most recent ones. Bounded, so that a client sending a new User-Agent each time costs only misses.
@@ -55,7 +61,8 @@ function describeUserAgent(userAgent: string): UserAgentFacts {
     const bot = isbot(userAgent)
     const ua = bot ? undefined : UAParser(userAgent)
     const browser = ua?.browser.name ?? null
-    facts = { bot, browser, os: ua?.os.name ?? null, device: ua?.device.type ?? (browser === null ? null : 'desktop') }
+    const os = ua?.os.name ?? null
+    facts = { bot, browser, os: os === null ? null : (OS_NAMES[os] ?? os), device: ua?.device.type ?? (browser === null ? null : 'desktop') }
     userAgents.set(userAgent, facts)
   }
   return facts
