@@ -4,6 +4,7 @@ import { newId, randomBase62 } from '../shared/ids.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import {
+  destinationChainTooLong,
   destinationLoops,
   invalidDestination,
   linkNotFound,
@@ -16,10 +17,12 @@ import type { CreateLinkBody, LinkObject, UpdateLinkBody } from './links.schemas
 import type { LinkRow } from './links.table.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
 
-/** First path segments that Linkline serves itself on its default domains. */
+/** First path segments that Linkline serves itself, on every host (so that no domain can shadow the API). */
 export const RESERVED_SEGMENTS = new Set(['v1', 'docs', 'healthz', 'readyz', 'metrics', 'app', 'favicon.ico', 'robots.txt', '.well-known'])
 const RANDOM_PATH_LENGTH = 7
 const RANDOM_PATH_ATTEMPTS = 5
+/** Most short links of this service a destination may go through before it leaves the service. */
+const MAX_CHAIN_HOPS = 5
 
 export function createLinksService(deps: {
   repo: LinksRepository
@@ -51,9 +54,9 @@ export function createLinksService(deps: {
     await deps.onInvalidate?.(domain, path)
   }
 
-  function checkPath(domain: string, path: string) {
+  function checkPath(path: string) {
     const firstSegment = path.slice(1).split('/')[0] as string
-    if (domains.isDefault(domain) && RESERVED_SEGMENTS.has(firstSegment)) throw reservedPath(path)
+    if (RESERVED_SEGMENTS.has(firstSegment)) throw reservedPath(path)
   }
 
   function checkDestination(destination: string, domain: string, path: string) {
@@ -66,6 +69,28 @@ export function createLinksService(deps: {
     if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') throw invalidDestination()
     const samePath = url.pathname === path || url.pathname === `${path}/`
     if (url.host === domain && samePath) throw destinationLoops()
+  }
+
+  /**
+   * Follows the destination through this service's own short links (on any of its names: default and
+   * custom domains, reserved hosts, loopback aliases) as the redirect would, and refuses a chain that
+   * comes back to the link being saved (`id`, at `domain` + `path`) or that does not leave the service
+   * within MAX_CHAIN_HOPS. Called after checkDestination, which has parsed the URL once already.
+   */
+  async function checkRedirectChain(destination: string, domain: string, path: string, id?: string) {
+    let next = destination
+    for (let hop = 0; hop < MAX_CHAIN_HOPS; hop++) {
+      const url = new URL(next)
+      const served = domains.servedDomain(url.host)
+      if (served === undefined) return
+      const hopPath = url.pathname.length > 1 && url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname
+      if (served === domain && hopPath === path) throw destinationLoops()
+      const target = await repo.findTarget(served, hopPath)
+      // The link's own old place (it is moving away) ends the chain: after the update nothing is there.
+      if (target === undefined || target.id === id) return
+      next = target.destination
+    }
+    throw destinationChainTooLong(MAX_CHAIN_HOPS)
   }
 
   async function insertWithRandomPath(row: Omit<LinkRow, 'path'>): Promise<LinkRow> {
@@ -99,8 +124,9 @@ export function createLinksService(deps: {
   return {
     async create(principal: Principal, input: CreateLinkBody): Promise<LinkObject> {
       const domain = await domains.resolveForOwner(principal, input.domain)
-      if (input.path !== undefined) checkPath(domain, input.path)
+      if (input.path !== undefined) checkPath(input.path)
       checkDestination(input.destination, domain, input.path ?? '')
+      await checkRedirectChain(input.destination, domain, input.path ?? '')
       const now = clock.now()
       const base = {
         id: newId('lnk'),
@@ -142,8 +168,9 @@ export function createLinksService(deps: {
       const title = input.title !== undefined ? input.title : input.display_name !== undefined ? input.display_name : current.title
       const moved = domain !== current.domain || path !== current.path
       if (!moved && destination === current.destination && title === current.title) return toObject(current)
-      if (moved) checkPath(domain, path)
+      if (moved) checkPath(path)
       checkDestination(destination, domain, path)
+      await checkRedirectChain(destination, domain, path, id)
       const next: LinkRow = { ...current, domain, path, destination, title, updated_at: clock.now() }
       try {
         await repo.update(principal.ownerId, id, { domain, path, destination, title, updated_at: next.updated_at })

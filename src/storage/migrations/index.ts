@@ -4,6 +4,7 @@ import * as createLinks from './0003-create-links.js'
 import * as createIdempotencyKeys from './0004-create-idempotency-keys.js'
 import * as createConversations from './0005-create-conversations.js'
 import * as createClicks from './0006-create-clicks.js'
+import * as verifyDomains from './0008-verify-domains.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -13,4 +14,5 @@ export const migrations = {
   '0004-create-idempotency-keys': createIdempotencyKeys,
   '0005-create-conversations': createConversations,
   '0006-create-clicks': createClicks,
+  '0008-verify-domains': verifyDomains,
 }
