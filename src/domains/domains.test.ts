@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
-import { backends } from '../../test/backends.js'
-import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { Migrator, sql, type Migration } from 'kysely'
+import { backends, needsPostgresAndRedis } from '../../test/backends.js'
+import { createTestDatabase, startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { loadConfig } from '../config.js'
+import { openStorage } from '../storage/database.js'
+import { migrations } from '../storage/migrations/index.js'
 import type { TxtResolver } from './domains.verification.js'
 
 /** A DNS stand-in: records published by the test, NXDOMAIN otherwise, or a failing resolver. */
@@ -265,6 +269,66 @@ describe('domain verification settings', () => {
       assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://a.example', domain: 'closed.example' } })).status, 201)
     } finally {
       await s.close()
+    }
+  })
+})
+
+describe('domains migrated from before verification', () => {
+  for (const backend of backends) {
+    test(`are verified, and keep serving (${backend})`, async () => {
+      const database = await createTestDatabase(backend)
+      const storage = openStorage(loadConfig({ ...database.env, LOG_LEVEL: 'silent' }))
+      try {
+        const migrationTableSchema = backend === 'postgres'
+          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)).rows[0]?.schema
+          : undefined
+        const provider = { getMigrations: async () => migrations as Record<string, Migration> }
+        const { error } = await new Migrator({ db: storage.db, provider, migrationTableSchema }).migrateTo('0006-create-clicks')
+        assert.equal(error, undefined)
+        await sql`insert into domains (name, owner_id, created_at) values ('old.example', 'alice', 1700000000000)`.execute(storage.db)
+      } finally {
+        await storage.close()
+      }
+      const s = await startTestServer({ database })
+      try {
+        const r = await s.request('GET', '/v1/domains/old.example')
+        assert.equal(r.body.data.status, 'verified')
+        assert.equal(r.body.data.verifiedAt, '2023-11-14T22:13:20.000Z')
+        assert.equal(r.body.data.verification, null)
+        assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://a.example', domain: 'old.example' } })).status, 201)
+      } finally {
+        await s.close()
+        await database.drop()
+      }
+    })
+  }
+})
+
+describe('a verification on one instance', { skip: needsPostgresAndRedis }, () => {
+  test('is seen by another (PostgreSQL + Redis)', async () => {
+    const database = await createTestDatabase('postgres')
+    const dns = stubResolver()
+    const env = { LINKLINE_DOMAINS: 'sho.rt' }
+    const a = await startTestServer({ database, env, container: { txtResolver: dns } })
+    const b = await startTestServer({ database, env })
+    try {
+      for (let waited = 0; !/^linkline_redis_up 1$/m.test((await b.request('GET', '/metrics', { token: null })).text); waited += 50) {
+        assert.ok(waited < 10_000, 'Redis ready')
+        await sleep(50)
+      }
+      const created = (await a.request('POST', '/v1/domains', { json: { name: 'shared.example' } })).body.data
+      const link = { destination: 'https://a.example/shared', domain: 'shared.example', path: '/s' }
+      assert.equal((await b.request('POST', '/v1/links', { json: link })).body.error?.param, 'domain', 'pending on B too')
+      dns.records.set(created.verification.name, [[created.verification.value]])
+      assert.equal((await a.request('POST', '/v1/domains/shared.example/verify')).body.data.status, 'verified')
+      assert.equal((await b.request('GET', '/v1/domains/shared.example')).body.data.status, 'verified')
+      assert.equal((await b.request('POST', '/v1/links', { json: link })).status, 201)
+      assert.equal((await b.request('GET', '/s', { token: null, headers: { host: 'shared.example' } })).headers.location, 'https://a.example/shared')
+      assert.equal((await a.request('GET', '/s', { token: null, headers: { host: 'shared.example' } })).headers.location, 'https://a.example/shared')
+    } finally {
+      await a.close()
+      await b.close()
+      await database.drop()
     }
   })
 })
