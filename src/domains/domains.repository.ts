@@ -24,6 +24,15 @@ function queries(db: Db) {
         .set({ status, last_checked_at: at, verified_at: status === 'verified' ? at : null })
         .where('name', '=', name).where('status', '=', 'pending').execute()
     },
+    /**
+     * A no-op write on the owner's verified domain: it takes the row lock, so it waits for a delete in
+     * flight, and tells whether the row is still there once that one has committed.
+     */
+    async touchVerified(ownerId: string, name: string): Promise<boolean> {
+      const r = await db.updateTable('domains').set((eb) => ({ status: eb.ref('status') }))
+        .where('name', '=', name).where('owner_id', '=', ownerId).where('status', '=', 'verified').executeTakeFirst()
+      return Number(r.numUpdatedRows) > 0
+    },
     async delete(ownerId: string, name: string): Promise<boolean> {
       const r = await db.deleteFrom('domains').where('owner_id', '=', ownerId).where('name', '=', name).executeTakeFirst()
       return Number(r.numDeletedRows) > 0

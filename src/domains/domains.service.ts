@@ -134,6 +134,13 @@ export function createDomainsService(deps: {
       if (row.status !== 'verified') throw domainPending(name)
       return name
     },
+    /**
+     * Called after a link was written on `domain`: throws as resolveForOwner would when the domain is no
+     * longer the owner's and verified. A write on the domain row, so that it waits for a delete in flight.
+     */
+    async confirmForLink(principal: Principal, domain: string): Promise<void> {
+      if (!defaultSet.has(domain) && !(await repo.touchVerified(principal.ownerId, domain))) throw domainNotAllowed(domain)
+    },
     async list(principal: Principal): Promise<DomainObject[]> {
       const own = await repo.listByOwner(principal.ownerId)
       return [
@@ -187,12 +194,11 @@ export function createDomainsService(deps: {
     async delete(principal: Principal, rawName: string): Promise<string> {
       const name = key(rawName)
       if (defaultSet.has(name)) throw defaultDomainNotDeletable(name)
-      // One transaction, so that no link lands on the domain between the check and the delete.
+      // One transaction, the delete first: its row lock makes a concurrent writer of the domain row
+      // wait, and the check that follows sees every link committed before it (rolled back when in use).
       await repo.transaction(async (tx, trx) => {
-        const row = await tx.find(name)
-        if (row?.owner_id !== principal.ownerId) throw domainNotFound()
+        if (!(await tx.delete(principal.ownerId, name))) throw domainNotFound()
         if (await deps.linksOnDomain(trx, name)) throw domainInUse(name)
-        await tx.delete(principal.ownerId, name)
       })
       custom.delete(name)
       await deps.onChange?.()

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
 import { Migrator, sql, type Migration } from 'kysely'
-import { backends, needsPostgresAndRedis } from '../../test/backends.js'
+import pg from 'pg'
+import { backends, needsPostgres, needsPostgresAndRedis } from '../../test/backends.js'
 import { createTestDatabase, startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { loadConfig } from '../config.js'
 import { openStorage } from '../storage/database.js'
@@ -329,6 +330,39 @@ describe('a verification on one instance', { skip: needsPostgresAndRedis }, () =
       await a.close()
       await b.close()
       await database.drop()
+    }
+  })
+})
+
+describe('a domain deleted while a link is being created on it', { skip: needsPostgres }, () => {
+  test('takes the link with it: the create is undone and answers 400 (issue #18)', async () => {
+    const s = await startTestServer({ backend: 'postgres', env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
+    const deleter = new pg.Client({ connectionString: s.env.DATABASE_URL })
+    const observer = new pg.Client({ connectionString: s.env.DATABASE_URL })
+    await deleter.connect()
+    await observer.connect()
+    try {
+      assert.equal((await s.request('POST', '/v1/domains', { json: { name: 'race.example' } })).status, 201)
+      // A delete that has checked for links (none yet) and not committed: it holds the domain row.
+      await deleter.query('begin')
+      await deleter.query(`delete from domains where name = 'race.example'`)
+      const creating = s.request('POST', '/v1/links', { json: { destination: 'https://a.example', domain: 'race.example', path: '/race' } })
+      // The create has read the domain (still there for it), written its link, and now waits for the row.
+      const waiting = `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike 'update "domains"%'`
+      for (let waited = 0; (await observer.query<{ n: number }>(waiting)).rows[0]?.n !== 1; waited += 20) {
+        assert.ok(waited < 10_000, 'the create waits for the delete')
+        await sleep(20)
+      }
+      await deleter.query('commit')
+      const r = await creating
+      assert.equal(r.status, 400, r.text)
+      assert.equal(r.body.error.param, 'domain')
+      const left = await observer.query<{ n: number }>(`select count(*)::int as n from links where domain = 'race.example'`)
+      assert.equal(left.rows[0]?.n, 0, 'no link is left on a domain nobody owns')
+    } finally {
+      await deleter.end()
+      await observer.end()
+      await s.close()
     }
   })
 })

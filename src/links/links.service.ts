@@ -93,6 +93,20 @@ export function createLinksService(deps: {
     throw destinationChainTooLong(MAX_CHAIN_HOPS)
   }
 
+  /**
+   * The domain was checked before the write, outside any transaction: a delete of the domain may have
+   * run in between without seeing this link. Confirming afterwards waits for such a delete (its
+   * transaction holds the domain row) and, when the domain is gone, undoes the write (issue #18).
+   */
+  async function confirmDomainAfterWrite(principal: Principal, domain: string, undo: () => Promise<unknown>) {
+    try {
+      await domains.confirmForLink(principal, domain)
+    } catch (error) {
+      await undo()
+      throw error
+    }
+  }
+
   async function insertWithRandomPath(row: Omit<LinkRow, 'path'>): Promise<LinkRow> {
     for (let attempt = 1; ; attempt++) {
       const candidate = { ...row, path: `/${randomBase62(RANDOM_PATH_LENGTH)}` }
@@ -138,6 +152,7 @@ export function createLinksService(deps: {
         updated_at: now,
       }
       const row = input.path === undefined ? await insertWithRandomPath(base) : await insert({ ...base, path: input.path })
+      await confirmDomainAfterWrite(principal, domain, () => repo.deleteForOwner(principal.ownerId, row.id))
       // A negative cache entry may exist for a path that was free until now.
       await invalidate(row.domain, row.path)
       return toObject(row)
@@ -177,6 +192,10 @@ export function createLinksService(deps: {
       } catch (error) {
         if (isUniqueViolation(error)) throw pathTaken(domain, path)
         throw error
+      }
+      if (domain !== current.domain) {
+        const { domain: d, path: p, destination: dest, title: t, updated_at } = current
+        await confirmDomainAfterWrite(principal, domain, () => repo.update(principal.ownerId, id, { domain: d, path: p, destination: dest, title: t, updated_at }))
       }
       await invalidate(current.domain, current.path)
       if (moved) await invalidate(domain, path)
