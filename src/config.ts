@@ -1,3 +1,5 @@
+import { parseHost } from './domains/domain-name.js'
+
 /**
  * The only reader of the environment. Every setting Linkline understands is listed here, with its
  * default; `loadConfig` validates them all at start and fails with one clear message per bad value.
@@ -77,6 +79,9 @@ export function loadConfig(env: Env = process.env): Config {
     .split(',')
     .map((h) => h.trim().toLowerCase())
     .filter(Boolean)
+  for (const host of reservedHosts) {
+    if (parseHost(host) === undefined) problems.push(`LINKLINE_RESERVED_HOSTS must list host names, without scheme or path (got "${host}")`)
+  }
   const verification = str('LINKLINE_DOMAIN_VERIFICATION') ?? 'on'
   if (verification !== 'on' && verification !== 'off') problems.push(`LINKLINE_DOMAIN_VERIFICATION must be on or off (got "${verification}")`)
 

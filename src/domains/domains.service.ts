@@ -3,7 +3,7 @@ import type { Clock } from '../shared/clock.js'
 import type { Db } from '../storage/database.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
-import { isDnsName, isIpLiteral, isLoopback, parseHost } from './domain-name.js'
+import { isDnsName, isIpLiteral, isLoopback, parseHost, type HostName } from './domain-name.js'
 import {
   defaultDomainNotDeletable,
   domainInUse,
@@ -61,8 +61,18 @@ export function createDomainsService(deps: {
   // Every custom domain name, held in memory so that the redirect resolves a Host without a query.
   // Pending names are included: their host answers 404 rather than falling back to the primary domain.
   let custom = new Set<string>()
+  const ignored = new Set<string>()
   /** Names as typed by clients: parsed like a Host header when possible, else lower-cased for lookup. */
   const key = (raw: string) => parseHost(raw)?.host ?? raw.toLowerCase()
+
+  /** Why a tenant may not have this name as a custom domain; undefined when it may. */
+  function refusal(parsed: HostName | undefined) {
+    if (parsed === undefined) return invalidDomainName()
+    if (isIpLiteral(parsed.hostname)) return ipLiteralDomain(parsed.host)
+    if (ownHostnames.has(parsed.hostname)) return serviceHostDomain(parsed.host)
+    if (!isDnsName(parsed.hostname)) return invalidDomainName()
+    return undefined
+  }
 
   const toObject = (r: DomainRow): DomainObject => ({
     name: r.name,
@@ -102,7 +112,17 @@ export function createDomainsService(deps: {
     primary,
     /** (Re)loads the custom domains; tells whether the set changed. */
     async load(): Promise<boolean> {
-      const next = new Set(await repo.allNames())
+      const next = new Set<string>()
+      for (const name of await repo.allNames()) {
+        // Claimed before these rules (or before a name joined LINKLINE_RESERVED_HOSTS): its host is left
+        // to the service, as an unknown host, instead of to the tenant's links.
+        const refused = refusal(parseHost(name))
+        if (refused === undefined) next.add(name)
+        else if (!ignored.has(name)) {
+          ignored.add(name)
+          deps.logger.warn({ domain: name, reason: refused.message }, 'custom domain ignored: no longer claimable')
+        }
+      }
       const changed = next.size !== custom.size || [...next].some((name) => !custom.has(name))
       custom = next
       return changed
@@ -130,7 +150,7 @@ export function createDomainsService(deps: {
       const name = key(domain)
       if (defaultSet.has(name)) return name
       const row = await repo.find(name)
-      if (row?.owner_id !== principal.ownerId) throw domainNotAllowed(domain)
+      if (row?.owner_id !== principal.ownerId || refusal(parseHost(name)) !== undefined) throw domainNotAllowed(domain)
       if (row.status !== 'verified') throw domainPending(name)
       return name
     },
@@ -153,10 +173,8 @@ export function createDomainsService(deps: {
     get: async (principal: Principal, rawName: string): Promise<DomainObject> => toObject(await findOwned(principal, key(rawName))),
     async create(principal: Principal, rawName: string): Promise<DomainObject> {
       const parsed = parseHost(rawName)
-      if (parsed === undefined) throw invalidDomainName()
-      if (isIpLiteral(parsed.hostname)) throw ipLiteralDomain(parsed.host)
-      if (ownHostnames.has(parsed.hostname)) throw serviceHostDomain(parsed.host)
-      if (!isDnsName(parsed.hostname)) throw invalidDomainName()
+      const refused = refusal(parsed)
+      if (parsed === undefined || refused !== undefined) throw refused ?? invalidDomainName()
       const now = clock.now()
       const row: DomainRow = {
         name: parsed.host,

@@ -236,6 +236,23 @@ for (const backend of backends) {
       assert.equal((await claim('busy.example', bob)).status, 201, 'free to claim again')
     })
 
+    test('names claimed before these rules are ignored: their host is the service\'s again', async () => {
+      const ip = `127.0.0.1:${new URL(s.url).port}`
+      for (const name of [ip, 'api.sho.rt']) {
+        await sql`insert into domains (name, owner_id, created_at) values (${name}, 'mallory', 1)`.execute(s.container.storage.db)
+      }
+      await s.container.domains.load()
+      assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://legacy.example/', path: '/legacy' } })).status, 201)
+      for (const host of [ip, 'api.sho.rt']) {
+        const r = await s.request('GET', '/legacy', { token: null, headers: { host } })
+        assert.equal(r.headers.location, 'https://legacy.example/', host)
+      }
+      const mallory = await s.createToken('mallory')
+      const r = await s.request('POST', '/v1/links', { json: { destination: 'https://m.example/', domain: 'api.sho.rt' }, token: mallory })
+      assert.equal(r.status, 400)
+      assert.equal(r.body.error.param, 'domain')
+    })
+
     test('new links default to the first default domain', async () => {
       const r = await s.request('POST', '/v1/links', { json: { destination: 'https://a.example' } })
       assert.equal(r.body.data.domain, 'sho.rt')
@@ -244,6 +261,15 @@ for (const backend of backends) {
 }
 
 describe('domain verification settings', () => {
+  test('bad values stop the start', () => {
+    assert.throws(() => loadConfig({ LINKLINE_RESERVED_HOSTS: 'api.example,https://x.example/' }), /LINKLINE_RESERVED_HOSTS/)
+    assert.throws(() => loadConfig({ LINKLINE_DOMAIN_VERIFICATION: 'maybe' }), /LINKLINE_DOMAIN_VERIFICATION/)
+    assert.throws(() => loadConfig({ LINKLINE_DOMAIN_CHECK_INTERVAL_MS: '5' }), /LINKLINE_DOMAIN_CHECK_INTERVAL_MS/)
+    const config = loadConfig({ LINKLINE_RESERVED_HOSTS: ' API.example , admin.example:8443' })
+    assert.deepEqual(config.reservedHosts, ['api.example', 'admin.example:8443'])
+    assert.equal(config.domainVerification, true)
+  })
+
   test('the container re-checks pending domains on LINKLINE_DOMAIN_CHECK_INTERVAL_MS', async () => {
     const dns = stubResolver()
     const s = await startTestServer({ env: { LINKLINE_DOMAIN_CHECK_INTERVAL_MS: '100' }, container: { txtResolver: dns } })
