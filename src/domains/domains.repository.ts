@@ -33,6 +33,12 @@ function queries(db: Db) {
         .where('name', '=', name).where('owner_id', '=', ownerId).where('status', '=', 'verified').executeTakeFirst()
       return Number(r.numUpdatedRows) > 0
     },
+    /** Drops a claim still pending since before `createdBefore`; tells whether there was one. */
+    async deleteStalePending(name: string, createdBefore: number): Promise<boolean> {
+      const r = await db.deleteFrom('domains').where('name', '=', name).where('status', '=', 'pending')
+        .where('created_at', '<', createdBefore).executeTakeFirst()
+      return Number(r.numDeletedRows) > 0
+    },
     async delete(ownerId: string, name: string): Promise<boolean> {
       const r = await db.deleteFrom('domains').where('owner_id', '=', ownerId).where('name', '=', name).executeTakeFirst()
       return Number(r.numDeletedRows) > 0

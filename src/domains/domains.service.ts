@@ -29,6 +29,11 @@ export interface DomainObject {
   verification: { type: 'dns-txt'; name: string; value: string } | null
 }
 
+/**
+ * How long a pending claim holds its name against other owners: long enough to publish a record,
+ * short enough that a squatter cannot keep a name from whoever controls its DNS.
+ */
+export const PENDING_HOLD_MS = 7 * 24 * 60 * 60 * 1000
 /** Pending domains looked up per periodic round: bounds the DNS queries of one round. */
 const RECHECK_BATCH = 100
 
@@ -85,6 +90,16 @@ export function createDomainsService(deps: {
       ? null
       : { type: 'dns-txt', name: verificationRecordName(hostnameOf(r.name)), value: r.verification_token },
   })
+
+  async function insertUnlessTaken(row: DomainRow): Promise<boolean> {
+    try {
+      await repo.insert(row)
+      return true
+    } catch (error) {
+      if (isUniqueViolation(error)) return false
+      throw error
+    }
+  }
 
   async function findOwned(principal: Principal, name: string): Promise<DomainRow> {
     const row = await repo.find(name)
@@ -185,11 +200,10 @@ export function createDomainsService(deps: {
         verified_at: deps.verification ? null : now,
         last_checked_at: null,
       }
-      try {
-        await repo.insert(row)
-      } catch (error) {
-        if (isUniqueViolation(error)) throw domainTaken(row.name)
-        throw error
+      const claimed = await insertUnlessTaken(row)
+      // A stale pending claim gives way: it proved nothing, and its owner had PENDING_HOLD_MS to.
+      if (!claimed && !((await repo.deleteStalePending(row.name, now - PENDING_HOLD_MS)) && await insertUnlessTaken(row))) {
+        throw domainTaken(row.name)
       }
       custom.add(row.name)
       await deps.onChange?.()

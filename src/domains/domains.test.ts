@@ -33,11 +33,13 @@ for (const backend of backends) {
     let s: TestServer
     let bob: string
     const dns = stubResolver()
+    let daysAhead = 0
+    const clock = { now: () => Date.now() + daysAhead * 24 * 60 * 60 * 1000 }
     before(async () => {
       s = await startTestServer({
         backend,
         env: { LINKLINE_DOMAINS: 'sho.rt,second.example', LINKLINE_RESERVED_HOSTS: 'api.sho.rt, Admin.Example' },
-        container: { txtResolver: dns },
+        container: { txtResolver: dns, clock },
       })
       bob = await s.createToken('bob')
     })
@@ -165,6 +167,24 @@ for (const backend of backends) {
       const ok = await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', domain: name, path: '/p1' } })
       assert.equal(ok.status, 201, ok.text)
       assert.equal((await s.request('GET', '/p1', { token: null, headers: { host: name } })).headers.location, 'https://a.example/')
+    })
+
+    test('a pending claim holds its name for 7 days, then gives way to another owner', async () => {
+      assert.equal((await claim('squat.example', bob)).body.data.status, 'pending')
+      daysAhead = 6
+      try {
+        assert.equal((await claim('squat.example')).status, 409, 'within 7 days')
+        const verified = await claimVerified('held.example', bob)
+        daysAhead = 8
+        assert.equal((await claim(verified)).status, 409, 'a verified domain never gives way')
+        const taken = await claim('squat.example')
+        assert.equal(taken.status, 201, taken.text)
+        assert.equal(taken.body.data.status, 'pending')
+        assert.equal((await s.request('GET', '/v1/domains/squat.example', { token: bob })).status, 404, 'the stale claim is gone')
+        assert.equal((await s.request('GET', '/v1/domains/squat.example')).body.data.name, 'squat.example')
+      } finally {
+        daysAhead = 0
+      }
     })
 
     test('verify: 404 for another owner or an unknown name, 403 without domains:write', async () => {
