@@ -142,11 +142,14 @@ export function createDomainsService(deps: {
       custom = next
       return changed
     },
+
     /** The domain a redirect for this Host resolves against: the host itself when known, else the primary. */
     effectiveHost(host: string): string {
       return defaultSet.has(host) || custom.has(host) ? host : primary
     },
+
     isDefault: (name: string) => defaultSet.has(name),
+
     /**
      * The domain whose links a URL on `host` would reach if this service answers for that host (a
      * default or custom domain, a reserved host, a loopback alias on the listen port); else undefined.
@@ -159,6 +162,7 @@ export function createDomainsService(deps: {
       const alias = reservedHostnames.has(parsed.hostname) || (onListenPort && (isLoopback(parsed.hostname) || parsed.hostname === deps.listen.host))
       return alias ? primary : undefined
     },
+
     /** The domain a new or moved link of this owner gets; throws 400 on a domain it may not use. */
     async resolveForOwner(principal: Principal, domain: string | undefined): Promise<string> {
       if (domain === undefined) return primary
@@ -169,6 +173,7 @@ export function createDomainsService(deps: {
       if (row.status !== 'verified') throw domainPending(name)
       return name
     },
+
     /**
      * Called after a link was written on `domain`: throws as resolveForOwner would when the domain is no
      * longer the owner's and verified. A write on the domain row, so that it waits for a delete in flight.
@@ -176,6 +181,7 @@ export function createDomainsService(deps: {
     async confirmForLink(principal: Principal, domain: string): Promise<void> {
       if (!defaultSet.has(domain) && !(await repo.touchVerified(principal.ownerId, domain))) throw domainNotAllowed(domain)
     },
+
     async list(principal: Principal): Promise<DomainObject[]> {
       const own = await repo.listByOwner(principal.ownerId)
       return [
@@ -185,7 +191,9 @@ export function createDomainsService(deps: {
         ...own.map(toObject),
       ]
     },
+
     get: async (principal: Principal, rawName: string): Promise<DomainObject> => toObject(await findOwned(principal, key(rawName))),
+
     async create(principal: Principal, rawName: string): Promise<DomainObject> {
       const parsed = parseHost(rawName)
       const refused = refusal(parsed)
@@ -209,11 +217,13 @@ export function createDomainsService(deps: {
       await deps.onChange?.()
       return toObject(row)
     },
+
     /** Looks the TXT record up now (a verified domain is answered as it is). */
     async verify(principal: Principal, rawName: string): Promise<DomainObject> {
       const row = await findOwned(principal, key(rawName))
       return toObject(row.status === 'verified' ? row : await check(row))
     },
+
     /** One periodic round over the pending domains; returns how many became verified. */
     async recheckPending(): Promise<number> {
       let verified = 0
@@ -222,6 +232,7 @@ export function createDomainsService(deps: {
       }
       return verified
     },
+
     /** Returns the name as stored (normalised). */
     async delete(principal: Principal, rawName: string): Promise<string> {
       const name = key(rawName)
