@@ -185,7 +185,8 @@ export function createLinksService(deps: {
       if (!moved && destination === current.destination && title === current.title) return toObject(current)
       if (moved) checkPath(path)
       checkDestination(destination, domain, path)
-      await checkRedirectChain(destination, domain, path, id)
+      // Links saved before the chain check may close a chain already: a change of title alone is not refused.
+      if (moved || destination !== current.destination) await checkRedirectChain(destination, domain, path, id)
       const next: LinkRow = { ...current, domain, path, destination, title, updated_at: clock.now() }
       try {
         await repo.update(principal.ownerId, id, { domain, path, destination, title, updated_at: next.updated_at })

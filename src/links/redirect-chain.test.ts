@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { sql } from 'kysely'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 
@@ -53,6 +54,14 @@ for (const backend of backends) {
         previous = `http://${s.host}/hop-${i}`
       }
       assertLoop(await create({ destination: previous, path: '/hop-6' }), 'sixth hop')
+    })
+
+    test('a link saved in a cycle before the check can still be renamed', async () => {
+      const a = await create({ destination: `http://${s.host}/legacy-b`, path: '/legacy-a' })
+      const b = await create({ destination: 'https://out.example/', path: '/legacy-b' })
+      await sql`update links set destination = ${`http://${s.host}/legacy-a`} where id = ${b.body.data.id}`.execute(s.container.storage.db)
+      assert.equal((await s.request('PUT', `/v1/links/${a.body.data.id}`, { json: { title: 'renamed' } })).status, 200)
+      assertLoop(await s.request('PUT', `/v1/links/${a.body.data.id}`, { json: { destination: `http://${s.host}/legacy-b/` } }), 'a new destination is checked')
     })
 
     test('moving a link away from where its own chain passed is not a loop', async () => {
