@@ -1,3 +1,5 @@
+import { parseHost } from './domains/domain-name.js'
+
 /**
  * The only reader of the environment. Every setting Linkline understands is listed here, with its
  * default; `loadConfig` validates them all at start and fails with one clear message per bad value.
@@ -13,6 +15,12 @@ export interface Config {
   readonly redisPrefix: string
   /** Default short domains; the first is the default for new links and for unknown hosts. */
   readonly domains: readonly string[]
+  /** Host names (or addresses) the API itself is reached by, besides the default domains: never claimable as custom domains. */
+  readonly reservedHosts: readonly string[]
+  /** Whether a new custom domain waits for its DNS TXT record before it serves links. */
+  readonly domainVerification: boolean
+  /** How often pending custom domains are looked up again. */
+  readonly domainCheckIntervalMs: number
   readonly bootstrapToken: string | undefined
   readonly bootstrapOwner: string
   readonly rateLimitPerMinute: number
@@ -67,6 +75,16 @@ export function loadConfig(env: Env = process.env): Config {
     .filter(Boolean)
   if (domains.length === 0) problems.push('LINKLINE_DOMAINS must name at least one domain')
 
+  const reservedHosts = (str('LINKLINE_RESERVED_HOSTS') ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean)
+  for (const host of reservedHosts) {
+    if (parseHost(host) === undefined) problems.push(`LINKLINE_RESERVED_HOSTS must list host names, without scheme or path (got "${host}")`)
+  }
+  const verification = str('LINKLINE_DOMAIN_VERIFICATION') ?? 'on'
+  if (verification !== 'on' && verification !== 'off') problems.push(`LINKLINE_DOMAIN_VERIFICATION must be on or off (got "${verification}")`)
+
   const databaseUrl = str('DATABASE_URL') ?? 'sqlite:./data/linkline.db'
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
     problems.push(`DATABASE_URL must start with sqlite: or postgres:// (got "${databaseUrl}")`)
@@ -100,6 +118,9 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     redisPrefix: str('LINKLINE_REDIS_PREFIX') ?? 'linkline:',
     domains,
+    reservedHosts,
+    domainVerification: verification !== 'off',
+    domainCheckIntervalMs: int('LINKLINE_DOMAIN_CHECK_INTERVAL_MS', 5 * 60_000, 100, 86_400_000),
     bootstrapToken,
     bootstrapOwner: str('LINKLINE_BOOTSTRAP_OWNER') ?? 'default',
     rateLimitPerMinute: int('LINKLINE_RATE_LIMIT', 1200, 1, 10_000_000),

@@ -7,6 +7,7 @@ import { createConversationsRepository } from './conversations/conversations.rep
 import { createConversationsService } from './conversations/conversations.service.js'
 import { createDomainsRepository } from './domains/domains.repository.js'
 import { createDomainsService } from './domains/domains.service.js'
+import { systemTxtResolver, type TxtResolver } from './domains/domains.verification.js'
 import { pruneIdempotencyKeys } from './http/idempotency.js'
 import { createLinksRepository } from './links/links.repository.js'
 import { createLinksService } from './links/links.service.js'
@@ -38,6 +39,8 @@ export interface ContainerOptions {
   logger?: FastifyBaseLogger
   /** Wraps the click sink (the batch writer), e.g. to inject write failures in tests. */
   wrapClickSink?: (sink: ClickSink) => ClickSink
+  /** Where custom-domain verification looks TXT records up; by default `node:dns`. */
+  txtResolver?: TxtResolver
 }
 
 /**
@@ -65,7 +68,13 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const domains = createDomainsService({
     repo: createDomainsRepository(db),
     defaults: config.domains,
+    reservedHosts: config.reservedHosts,
+    listen: { host: config.host, port: config.port },
+    verification: config.domainVerification,
+    resolver: options.txtResolver ?? systemTxtResolver,
+    linksOnDomain: (trx, name) => createLinksRepository(trx).anyOnDomain(name),
     clock,
+    logger,
     onChange: async () => {
       redirectCache.clear()
       await bus.publishDomainsChanged()
@@ -110,6 +119,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
 
   let maintenance: NodeJS.Timeout | undefined
   let domainsRefresh: NodeJS.Timeout | undefined
+  let domainsCheck: NodeJS.Timeout | undefined
+  let domainsChecking: Promise<unknown> | undefined
   let closed: Promise<void> | undefined
 
   return {
@@ -125,6 +136,14 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         pruneIdempotencyKeys(db, clock.now()).catch(failed('idempotency keys'))
         stats.prune().catch(failed('old clicks'))
       }), MAINTENANCE_INTERVAL_MS).unref()
+      if (config.domainVerification) {
+        // One round at a time: a slow resolver must not pile rounds up.
+        domainsCheck = setInterval(faults.guard('timer', () => {
+          domainsChecking ??= domains.recheckPending()
+            .catch((error: unknown) => logger.warn({ err: error }, 'checking pending domains failed; retried next period'))
+            .finally(() => { domainsChecking = undefined })
+        }), config.domainCheckIntervalMs).unref()
+      }
       if (shared) domainsRefresh = setInterval(faults.guard('timer', () => void reloadDomains(false)), DOMAINS_REFRESH_MS).unref()
     },
 
@@ -133,6 +152,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       closed ??= (async () => {
         clearInterval(maintenance)
         clearInterval(domainsRefresh)
+        clearInterval(domainsCheck)
+        await domainsChecking
         await clicks.close()
         await writer.close()
         await bus.close()

@@ -44,6 +44,7 @@ describe('several instances on one PostgreSQL and Redis', { skip: needsPostgresA
     const env = {
       ...database.env,
       LINKLINE_DOMAINS: DOMAIN,
+      LINKLINE_DOMAIN_VERIFICATION: 'off',
       LINKLINE_BOOTSTRAP_TOKEN: TOKEN,
       LINKLINE_RATE_LIMIT: String(RATE_LIMIT),
     }

@@ -14,8 +14,27 @@ export function domainsRoutes(app: App, { domains }: { domains: DomainsService }
 
   app.post('/v1/domains', {
     config: { scope: 'domains:write' },
-    schema: { tags, security, summary: 'Claim a custom domain', body: CreateDomainBody, response: { 201: DomainEnvelope, ...errorResponses } },
+    schema: {
+      tags, security, summary: 'Claim a custom domain (pending until its DNS TXT record is found)',
+      body: CreateDomainBody, response: { 201: DomainEnvelope, ...errorResponses },
+    },
   }, async (req, reply) => reply.code(201).send({ success: true, data: await domains.create(req.principal, req.body.name) }))
+
+  app.get('/v1/domains/:name', {
+    config: { scope: 'domains:read' },
+    schema: {
+      tags, security, summary: 'One of your custom domains, with its verification record',
+      params: DomainNameParams, response: { 200: DomainEnvelope, ...errorResponses },
+    },
+  }, async (req) => ({ success: true as const, data: await domains.get(req.principal, req.params.name) }))
+
+  app.post('/v1/domains/:name/verify', {
+    config: { scope: 'domains:write' },
+    schema: {
+      tags, security, summary: 'Look the verification TXT record up now',
+      params: DomainNameParams, response: { 200: DomainEnvelope, ...errorResponses },
+    },
+  }, async (req) => ({ success: true as const, data: await domains.verify(req.principal, req.params.name) }))
 
   app.delete('/v1/domains/:name', {
     config: { scope: 'domains:write' },
@@ -23,8 +42,5 @@ export function domainsRoutes(app: App, { domains }: { domains: DomainsService }
       tags, security, summary: 'Release a custom domain (409 while links use it)',
       params: DomainNameParams, response: { 200: DomainDeletedEnvelope, ...errorResponses },
     },
-  }, async (req) => {
-    await domains.delete(req.principal, req.params.name)
-    return { success: true as const, data: { name: req.params.name.toLowerCase(), deleted: true as const } }
-  })
+  }, async (req) => ({ success: true as const, data: { name: await domains.delete(req.principal, req.params.name), deleted: true as const } }))
 }

@@ -1,24 +1,42 @@
 import { Type } from 'typebox'
 import { Envelope, Nullable } from '../shared/schema.js'
 
-const HOST_PATTERN = '^(?=.{1,253}(:|$))([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(:[0-9]{1,5})?$'
+const DateTime = Nullable(Type.String({ format: 'date-time' }))
 
 export const DomainObject = Type.Object(
-  { name: Type.String(), isDefault: Type.Boolean(), createdAt: Nullable(Type.String({ format: 'date-time' })) },
+  {
+    name: Type.String({ description: 'host[:port], lower case, IDN in punycode, default ports dropped' }),
+    isDefault: Type.Boolean(),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('verified')], {
+      description: 'a pending domain serves no redirect and takes no link until its TXT record is found; default domains are verified',
+    }),
+    createdAt: DateTime,
+    verifiedAt: DateTime,
+    lastCheckedAt: DateTime,
+    verification: Nullable(Type.Object({
+      type: Type.Literal('dns-txt'),
+      name: Type.String({ description: 'the TXT record to publish: _linkline.<host name, without port>' }),
+      value: Type.String(),
+    }, { description: 'null for default domains and for domains claimed before verification existed' })),
+  },
   { $id: 'Domain' },
 )
+
 export const CreateDomainBody = Type.Object(
   {
+    // The real check (labels, IP literals, ports, the service's own names) is the service's, on the
+    // name as the WHATWG URL parser reads it: a pattern here could not see IDN or numeric IPv4 forms.
     name: Type.String({
-      maxLength: 259,
-      pattern: HOST_PATTERN,
-      'x-error': 'name must be a host name (letters, digits, hyphens and dots), optionally with :port',
+      minLength: 1,
+      maxLength: 300,
+      description: 'a DNS name (IDN allowed), optionally :port (1-65535); not an IP address, a default domain or a reserved host',
       examples: ['go.acme.example'],
     }),
   },
   { additionalProperties: false },
 )
-export const DomainNameParams = Type.Object({ name: Type.String({ maxLength: 259 }) })
+
+export const DomainNameParams = Type.Object({ name: Type.String({ maxLength: 300 }) })
 export const DomainEnvelope = Envelope(Type.Ref('Domain'))
 export const DomainListEnvelope = Envelope(Type.Array(Type.Ref('Domain')))
 export const DomainDeletedEnvelope = Envelope(Type.Object({ name: Type.String(), deleted: Type.Literal(true) }))

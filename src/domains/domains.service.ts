@@ -1,39 +1,143 @@
+import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../shared/clock.js'
+import type { Db } from '../storage/database.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
+import { isDnsName, isIpLiteral, isLoopback, parseHost, type HostName } from './domain-name.js'
 import {
   defaultDomainNotDeletable,
   domainInUse,
   domainNotAllowed,
   domainNotFound,
+  domainPending,
   domainTaken,
+  invalidDomainName,
+  ipLiteralDomain,
+  serviceHostDomain,
 } from './domains.errors.js'
 import type { DomainsRepository } from './domains.repository.js'
+import type { DomainRow, DomainStatus } from './domains.table.js'
+import { hasVerificationRecord, newVerificationToken, verificationRecordName, type TxtResolver } from './domains.verification.js'
 
 export interface DomainObject {
   name: string
   isDefault: boolean
+  status: DomainStatus
   createdAt: string | null
+  verifiedAt: string | null
+  lastCheckedAt: string | null
+  verification: { type: 'dns-txt'; name: string; value: string } | null
 }
+
+/**
+ * How long a pending claim holds its name against other owners: long enough to publish a record,
+ * short enough that a squatter cannot keep a name from whoever controls its DNS.
+ */
+export const PENDING_HOLD_MS = 7 * 24 * 60 * 60 * 1000
+/** Pending domains looked up per periodic round: bounds the DNS queries of one round. */
+const RECHECK_BATCH = 100
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
 export function createDomainsService(deps: {
   repo: DomainsRepository
   defaults: readonly string[]
+  /** Host names of the API itself (LINKLINE_RESERVED_HOSTS), on any port: never claimable. */
+  reservedHosts: readonly string[]
+  /** The address the server listens on: loopback names (and HOST) on this port are the service itself. */
+  listen: { host: string; port: number }
+  /** When false (LINKLINE_DOMAIN_VERIFICATION=off), new domains are verified at once. */
+  verification: boolean
+  resolver: TxtResolver
+  /** Whether any link uses the domain, asked inside the transaction that deletes it. */
+  linksOnDomain: (trx: Db, name: string) => Promise<boolean>
   clock: Clock
+  logger: Pick<FastifyBaseLogger, 'warn'>
   /** Told whenever the set of custom domains changes, so that redirect caches (on every instance) can follow. */
   onChange?: () => Promise<void>
 }) {
   const { repo, defaults, clock } = deps
   const defaultSet = new Set(defaults)
   const primary = defaults[0] as string
+  const hostnameOf = (host: string) => parseHost(host)?.hostname ?? host
+  // Host names (any port) a tenant may not claim, because requests for them are the service's own.
+  const ownHostnames = new Set([...defaults, ...deps.reservedHosts, deps.listen.host].map(hostnameOf))
+  const reservedHostnames = new Set(deps.reservedHosts.map(hostnameOf))
   // Every custom domain name, held in memory so that the redirect resolves a Host without a query.
+  // Pending names are included: their host answers 404 rather than falling back to the primary domain.
   let custom = new Set<string>()
+  const ignored = new Set<string>()
+  /** Names as typed by clients: parsed like a Host header when possible, else lower-cased for lookup. */
+  const key = (raw: string) => parseHost(raw)?.host ?? raw.toLowerCase()
+
+  /** Why a tenant may not have this name as a custom domain; undefined when it may. */
+  function refusal(parsed: HostName | undefined) {
+    if (parsed === undefined) return invalidDomainName()
+    if (isIpLiteral(parsed.hostname)) return ipLiteralDomain(parsed.host)
+    if (ownHostnames.has(parsed.hostname)) return serviceHostDomain(parsed.host)
+    if (!isDnsName(parsed.hostname)) return invalidDomainName()
+    return undefined
+  }
+
+  const toObject = (r: DomainRow): DomainObject => ({
+    name: r.name,
+    isDefault: false,
+    status: r.status,
+    createdAt: iso(r.created_at),
+    verifiedAt: iso(r.verified_at),
+    lastCheckedAt: iso(r.last_checked_at),
+    verification: r.verification_token === null
+      ? null
+      : { type: 'dns-txt', name: verificationRecordName(hostnameOf(r.name)), value: r.verification_token },
+  })
+
+  async function insertUnlessTaken(row: DomainRow): Promise<boolean> {
+    try {
+      await repo.insert(row)
+      return true
+    } catch (error) {
+      if (isUniqueViolation(error)) return false
+      throw error
+    }
+  }
+
+  async function findOwned(principal: Principal, name: string): Promise<DomainRow> {
+    const row = await repo.find(name)
+    if (row?.owner_id !== principal.ownerId) throw domainNotFound()
+    return row
+  }
+
+  /** Looks the TXT record up and records the outcome; a resolver failure leaves the domain pending (and is logged). */
+  async function check(row: DomainRow): Promise<DomainRow> {
+    let found = false
+    try {
+      found = row.verification_token !== null && await hasVerificationRecord(deps.resolver, hostnameOf(row.name), row.verification_token)
+    } catch (error) {
+      deps.logger.warn({ err: error, domain: row.name }, 'domain verification: DNS lookup failed; retried later')
+    }
+    const now = clock.now()
+    const status: DomainStatus = found ? 'verified' : 'pending'
+    await repo.recordCheck(row.name, status, now)
+    // Other instances hear of it too; they read a domain's status from the database when a link is created.
+    if (found) await deps.onChange?.()
+    return { ...row, status, last_checked_at: now, verified_at: found ? now : null }
+  }
 
   return {
     primary,
     /** (Re)loads the custom domains; tells whether the set changed. */
     async load(): Promise<boolean> {
-      const next = new Set(await repo.allNames())
+      const next = new Set<string>()
+      for (const name of await repo.allNames()) {
+        // Claimed before these rules (or before a name joined LINKLINE_RESERVED_HOSTS): its host is left
+        // to the service, as an unknown host, instead of to the tenant's links.
+        const refused = refusal(parseHost(name))
+        if (refused === undefined) next.add(name)
+        else if (!ignored.has(name)) {
+          ignored.add(name)
+          deps.logger.warn({ domain: name, reason: refused.message }, 'custom domain ignored: no longer claimable')
+        }
+      }
       const changed = next.size !== custom.size || [...next].some((name) => !custom.has(name))
       custom = next
       return changed
@@ -43,50 +147,105 @@ export function createDomainsService(deps: {
     effectiveHost(host: string): string {
       return defaultSet.has(host) || custom.has(host) ? host : primary
     },
+
     isDefault: (name: string) => defaultSet.has(name),
+
+    /**
+     * The domain whose links a URL on `host` would reach if this service answers for that host (a
+     * default or custom domain, a reserved host, a loopback alias on the listen port); else undefined.
+     */
+    servedDomain(host: string): string | undefined {
+      const parsed = parseHost(host)
+      if (parsed === undefined) return undefined
+      if (defaultSet.has(parsed.host) || custom.has(parsed.host)) return parsed.host
+      const onListenPort = (parsed.port || '80') === String(deps.listen.port)
+      const alias = reservedHostnames.has(parsed.hostname) || (onListenPort && (isLoopback(parsed.hostname) || parsed.hostname === deps.listen.host))
+      return alias ? primary : undefined
+    },
 
     /** The domain a new or moved link of this owner gets; throws 400 on a domain it may not use. */
     async resolveForOwner(principal: Principal, domain: string | undefined): Promise<string> {
       if (domain === undefined) return primary
-      const name = domain.toLowerCase()
+      const name = key(domain)
       if (defaultSet.has(name)) return name
       const row = await repo.find(name)
-      if (row?.owner_id !== principal.ownerId) throw domainNotAllowed(domain)
+      if (row?.owner_id !== principal.ownerId || refusal(parseHost(name)) !== undefined) throw domainNotAllowed(domain)
+      if (row.status !== 'verified') throw domainPending(name)
       return name
+    },
+
+    /**
+     * Called after a link was written on `domain`: throws as resolveForOwner would when the domain is no
+     * longer the owner's and verified. A write on the domain row, so that it waits for a delete in flight.
+     */
+    async confirmForLink(principal: Principal, domain: string): Promise<void> {
+      if (!defaultSet.has(domain) && !(await repo.touchVerified(principal.ownerId, domain))) throw domainNotAllowed(domain)
     },
 
     async list(principal: Principal): Promise<DomainObject[]> {
       const own = await repo.listByOwner(principal.ownerId)
       return [
-        ...defaults.map((name) => ({ name, isDefault: true, createdAt: null })),
-        ...own.map((r) => ({ name: r.name, isDefault: false, createdAt: new Date(r.created_at).toISOString() })),
+        ...defaults.map((name) => ({
+          name, isDefault: true, status: 'verified' as const, createdAt: null, verifiedAt: null, lastCheckedAt: null, verification: null,
+        })),
+        ...own.map(toObject),
       ]
     },
 
+    get: async (principal: Principal, rawName: string): Promise<DomainObject> => toObject(await findOwned(principal, key(rawName))),
+
     async create(principal: Principal, rawName: string): Promise<DomainObject> {
-      const name = rawName.toLowerCase()
-      if (defaultSet.has(name)) throw domainTaken(name)
-      const createdAt = clock.now()
-      try {
-        await repo.insert({ name, owner_id: principal.ownerId, created_at: createdAt })
-      } catch (error) {
-        if (isUniqueViolation(error)) throw domainTaken(name)
-        throw error
+      const parsed = parseHost(rawName)
+      const refused = refusal(parsed)
+      if (parsed === undefined || refused !== undefined) throw refused ?? invalidDomainName()
+      const now = clock.now()
+      const row: DomainRow = {
+        name: parsed.host,
+        owner_id: principal.ownerId,
+        created_at: now,
+        status: deps.verification ? 'pending' : 'verified',
+        verification_token: newVerificationToken(),
+        verified_at: deps.verification ? null : now,
+        last_checked_at: null,
       }
-      custom.add(name)
+      const claimed = await insertUnlessTaken(row)
+      // A stale pending claim gives way: it proved nothing, and its owner had PENDING_HOLD_MS to.
+      if (!claimed && !((await repo.deleteStalePending(row.name, now - PENDING_HOLD_MS)) && await insertUnlessTaken(row))) {
+        throw domainTaken(row.name)
+      }
+      custom.add(row.name)
       await deps.onChange?.()
-      return { name, isDefault: false, createdAt: new Date(createdAt).toISOString() }
+      return toObject(row)
     },
 
-    async delete(principal: Principal, rawName: string): Promise<void> {
-      const name = rawName.toLowerCase()
+    /** Looks the TXT record up now (a verified domain is answered as it is). */
+    async verify(principal: Principal, rawName: string): Promise<DomainObject> {
+      const row = await findOwned(principal, key(rawName))
+      return toObject(row.status === 'verified' ? row : await check(row))
+    },
+
+    /** One periodic round over the pending domains; returns how many became verified. */
+    async recheckPending(): Promise<number> {
+      let verified = 0
+      for (const row of await repo.listPending(RECHECK_BATCH)) {
+        if ((await check(row)).status === 'verified') verified++
+      }
+      return verified
+    },
+
+    /** Returns the name as stored (normalised). */
+    async delete(principal: Principal, rawName: string): Promise<string> {
+      const name = key(rawName)
       if (defaultSet.has(name)) throw defaultDomainNotDeletable(name)
-      const row = await repo.find(name)
-      if (row?.owner_id !== principal.ownerId) throw domainNotFound()
-      if (await repo.isInUse(name)) throw domainInUse(name)
-      await repo.delete(principal.ownerId, name)
+      // One transaction, the delete first: its row lock makes a concurrent writer of the domain row
+      // wait, and the check that follows sees every link committed before it (rolled back when in use).
+      await repo.transaction(async (tx, trx) => {
+        if (!(await tx.delete(principal.ownerId, name))) throw domainNotFound()
+        if (await deps.linksOnDomain(trx, name)) throw domainInUse(name)
+      })
       custom.delete(name)
       await deps.onChange?.()
+      return name
     },
   }
 }

@@ -1,64 +1,238 @@
 import assert from 'node:assert/strict'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
-import { backends } from '../../test/backends.js'
-import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { Migrator, sql, type Migration } from 'kysely'
+import pg from 'pg'
+import { backends, needsPostgres, needsPostgresAndRedis } from '../../test/backends.js'
+import { createTestDatabase, startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { loadConfig } from '../config.js'
+import { openStorage } from '../storage/database.js'
+import { migrations } from '../storage/migrations/index.js'
+import type { TxtResolver } from './domains.verification.js'
+
+/** A DNS stand-in: records published by the test, NXDOMAIN otherwise, or a failing resolver. */
+function stubResolver() {
+  const records = new Map<string, string[][]>()
+  const stub = {
+    records,
+    failing: false,
+    async resolveTxt(name: string): Promise<string[][]> {
+      if (stub.failing) throw Object.assign(new Error(`queryTxt ETIMEOUT ${name}`), { code: 'ETIMEOUT' })
+      const found = records.get(name)
+      if (found === undefined) throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' })
+      return found
+    },
+  } satisfies TxtResolver & Record<string, unknown>
+  return stub
+}
+
+interface Verification { type: string; name: string; value: string }
 
 for (const backend of backends) {
   describe(`domains (${backend})`, () => {
     let s: TestServer
     let bob: string
+    const dns = stubResolver()
+    let daysAhead = 0
+    const clock = { now: () => Date.now() + daysAhead * 24 * 60 * 60 * 1000 }
     before(async () => {
-      s = await startTestServer({ backend, env: { LINKLINE_DOMAINS: 'sho.rt,second.example' } })
+      s = await startTestServer({
+        backend,
+        env: { LINKLINE_DOMAINS: 'sho.rt,second.example', LINKLINE_RESERVED_HOSTS: 'api.sho.rt, Admin.Example' },
+        container: { txtResolver: dns, clock },
+      })
       bob = await s.createToken('bob')
     })
     after(() => s.close())
 
-    test('lists the default domains first, then your own', async () => {
-      const r = await s.request('GET', '/v1/domains')
-      assert.equal(r.status, 200)
-      assert.deepEqual(r.body, {
-        success: true,
-        data: [
-          { name: 'sho.rt', isDefault: true, createdAt: null },
-          { name: 'second.example', isDefault: true, createdAt: null },
-        ],
-      })
-      const created = await s.request('POST', '/v1/domains', { form: { name: 'Go.Alice.Example' } })
+    const claim = (name: string, token = s.token) => s.request('POST', '/v1/domains', { json: { name }, token })
+    /** Claims a domain, publishes its TXT record in the stub and verifies it: a domain ready for links. */
+    const claimVerified = async (name: string, token = s.token) => {
+      const created = await claim(name, token)
+      assert.equal(created.status, 201, created.text)
+      const { verification } = created.body.data as { verification: Verification }
+      dns.records.set(verification.name, [[verification.value]])
+      const verified = await s.request('POST', `/v1/domains/${created.body.data.name}/verify`, { token })
+      assert.equal(verified.body.data.status, 'verified')
+      return created.body.data.name as string
+    }
+    const assertNameError = async (name: string, message: RegExp) => {
+      const r = await claim(name)
+      assert.equal(r.status, 400, `${name}: ${r.text}`)
+      assert.equal(r.body.error.code, 'validation_error', name)
+      assert.equal(r.body.error.param, 'name', name)
+      assert.match(r.body.error.message, message, name)
+    }
+
+    test('lists the default domains first, then your own, pending until verified', async () => {
+      const defaults = [
+        { name: 'sho.rt', isDefault: true, status: 'verified', createdAt: null, verifiedAt: null, lastCheckedAt: null, verification: null },
+        { name: 'second.example', isDefault: true, status: 'verified', createdAt: null, verifiedAt: null, lastCheckedAt: null, verification: null },
+      ]
+      assert.deepEqual((await s.request('GET', '/v1/domains')).body, { success: true, data: defaults })
+      const created = await claim('Go.Alice.Example')
       assert.equal(created.status, 201)
-      assert.equal(created.body.data.name, 'go.alice.example')
-      assert.equal(created.body.data.isDefault, false)
-      const mine = (await s.request('GET', '/v1/domains')).body.data.map((d: { name: string }) => d.name)
-      assert.deepEqual(mine, ['sho.rt', 'second.example', 'go.alice.example'])
+      const domain = created.body.data
+      assert.equal(domain.name, 'go.alice.example')
+      assert.equal(domain.isDefault, false)
+      assert.equal(domain.status, 'pending')
+      assert.equal(domain.verifiedAt, null)
+      assert.equal(domain.verification.type, 'dns-txt')
+      assert.equal(domain.verification.name, '_linkline.go.alice.example')
+      assert.match(domain.verification.value, /^linkline-verify=[0-9a-f]{32}$/)
+      assert.deepEqual((await s.request('GET', '/v1/domains/GO.alice.example')).body, { success: true, data: domain })
+      const mine = (await s.request('GET', '/v1/domains')).body.data
+      assert.deepEqual(mine.slice(2), [domain])
       const bobs = (await s.request('GET', '/v1/domains', { token: bob })).body.data.map((d: { name: string }) => d.name)
       assert.deepEqual(bobs, ['sho.rt', 'second.example'])
+      assert.equal((await s.request('GET', '/v1/domains/go.alice.example', { token: bob })).status, 404)
     })
 
-    test('a claimed or default domain is 409; a bad name is 400', async () => {
-      await s.request('POST', '/v1/domains', { json: { name: 'claimed.example' } })
-      for (const [token, name] of [[bob, 'claimed.example'], [s.token, 'claimed.example'], [bob, 'sho.rt']] as const) {
-        const r = await s.request('POST', '/v1/domains', { json: { name }, token })
-        assert.equal(r.status, 409)
+    test('a claimed domain is 409; a malformed name is 400', async () => {
+      await claim('claimed.example')
+      for (const [token, name] of [[bob, 'claimed.example'], [s.token, 'Claimed.Example:443']] as const) {
+        const r = await claim(name, token)
+        assert.equal(r.status, 409, name)
         assert.equal(r.body.error.code, 'conflict')
         assert.equal(r.body.error.param, 'name')
       }
-      for (const name of ['', 'has space.example', 'a..b', '-lead.example', 'x'.repeat(300), 'https://x.example']) {
-        const r = await s.request('POST', '/v1/domains', { json: { name } })
-        assert.equal(r.status, 400, name)
-        assert.equal(r.body.error.param, 'name', name)
+      assert.equal((await claim('')).body.error.param, 'name')
+      for (const name of ['has space.example', 'a..b.example', '-lead.example', 'under_score.example', '*.wild.example', 'single',
+        'x'.repeat(64) + '.example', `${'abcdefghi.'.repeat(26)}example`, 'https://x.example', 'x.example/path', 'user@x.example', 'x.example.',
+        'a%2eexample', 'x.123']) {
+        await assertNameError(name, /host name/)
       }
-      assert.equal((await s.request('POST', '/v1/domains', { json: { name: 'with-port.example:8443' } })).status, 201)
       assert.equal((await s.request('POST', '/v1/domains', { json: {} })).body.error.param, 'name')
     })
 
+    test('IP literals are 400 in every form the URL parser reads as an address', async () => {
+      for (const name of ['127.0.0.1', '127.0.0.1:8080', '2130706433', '0x7f.1', '127.1', '0177.0.0.1', '10.0.0.1:80', '[::1]', '[::1]:8080',
+        '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', `127.0.0.1:${new URL(s.url).port}`]) {
+        await assertNameError(name, /IP address/)
+      }
+      await assertNameError('::1', /host name/)
+    })
+
+    test('default domains (any case or port) and reserved hosts are 400', async () => {
+      for (const name of ['sho.rt', 'SHO.RT', 'sho.rt:8443', 'Second.Example:80', 'second.example:443', 'api.sho.rt', 'API.sho.rt:9000', 'admin.example']) {
+        await assertNameError(name, /host name of this service/)
+      }
+      await assertNameError(s.host, /host name/)
+    })
+
+    test('ports: 1-65535, default ports dropped', async () => {
+      for (const name of ['ports.example:0', 'ports.example:65536', 'ports.example:99999', 'ports.example:-1', 'ports.example:http']) {
+        await assertNameError(name, /host name/)
+      }
+      assert.equal((await claim('p443.example:443')).body.data.name, 'p443.example')
+      assert.equal((await claim('p80.example:80')).body.data.name, 'p80.example')
+      const custom = await claim('p8443.example:08443')
+      assert.equal(custom.body.data.name, 'p8443.example:8443')
+      assert.equal(custom.body.data.verification.name, '_linkline.p8443.example', 'DNS knows no ports')
+      assert.equal((await claim('p1.example:1')).status, 201)
+      assert.equal((await claim('p65535.example:65535')).status, 201)
+    })
+
+    test('IDN names are stored in punycode, and found under either form', async () => {
+      const r = await claim('Bücher.Example')
+      assert.equal(r.status, 201, r.text)
+      assert.equal(r.body.data.name, 'xn--bcher-kva.example')
+      assert.equal(r.body.data.verification.name, '_linkline.xn--bcher-kva.example')
+      assert.equal((await claim('xn--bcher-kva.example', bob)).status, 409)
+      assert.equal((await s.request('GET', `/v1/domains/${encodeURIComponent('bücher.example')}`)).body.data.name, 'xn--bcher-kva.example')
+    })
+
+    test('a pending domain serves nothing and takes no link; verified, it does both', async () => {
+      const name = (await claim('pending.alice.example')).body.data.name as string
+      await s.request('POST', '/v1/links', { json: { destination: 'https://default.example/', path: '/p1' } })
+      const refused = await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', domain: name, path: '/p1' } })
+      assert.equal(refused.status, 400)
+      assert.equal(refused.body.error.param, 'domain')
+      assert.match(refused.body.error.message, /not verified/)
+      const visit = await s.request('GET', '/p1', { token: null, headers: { host: name } })
+      assert.equal(visit.status, 404, 'a pending host does not fall back to the default domain either')
+      assert.match(visit.text, /Link not found/)
+
+      const unchecked = await s.request('POST', `/v1/domains/${name}/verify`)
+      assert.equal(unchecked.status, 200)
+      assert.equal(unchecked.body.data.status, 'pending')
+      assert.notEqual(unchecked.body.data.lastCheckedAt, null)
+      const { verification } = unchecked.body.data as { verification: Verification }
+      dns.records.set(verification.name, [['some-other=record'], ['linkline-verify=', verification.value.slice('linkline-verify='.length)]])
+      const verified = await s.request('POST', `/v1/domains/${name}/verify`)
+      assert.equal(verified.status, 200)
+      assert.equal(verified.body.data.status, 'verified', 'a record split into strings is joined')
+      assert.notEqual(verified.body.data.verifiedAt, null)
+
+      const ok = await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', domain: name, path: '/p1' } })
+      assert.equal(ok.status, 201, ok.text)
+      assert.equal((await s.request('GET', '/p1', { token: null, headers: { host: name } })).headers.location, 'https://a.example/')
+    })
+
+    test('a pending claim holds its name for 7 days, then gives way to another owner', async () => {
+      assert.equal((await claim('squat.example', bob)).body.data.status, 'pending')
+      daysAhead = 6
+      try {
+        assert.equal((await claim('squat.example')).status, 409, 'within 7 days')
+        const verified = await claimVerified('held.example', bob)
+        daysAhead = 8
+        assert.equal((await claim(verified)).status, 409, 'a verified domain never gives way')
+        const taken = await claim('squat.example')
+        assert.equal(taken.status, 201, taken.text)
+        assert.equal(taken.body.data.status, 'pending')
+        assert.equal((await s.request('GET', '/v1/domains/squat.example', { token: bob })).status, 404, 'the stale claim is gone')
+        assert.equal((await s.request('GET', '/v1/domains/squat.example')).body.data.name, 'squat.example')
+      } finally {
+        daysAhead = 0
+      }
+    })
+
+    test('verify: 404 for another owner or an unknown name, 403 without domains:write', async () => {
+      const name = (await claim('verify.alice.example')).body.data.name as string
+      assert.equal((await s.request('POST', `/v1/domains/${name}/verify`, { token: bob })).status, 404)
+      assert.equal((await s.request('POST', '/v1/domains/nobody.example/verify')).status, 404)
+      const reader = await s.createToken('alice', ['domains:read'])
+      assert.equal((await s.request('POST', `/v1/domains/${name}/verify`, { token: reader })).status, 403)
+      assert.equal((await s.request('GET', `/v1/domains/${name}`, { token: reader })).status, 200)
+    })
+
+    test('the periodic re-check verifies pending domains; a failing resolver leaves them pending', async () => {
+      const name = (await claim('recheck.alice.example')).body.data.name as string
+      const { verification } = (await s.request('GET', `/v1/domains/${name}`)).body.data as { verification: Verification }
+      dns.records.set(verification.name, [[verification.value]])
+      dns.failing = true
+      try {
+        await s.container.domains.recheckPending()
+      } finally {
+        dns.failing = false
+      }
+      assert.equal((await s.request('GET', `/v1/domains/${name}`)).body.data.status, 'pending')
+      assert.ok(await s.container.domains.recheckPending() >= 1)
+      assert.equal((await s.request('GET', `/v1/domains/${name}`)).body.data.status, 'verified')
+    })
+
+    test('reserved paths answer the API and the operators on a custom host', async () => {
+      const name = await claimVerified('api-paths.alice.example')
+      const onCustom = { headers: { host: name } }
+      assert.deepEqual((await s.request('GET', '/healthz', { token: null, ...onCustom })).body, { status: 'ok' })
+      assert.equal((await s.request('GET', '/readyz', { token: null, ...onCustom })).status, 200)
+      assert.match((await s.request('GET', '/metrics', { token: null, ...onCustom })).text, /linkline_/)
+      assert.equal((await s.request('GET', '/v1/domains', onCustom)).status, 200)
+      assert.equal((await s.request('GET', '/v1/links', { token: null, ...onCustom })).status, 401)
+      for (const path of ['/docs', '/v1/links', '/healthz', '/metrics/x', '/app']) {
+        const r = await s.request('POST', '/v1/links', { json: { destination: 'https://a.example', domain: name, path } })
+        assert.equal(r.status, 400, path)
+        assert.equal(r.body.error.param, 'path', path)
+      }
+    })
+
     test('links on a custom domain; only its owner may use it', async () => {
-      await s.request('POST', '/v1/domains', { json: { name: 'links.alice.example' } })
+      const name = await claimVerified('links.alice.example')
       const ok = await s.request('POST', '/v1/links', { json: { destination: 'https://a.example', domain: 'LINKS.alice.example', path: '/x' } })
       assert.equal(ok.status, 201)
-      assert.equal(ok.body.data.domain, 'links.alice.example')
+      assert.equal(ok.body.data.domain, name)
       assert.equal(ok.body.data.shortUrl, 'http://links.alice.example/x')
-      const reserved = await s.request('POST', '/v1/links', { json: { destination: 'https://a.example', domain: 'links.alice.example', path: '/docs' } })
-      assert.equal(reserved.status, 201, 'reserved paths are reserved on default domains only')
-      const theirs = await s.request('POST', '/v1/links', { json: { destination: 'https://a.example', domain: 'links.alice.example' }, token: bob })
+      const theirs = await s.request('POST', '/v1/links', { json: { destination: 'https://a.example', domain: name }, token: bob })
       assert.equal(theirs.status, 400)
       assert.equal(theirs.body.error.param, 'domain')
       const second = await s.request('POST', '/v1/links', { json: { destination: 'https://a.example', domain: 'second.example', path: '/x' } })
@@ -66,7 +240,7 @@ for (const backend of backends) {
     })
 
     test('delete: 409 while links use it, 404 for others, 400 for a default domain', async () => {
-      await s.request('POST', '/v1/domains', { json: { name: 'busy.example' } })
+      await claimVerified('busy.example')
       const { body } = await s.request('POST', '/v1/links', { json: { destination: 'https://a.example', domain: 'busy.example' } })
       const busy = await s.request('DELETE', '/v1/domains/busy.example')
       assert.equal(busy.status, 409)
@@ -77,9 +251,26 @@ for (const backend of backends) {
       assert.equal(def.status, 400)
       assert.equal(def.body.error.param, 'name')
       await s.request('DELETE', `/v1/links/${body.data.id}`)
-      const freed = await s.request('DELETE', '/v1/domains/busy.example')
+      const freed = await s.request('DELETE', '/v1/domains/BUSY.example')
       assert.deepEqual(freed.body, { success: true, data: { name: 'busy.example', deleted: true } })
-      assert.equal((await s.request('POST', '/v1/domains', { json: { name: 'busy.example' }, token: bob })).status, 201, 'free to claim again')
+      assert.equal((await claim('busy.example', bob)).status, 201, 'free to claim again')
+    })
+
+    test('names claimed before these rules are ignored: their host is the service\'s again', async () => {
+      const ip = `127.0.0.1:${new URL(s.url).port}`
+      for (const name of [ip, 'api.sho.rt']) {
+        await sql`insert into domains (name, owner_id, created_at) values (${name}, 'mallory', 1)`.execute(s.container.storage.db)
+      }
+      await s.container.domains.load()
+      assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://legacy.example/', path: '/legacy' } })).status, 201)
+      for (const host of [ip, 'api.sho.rt']) {
+        const r = await s.request('GET', '/legacy', { token: null, headers: { host } })
+        assert.equal(r.headers.location, 'https://legacy.example/', host)
+      }
+      const mallory = await s.createToken('mallory')
+      const r = await s.request('POST', '/v1/links', { json: { destination: 'https://m.example/', domain: 'api.sho.rt' }, token: mallory })
+      assert.equal(r.status, 400)
+      assert.equal(r.body.error.param, 'domain')
     })
 
     test('new links default to the first default domain', async () => {
@@ -88,3 +279,136 @@ for (const backend of backends) {
     })
   })
 }
+
+describe('domain verification settings', () => {
+  test('bad values stop the start', () => {
+    assert.throws(() => loadConfig({ LINKLINE_RESERVED_HOSTS: 'api.example,https://x.example/' }), /LINKLINE_RESERVED_HOSTS/)
+    assert.throws(() => loadConfig({ LINKLINE_DOMAIN_VERIFICATION: 'maybe' }), /LINKLINE_DOMAIN_VERIFICATION/)
+    assert.throws(() => loadConfig({ LINKLINE_DOMAIN_CHECK_INTERVAL_MS: '5' }), /LINKLINE_DOMAIN_CHECK_INTERVAL_MS/)
+    const config = loadConfig({ LINKLINE_RESERVED_HOSTS: ' API.example , admin.example:8443' })
+    assert.deepEqual(config.reservedHosts, ['api.example', 'admin.example:8443'])
+    assert.equal(config.domainVerification, true)
+  })
+
+  test('the container re-checks pending domains on LINKLINE_DOMAIN_CHECK_INTERVAL_MS', async () => {
+    const dns = stubResolver()
+    const s = await startTestServer({ env: { LINKLINE_DOMAIN_CHECK_INTERVAL_MS: '100' }, container: { txtResolver: dns } })
+    try {
+      const created = (await s.request('POST', '/v1/domains', { json: { name: 'timer.example' } })).body.data
+      dns.records.set(created.verification.name, [[created.verification.value]])
+      let status = created.status
+      for (let waited = 0; status === 'pending' && waited < 5000; waited += 50) {
+        await sleep(50)
+        status = (await s.request('GET', '/v1/domains/timer.example')).body.data.status
+      }
+      assert.equal(status, 'verified')
+    } finally {
+      await s.close()
+    }
+  })
+
+  test('LINKLINE_DOMAIN_VERIFICATION=off verifies new domains at once', async () => {
+    const s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
+    try {
+      const r = await s.request('POST', '/v1/domains', { json: { name: 'closed.example' } })
+      assert.equal(r.body.data.status, 'verified')
+      assert.notEqual(r.body.data.verifiedAt, null)
+      assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://a.example', domain: 'closed.example' } })).status, 201)
+    } finally {
+      await s.close()
+    }
+  })
+})
+
+describe('domains migrated from before verification', () => {
+  for (const backend of backends) {
+    test(`are verified, and keep serving (${backend})`, async () => {
+      const database = await createTestDatabase(backend)
+      const storage = openStorage(loadConfig({ ...database.env, LOG_LEVEL: 'silent' }))
+      try {
+        const migrationTableSchema = backend === 'postgres'
+          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)).rows[0]?.schema
+          : undefined
+        const provider = { getMigrations: async () => migrations as Record<string, Migration> }
+        const { error } = await new Migrator({ db: storage.db, provider, migrationTableSchema }).migrateTo('0006-create-clicks')
+        assert.equal(error, undefined)
+        await sql`insert into domains (name, owner_id, created_at) values ('old.example', 'alice', 1700000000000)`.execute(storage.db)
+      } finally {
+        await storage.close()
+      }
+      const s = await startTestServer({ database })
+      try {
+        const r = await s.request('GET', '/v1/domains/old.example')
+        assert.equal(r.body.data.status, 'verified')
+        assert.equal(r.body.data.verifiedAt, '2023-11-14T22:13:20.000Z')
+        assert.equal(r.body.data.verification, null)
+        assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://a.example', domain: 'old.example' } })).status, 201)
+      } finally {
+        await s.close()
+        await database.drop()
+      }
+    })
+  }
+})
+
+describe('a verification on one instance', { skip: needsPostgresAndRedis }, () => {
+  test('is seen by another (PostgreSQL + Redis)', async () => {
+    const database = await createTestDatabase('postgres')
+    const dns = stubResolver()
+    const env = { LINKLINE_DOMAINS: 'sho.rt' }
+    const a = await startTestServer({ database, env, container: { txtResolver: dns } })
+    const b = await startTestServer({ database, env })
+    try {
+      for (let waited = 0; !/^linkline_redis_up 1$/m.test((await b.request('GET', '/metrics', { token: null })).text); waited += 50) {
+        assert.ok(waited < 10_000, 'Redis ready')
+        await sleep(50)
+      }
+      const created = (await a.request('POST', '/v1/domains', { json: { name: 'shared.example' } })).body.data
+      const link = { destination: 'https://a.example/shared', domain: 'shared.example', path: '/s' }
+      assert.equal((await b.request('POST', '/v1/links', { json: link })).body.error?.param, 'domain', 'pending on B too')
+      dns.records.set(created.verification.name, [[created.verification.value]])
+      assert.equal((await a.request('POST', '/v1/domains/shared.example/verify')).body.data.status, 'verified')
+      assert.equal((await b.request('GET', '/v1/domains/shared.example')).body.data.status, 'verified')
+      assert.equal((await b.request('POST', '/v1/links', { json: link })).status, 201)
+      assert.equal((await b.request('GET', '/s', { token: null, headers: { host: 'shared.example' } })).headers.location, 'https://a.example/shared')
+      assert.equal((await a.request('GET', '/s', { token: null, headers: { host: 'shared.example' } })).headers.location, 'https://a.example/shared')
+    } finally {
+      await a.close()
+      await b.close()
+      await database.drop()
+    }
+  })
+})
+
+describe('a domain deleted while a link is being created on it', { skip: needsPostgres }, () => {
+  test('takes the link with it: the create is undone and answers 400 (issue #18)', async () => {
+    const s = await startTestServer({ backend: 'postgres', env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
+    const deleter = new pg.Client({ connectionString: s.env.DATABASE_URL })
+    const observer = new pg.Client({ connectionString: s.env.DATABASE_URL })
+    await deleter.connect()
+    await observer.connect()
+    try {
+      assert.equal((await s.request('POST', '/v1/domains', { json: { name: 'race.example' } })).status, 201)
+      // A delete that has checked for links (none yet) and not committed: it holds the domain row.
+      await deleter.query('begin')
+      await deleter.query(`delete from domains where name = 'race.example'`)
+      const creating = s.request('POST', '/v1/links', { json: { destination: 'https://a.example', domain: 'race.example', path: '/race' } })
+      // The create has read the domain (still there for it), written its link, and now waits for the row.
+      const waiting = `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike 'update "domains"%'`
+      for (let waited = 0; (await observer.query<{ n: number }>(waiting)).rows[0]?.n !== 1; waited += 20) {
+        assert.ok(waited < 10_000, 'the create waits for the delete')
+        await sleep(20)
+      }
+      await deleter.query('commit')
+      const r = await creating
+      assert.equal(r.status, 400, r.text)
+      assert.equal(r.body.error.param, 'domain')
+      const left = await observer.query<{ n: number }>(`select count(*)::int as n from links where domain = 'race.example'`)
+      assert.equal(left.rows[0]?.n, 0, 'no link is left on a domain nobody owns')
+    } finally {
+      await deleter.end()
+      await observer.end()
+      await s.close()
+    }
+  })
+})

@@ -11,7 +11,9 @@ export const destinationTooLong = (max: number) =>
   validationError('destination', `destination must be at most ${max} characters once percent-encoded`)
 export const destinationLoops = () =>
   validationError('destination', 'destination points at this very short link, which would redirect to itself')
+export const destinationChainTooLong = (hops: number) =>
+  validationError('destination', `destination goes through more than ${hops} short links of this service; point it at the final URL`)
 export const reservedPath = (path: string) =>
-  validationError('path', `path "${path}" is served by Linkline itself on its default domains`)
+  validationError('path', `path "${path}" is served by Linkline itself, on every domain`)
 export const titleAndDisplayName = () =>
   validationError('display_name', 'send title or display_name (an alias of title), not both')

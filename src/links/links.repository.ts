@@ -20,6 +20,10 @@ export function createLinksRepository(db: Db) {
     findTarget: (domain: string, path: string): Promise<{ id: string; destination: string } | undefined> =>
       db.selectFrom('links').select(['id', 'destination']).where('domain', '=', domain).where('path', '=', path).executeTakeFirst(),
 
+    /** Whether any link uses the domain: asked by domains, inside the transaction that deletes it. */
+    anyOnDomain: async (domain: string): Promise<boolean> =>
+      (await db.selectFrom('links').select('id').where('domain', '=', domain).limit(1).executeTakeFirst()) !== undefined,
+
     /** One page, newest first; asks for one row more than the page to know whether more follow. */
     list(ownerId: string, filters: LinkFilters, offset: number, limit: number): Promise<LinkRow[]> {
       let query = db.selectFrom('links').selectAll().where('owner_id', '=', ownerId)

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import {
   destinationControlCharacter,
+  destinationChainTooLong,
   destinationLoops,
   destinationTooLong,
   invalidDestination,
@@ -18,7 +19,7 @@ import type { CreateLinkBody, LinkObject, UpdateLinkBody } from './links.schemas
 import type { LinkRow } from './links.table.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
 
-/** First path segments that Linkline serves itself on its default domains. */
+/** First path segments that Linkline serves itself, on every host (so that no domain can shadow the API). */
 export const RESERVED_SEGMENTS = new Set(['v1', 'docs', 'healthz', 'readyz', 'metrics', 'app', 'favicon.ico', 'robots.txt', '.well-known'])
 const RANDOM_PATH_LENGTH = 7
 // eslint-disable-next-line no-control-regex -- the control characters are what this looks for
@@ -26,6 +27,8 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
 /** Percent-encoding can triple a 2048-character input; beyond this, no browser or server takes the URL. */
 const MAX_SERIALIZED_DESTINATION = 8192
 const RANDOM_PATH_ATTEMPTS = 5
+/** Most short links of this service a destination may go through before it leaves the service. */
+const MAX_CHAIN_HOPS = 5
 
 export function createLinksService(deps: {
   repo: LinksRepository
@@ -57,9 +60,9 @@ export function createLinksService(deps: {
     await deps.onInvalidate?.(domain, path)
   }
 
-  function checkPath(domain: string, path: string) {
+  function checkPath(path: string) {
     const firstSegment = path.slice(1).split('/')[0] as string
-    if (domains.isDefault(domain) && RESERVED_SEGMENTS.has(firstSegment)) throw reservedPath(path)
+    if (RESERVED_SEGMENTS.has(firstSegment)) throw reservedPath(path)
   }
 
   /**
@@ -67,7 +70,7 @@ export function createLinksService(deps: {
    * percent-encodes what a header cannot carry and writes the host in punycode (API.md §2). Control
    * characters are refused rather than cleaned: the URL parser would drop tabs and newlines silently.
    */
-  function normalizeDestination(destination: string, domain: string, path: string): string {
+  function normalizeDestination(destination: string): string {
     if (CONTROL_CHARACTER.test(destination)) throw destinationControlCharacter()
     let url: URL
     try {
@@ -77,9 +80,43 @@ export function createLinksService(deps: {
     }
     if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') throw invalidDestination()
     if (url.href.length > MAX_SERIALIZED_DESTINATION) throw destinationTooLong(MAX_SERIALIZED_DESTINATION)
-    const samePath = url.pathname === path || url.pathname === `${path}/`
-    if (url.host === domain && samePath) throw destinationLoops()
     return url.href
+  }
+
+  /**
+   * Follows the destination through this service's own short links (on any of its names: default and
+   * custom domains, reserved hosts, loopback aliases) as the redirect would, and refuses a chain that
+   * comes back to the link being saved (`id`, at `domain` + `path`) or that does not leave the service
+   * within MAX_CHAIN_HOPS. Called after checkDestination, which has parsed the URL once already.
+   */
+  async function checkRedirectChain(destination: string, domain: string, path: string, id?: string) {
+    let next = destination
+    for (let hop = 0; hop < MAX_CHAIN_HOPS; hop++) {
+      const url = new URL(next)
+      const served = domains.servedDomain(url.host)
+      if (served === undefined) return
+      const hopPath = url.pathname.length > 1 && url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname
+      if (served === domain && hopPath === path) throw destinationLoops()
+      const target = await repo.findTarget(served, hopPath)
+      // The link's own old place (it is moving away) ends the chain: after the update nothing is there.
+      if (target === undefined || target.id === id) return
+      next = target.destination
+    }
+    throw destinationChainTooLong(MAX_CHAIN_HOPS)
+  }
+
+  /**
+   * The domain was checked before the write, outside any transaction: a delete of the domain may have
+   * run in between without seeing this link. Confirming afterwards waits for such a delete (its
+   * transaction holds the domain row) and, when the domain is gone, undoes the write (issue #18).
+   */
+  async function confirmDomainAfterWrite(principal: Principal, domain: string, undo: () => Promise<unknown>) {
+    try {
+      await domains.confirmForLink(principal, domain)
+    } catch (error) {
+      await undo()
+      throw error
+    }
   }
 
   async function insertWithRandomPath(row: Omit<LinkRow, 'path'>): Promise<LinkRow> {
@@ -113,8 +150,9 @@ export function createLinksService(deps: {
   return {
     async create(principal: Principal, input: CreateLinkBody): Promise<LinkObject> {
       const domain = await domains.resolveForOwner(principal, input.domain)
-      if (input.path !== undefined) checkPath(domain, input.path)
-      const destination = normalizeDestination(input.destination, domain, input.path ?? '')
+      if (input.path !== undefined) checkPath(input.path)
+      const destination = normalizeDestination(input.destination)
+      await checkRedirectChain(destination, domain, input.path ?? '')
       const now = clock.now()
       const base = {
         id: newId('lnk'),
@@ -126,6 +164,7 @@ export function createLinksService(deps: {
         updated_at: now,
       }
       const row = input.path === undefined ? await insertWithRandomPath(base) : await insert({ ...base, path: input.path })
+      await confirmDomainAfterWrite(principal, domain, () => repo.deleteForOwner(principal.ownerId, row.id))
       // A negative cache entry may exist for a path that was free until now.
       await invalidate(row.domain, row.path)
       return toObject(row)
@@ -154,19 +193,23 @@ export function createLinksService(deps: {
       const current = await findOwned(principal, id)
       const domain = input.domain === undefined ? current.domain : await domains.resolveForOwner(principal, input.domain)
       const path = input.path ?? current.path
-      const destination = input.destination === undefined ? current.destination : normalizeDestination(input.destination, domain, path)
+      const destination = input.destination === undefined ? current.destination : normalizeDestination(input.destination)
       const title = input.title !== undefined ? input.title : input.display_name !== undefined ? input.display_name : current.title
       const moved = domain !== current.domain || path !== current.path
       if (!moved && destination === current.destination && title === current.title) return toObject(current)
-      if (moved) checkPath(domain, path)
-      // A move can turn the unchanged destination into a loop.
-      if (moved && input.destination === undefined) normalizeDestination(destination, domain, path)
+      if (moved) checkPath(path)
+      // Links saved before the chain check may close a chain already: a change of title alone is not refused.
+      if (moved || destination !== current.destination) await checkRedirectChain(destination, domain, path, id)
       const next: LinkRow = { ...current, domain, path, destination, title, updated_at: clock.now() }
       try {
         await repo.update(principal.ownerId, id, { domain, path, destination, title, updated_at: next.updated_at })
       } catch (error) {
         if (isUniqueViolation(error)) throw pathTaken(domain, path)
         throw error
+      }
+      if (domain !== current.domain) {
+        const { domain: d, path: p, destination: dest, title: t, updated_at } = current
+        await confirmDomainAfterWrite(principal, domain, () => repo.update(principal.ownerId, id, { domain: d, path: p, destination: dest, title: t, updated_at }))
       }
       await invalidate(current.domain, current.path)
       if (moved) await invalidate(domain, path)

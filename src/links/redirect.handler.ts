@@ -20,8 +20,8 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
 
 /**
  * The redirect, answered before Fastify's router runs (installed through `serverFactory`). It owns
- * every GET/HEAD whose first path segment is not one Linkline serves itself (on custom domains it
- * owns every GET/HEAD), resolves (domain, path) from the cache or with one point query, answers, and
+ * every GET/HEAD whose first path segment is not one Linkline serves itself, on any host (and `/`
+ * on custom domains), resolves (domain, path) from the cache or with one point query, answers, and
  * hands the visit to the click recorder. Returns false for requests it leaves to Fastify. Whatever
  * a link holds or a client sends, an exception fails this one request (a 500 page), never the process.
  */
@@ -77,10 +77,9 @@ export function createRedirectHandler(deps: {
     const q = url.indexOf('?')
     let path = q === -1 ? url : url.slice(0, q)
     const host = domains.effectiveHost((req.headers.host ?? '').toLowerCase())
-    if (domains.isDefault(host)) {
-      const end = path.indexOf('/', 1)
-      if (path === '/' || RESERVED_SEGMENTS.has(end === -1 ? path.slice(1) : path.slice(1, end))) return false
-    }
+    // Reserved segments are the API's and the operators' on every host, custom domains included.
+    const end = path.indexOf('/', 1)
+    if ((path === '/' && domains.isDefault(host)) || RESERVED_SEGMENTS.has(end === -1 ? path.slice(1) : path.slice(1, end))) return false
     const started = performance.now()
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
     const query = q === -1 ? '' : url.slice(q + 1)

@@ -5,6 +5,7 @@ import * as createIdempotencyKeys from './0004-create-idempotency-keys.js'
 import * as createConversations from './0005-create-conversations.js'
 import * as createClicks from './0006-create-clicks.js'
 import * as normalizeDestinations from './0007-normalize-destinations.js'
+import * as verifyDomains from './0008-verify-domains.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -15,4 +16,5 @@ export const migrations = {
   '0005-create-conversations': createConversations,
   '0006-create-clicks': createClicks,
   '0007-normalize-destinations': normalizeDestinations,
+  '0008-verify-domains': verifyDomains,
 }
