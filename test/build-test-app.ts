@@ -80,9 +80,20 @@ export async function startTestServer(
   const env: Env = { PORT: String(port), LOG_LEVEL: 'silent', ...database.env, ...options.env }
   const config = loadConfig(env)
   const container = createContainer(config, options.container)
-  await container.start()
-  const app = await buildApp(container)
-  await app.listen({ port, host: '127.0.0.1' })
+  const app = await (async () => {
+    try {
+      await container.start()
+      const built = await buildApp(container)
+      await built.listen({ port, host: '127.0.0.1' })
+      return built
+    } catch (error) {
+      // The container holds connections and a writer thread from its construction on: a start that
+      // fails must release them, or the test file's process never ends.
+      await container.close().catch(() => {})
+      if (database !== options.database) await database.drop().catch(() => {})
+      throw error
+    }
+  })()
   const url = `http://127.0.0.1:${port}`
   const createToken = async (ownerId: string, scopes?: Scope[]) => (await container.tokens.create({ ownerId, scopes })).token
   const token = await createToken('alice')
