@@ -6,6 +6,11 @@ export interface TcpProxy {
   readonly url: string
   /** Drops every connection and refuses new ones, as a crashed or unreachable server would. */
   cut(): Promise<void>
+  /**
+   * Black-holes every connection: bytes either way vanish and nothing is answered, as with a dead
+   * host or a dropped route. The streams are corrupt afterwards: follow with cut().
+   */
+  pause(): void
   /** Accepts connections again, on the same port. */
   restore(): Promise<void>
   close(): Promise<void>
@@ -19,6 +24,7 @@ export async function startTcpProxy(serviceUrl: string, defaultPort: number): Pr
   const url = new URL(serviceUrl)
   const target = { host: url.hostname, port: Number(url.port || defaultPort) }
   const sockets = new Set<Socket>()
+  let paused = false
   const server: Server = createServer((client) => {
     const upstream = createConnection(target)
     for (const socket of [client, upstream]) {
@@ -29,7 +35,10 @@ export async function startTcpProxy(serviceUrl: string, defaultPort: number): Pr
         upstream.destroy()
       })
     }
-    client.pipe(upstream).pipe(client)
+    client.on('data', (chunk: Buffer) => paused || upstream.write(chunk))
+    upstream.on('data', (chunk: Buffer) => paused || client.write(chunk))
+    client.on('end', () => upstream.end())
+    upstream.on('end', () => client.end())
   })
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
@@ -39,10 +48,19 @@ export async function startTcpProxy(serviceUrl: string, defaultPort: number): Pr
   await listen(0)
   const port = (server.address() as AddressInfo).port
   const cut = async () => {
+    paused = false
     const closed = new Promise<void>((resolve) => server.close(() => resolve()))
     for (const socket of sockets) socket.destroy()
     await closed
   }
   url.host = `127.0.0.1:${port}`
-  return { url: url.href, cut, restore: () => listen(port), close: cut }
+  return {
+    url: url.href,
+    cut,
+    pause: () => {
+      paused = true
+    },
+    restore: () => listen(port),
+    close: cut,
+  }
 }

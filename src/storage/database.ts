@@ -9,6 +9,10 @@ import { ConcurrentSqliteDialect } from './sqlite-driver.js'
 import { withStatementCache } from './statement-cache.js'
 
 export type Db = Kysely<Database>
+
+/** `/readyz` answers within this, reachable or not: an orchestrator's probe must not hang. */
+const PING_TIMEOUT_MS = 2000
+const CLIENT_TIMEOUT_MARGIN_MS = 2000
 export type DialectName = 'sqlite' | 'postgres'
 
 export interface Storage {
@@ -52,21 +56,33 @@ function openPostgres(url: string, poolSize: number, statementTimeoutMs: number)
     connectionString: url,
     max: poolSize,
     statement_timeout: statementTimeoutMs || undefined,
+    // A connection whose packets vanish (a dead host, a black-holed route) answers nothing, not even
+    // the server-side timeout: the client gives up a little after it, and TCP keep-alive ends the socket.
+    query_timeout: statementTimeoutMs ? statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS : undefined,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     connectionTimeoutMillis: 5000,
   })
-  // An idle client that loses its connection emits 'error' on the pool; without a listener it
-  // would crash the process. The next checkout gets a fresh connection.
+  // A client that loses its connection emits 'error': on the pool while idle, on the client itself
+  // while checked out (its query then rejects and the request gets a 503). Without a listener either
+  // would end the process; the pool discards the broken client and the next checkout connects anew.
   pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   return {
     db,
     dialect: 'postgres',
     ping: async () => {
+      let timer: NodeJS.Timeout | undefined
+      const timedOut = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS)
+      })
       try {
-        await pool.query('select 1')
-        return true
+        return await Promise.race([pool.query('select 1').then(() => true), timedOut])
       } catch {
         return false
+      } finally {
+        clearTimeout(timer)
       }
     },
     close: () => db.destroy(),

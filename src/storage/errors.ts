@@ -22,8 +22,8 @@ const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN',
   '57P01', '57P02', '57P03', '53300', '57014', 'SQLITE_BUSY',
 ])
-// node-postgres reports a lost connection or a pool checkout timeout with a message and no code.
-const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/
+// node-postgres reports a lost connection, a pool checkout timeout or its own query timeout with a message and no code.
+const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout)/
 
 /**
  * The database cannot be reached or is too busy right now (a 503, retried by the client), as

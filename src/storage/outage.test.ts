@@ -43,3 +43,57 @@ describe('PostgreSQL goes away and comes back', { skip: needsPostgres }, () => {
     assert.equal((await s.request('GET', '/after', { token: null })).headers.location, 'https://a.example/')
   })
 })
+
+describe('a PostgreSQL connection lost or black-holed mid-query', { skip: needsPostgres }, () => {
+  let database: TestDatabase
+  let proxy: TcpProxy
+  let s: TestServer
+
+  before(async () => {
+    database = await createTestDatabase('postgres')
+    proxy = await startTcpProxy(database.env.DATABASE_URL as string, 5432)
+    s = await startTestServer({
+      database: { env: { ...database.env, DATABASE_URL: proxy.url }, drop: async () => {} },
+      env: { DATABASE_STATEMENT_TIMEOUT_MS: '1000' },
+    })
+  })
+  after(async () => {
+    await s?.close()
+    await proxy?.close()
+    await database?.drop()
+  })
+
+  const expect503 = (r: { status: number; headers: Record<string, unknown>; body: { error: { code: string } }; text: string }) => {
+    assert.equal(r.status, 503, r.text)
+    assert.equal(r.headers['retry-after'], '1')
+    assert.equal(r.body.error.code, 'service_unavailable')
+  }
+
+  test('a connection cut while its query is in flight fails that request with 503; the process keeps serving and reconnects', async () => {
+    assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/cut-before' } })).status, 201)
+    proxy.pause()
+    const inFlight = s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/cut-during' } })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    // The sockets die under a query that was sent: node-postgres emits 'error' on the checked-out client.
+    await proxy.cut()
+    expect503(await inFlight)
+    assert.equal((await s.request('GET', '/healthz', { token: null })).status, 200)
+    await proxy.restore()
+    assert.equal((await s.request('GET', '/readyz')).status, 200)
+    assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/cut-after' } })).status, 201)
+    assert.equal((await s.request('GET', '/cut-after', { token: null })).headers.location, 'https://a.example/')
+  })
+
+  test('while packets vanish, /readyz and queries answer 503 within their bounds instead of hanging', async () => {
+    assert.equal((await s.request('GET', '/readyz')).status, 200)
+    proxy.pause()
+    try {
+      expect503(await s.request('GET', '/readyz'))
+      expect503(await s.request('GET', '/v1/links'))
+    } finally {
+      await proxy.cut()
+      await proxy.restore()
+    }
+    assert.equal((await s.request('GET', '/readyz')).status, 200)
+  })
+})
