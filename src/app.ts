@@ -21,7 +21,7 @@ import { LinkObject } from './links/links.schemas.js'
 import { createRedirectHandler } from './links/redirect.handler.js'
 import { opsRoutes } from './ops/ops.routes.js'
 import { qrRoutes } from './qr/qr.routes.js'
-import { AppError } from './shared/errors.js'
+import { AppError, serviceUnavailable } from './shared/errors.js'
 import { statsRoutes } from './stats/stats.routes.js'
 import { StatsObject } from './stats/stats.schemas.js'
 
@@ -33,6 +33,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
  */
 export async function buildApp(c: Container): Promise<App> {
   const { config } = c
+  let closing = false
   const redirect = createRedirectHandler({
     config, domains: c.domains, links: c.links, cache: c.redirectCache, clicks: c.clicks, metrics: c.metrics, faults: c.faults,
   })
@@ -55,9 +56,12 @@ export async function buildApp(c: Container): Promise<App> {
     keepAliveTimeout: 5_000,
     requestTimeout: 30_000,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // Answered below in the error shape instead of Fastify's own body.
+    return503OnClosing: false,
     serverFactory: (handler) => {
       const server = createServer((req, res) => {
+        // Once shutting down, no response invites the client to reuse a connection about to close.
+        if (closing) res.setHeader('Connection', 'close')
         try {
           if (!redirect(req, res)) handler(req, res)
         } catch (error) {
@@ -71,8 +75,12 @@ export async function buildApp(c: Container): Promise<App> {
 
   registerErrorHandling(app)
   registerBodyParsers(app)
+  app.addHook('preClose', async () => {
+    closing = true
+  })
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id)
+    if (closing) throw serviceUnavailable('the server is shutting down; retry, another instance will answer')
   })
   app.addHook('onResponse', async (req, reply) => {
     c.metrics.observeHttp(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)

@@ -121,7 +121,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   let domainsRefresh: NodeJS.Timeout | undefined
   let domainsCheck: NodeJS.Timeout | undefined
   let domainsChecking: Promise<unknown> | undefined
-  let closed: Promise<void> | undefined
+  let closed: Promise<number> | undefined
 
   return {
     config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, domains, links, conversations, clicks, stats, qr,
@@ -147,17 +147,21 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       if (shared) domainsRefresh = setInterval(faults.guard('timer', () => void reloadDomains(false)), DOMAINS_REFRESH_MS).unref()
     },
 
-    /** Flushes buffered clicks and closes connections. Idempotent. */
-    close(): Promise<void> {
+    /**
+     * Flushes buffered clicks (retrying until `deadline`, epoch ms, if the store fails) and closes
+     * connections. Idempotent. Resolves to the number of buffered visits that had to be dropped.
+     */
+    close(deadline?: number): Promise<number> {
       closed ??= (async () => {
         clearInterval(maintenance)
         clearInterval(domainsRefresh)
         clearInterval(domainsCheck)
         await domainsChecking
-        await clicks.close()
+        const dropped = await clicks.close(deadline)
         await writer.close()
         await bus.close()
         await storage.close()
+        return dropped
       })()
       return closed
     },

@@ -3,6 +3,9 @@ import { buildApp } from './app.js'
 import { loadConfig, type Config } from './config.js'
 import { createContainer } from './container.js'
 
+/** Left of the shutdown timeout for closing connections once the click store has had its chance. */
+const SHUTDOWN_MARGIN_MS = 1000
+
 /**
  * Starts the server: configuration → container → migrations → app → listen, and shuts down
  * gracefully on SIGTERM/SIGINT (stop accepting, drain, flush clicks, close the database, exit 0).
@@ -32,14 +35,19 @@ export async function serve(config: Config): Promise<void> {
     shuttingDown = true
     app.log.info({ signal }, 'shutting down')
     const force = setTimeout(() => {
-      app.log.error('shutdown timed out; exiting')
+      app.log.error({ dropped: container.clicks.size }, `shutdown timed out; exiting with ${container.clicks.size} buffered visits unwritten`)
       process.exit(1)
     }, config.shutdownTimeoutMs).unref()
+    const deadline = Date.now() + config.shutdownTimeoutMs - SHUTDOWN_MARGIN_MS
     app
       .close()
-      .then(() => container.close())
-      .then(() => {
+      .then(() => container.close(deadline))
+      .then((dropped) => {
         clearTimeout(force)
+        if (dropped > 0) {
+          app.log.error({ dropped }, `shut down, but ${dropped} buffered visits could not be written`)
+          process.exit(1)
+        }
         app.log.info('shut down cleanly')
         process.exit(0)
       })

@@ -17,8 +17,13 @@ export interface ClickRecorder {
   record(visit: Visit): void
   /** Writes everything buffered so far; rejects when a write fails (the visits stay buffered). */
   flush(): Promise<void>
-  /** Flushes and stops background work (graceful shutdown). */
-  close(): Promise<void>
+  /**
+   * Stops background work and writes what is buffered, retrying failed writes until `deadline` (epoch
+   * ms; by default, one attempt). Resolves to the number of visits that could not be written and were dropped.
+   */
+  close(deadline?: number): Promise<number>
+  /** Visits buffered and not yet written. */
+  readonly size: number
 }
 
 /** Writes one batch of visits in one transaction: all of them or none. */
@@ -77,16 +82,30 @@ export class ClickBuffer implements ClickRecorder {
     await this.#kick()
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return
+  get size(): number {
+    return this.#pending.length + this.#writing
+  }
+
+  async close(deadline = 0): Promise<number> {
+    if (this.#closed) return 0
     this.#closed = true
     clearInterval(this.#timer)
-    try {
-      await this.flush()
-    } catch (error) {
-      this.#logger.error({ err: error, dropped: this.#pending.length }, 'could not write buffered clicks at shutdown')
-      this.#metrics.dropClicks('shutdown', this.#pending.length)
-      this.#pending = []
+    for (;;) {
+      try {
+        await this.flush()
+        return 0
+      } catch (error) {
+        // The store is locked or unreachable: the shutdown timeout is the time it may take to come back.
+        if (Date.now() + CLOSE_RETRY_MS < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, CLOSE_RETRY_MS))
+          continue
+        }
+        const dropped = this.#pending.length
+        this.#logger.error({ err: error, dropped }, `could not write ${dropped} buffered visits at shutdown; they are dropped`)
+        this.#metrics.dropClicks('shutdown', dropped)
+        this.#pending = []
+        return dropped
+      }
     }
   }
 
@@ -123,5 +142,7 @@ export class ClickBuffer implements ClickRecorder {
     }
   }
 }
+
+const CLOSE_RETRY_MS = 250
 
 const seconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e9

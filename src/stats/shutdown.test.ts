@@ -70,3 +70,80 @@ describe('graceful shutdown', () => {
     }
   })
 })
+
+describe('shutdown while the click store is locked', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'linkline-locked-'))
+  after(() => rmSync(dir, { recursive: true, force: true }))
+  const file = join(dir, 'linkline.db')
+
+  /** A server that keeps its visits buffered (no timed flush) until it is told to stop; its log is kept. */
+  async function startServer(port: number): Promise<{ child: ChildProcess; log: () => string }> {
+    const child = spawn(process.execPath, [MAIN], {
+      env: {
+        ...process.env, DATABASE_URL: `sqlite:${file}`, PORT: String(port), LINKLINE_BOOTSTRAP_TOKEN: TOKEN, LOG_LEVEL: 'warn',
+        LINKLINE_CLICK_FLUSH_INTERVAL_MS: '60000', LINKLINE_SHUTDOWN_TIMEOUT_MS: '4000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${output}`)
+      if (await send(`http://127.0.0.1:${port}`, 'GET', '/healthz').then((r) => r.status === 200, () => false)) return { child, log: () => output }
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+
+  async function visits(port: number, path: string, count: number) {
+    const base = `http://127.0.0.1:${port}`
+    const headers = { host: `localhost:${port}`, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0' }
+    const created = await send(base, 'POST', '/v1/links', { token: TOKEN, headers, json: { destination: 'https://dest.example/', path } })
+    assert.equal(created.status, 201, created.text)
+    for (let i = 0; i < count; i++) assert.equal((await send(base, 'GET', path, { headers })).status, 302)
+    return created.body.data.id as string
+  }
+
+  const totalClicks = async (port: number, id: string) =>
+    (await send(`http://127.0.0.1:${port}`, 'GET', `/v1/links/${id}/stats`, { token: TOKEN, headers: { host: `localhost:${port}` } })).body.data.totalClicks
+
+  test('a lock released within the shutdown timeout: the visits are written and the exit is 0', async () => {
+    const port = await freePort()
+    const { child } = await startServer(port)
+    const id = await visits(port, '/locked-briefly', 20)
+    const { default: Database } = await import('better-sqlite3')
+    const holder = new Database(file)
+    holder.exec('begin immediate')
+    child.kill('SIGTERM')
+    setTimeout(() => holder.exec('commit'), 1500)
+    const [code] = await once(child, 'exit')
+    holder.close()
+    assert.equal(code, 0)
+    const again = await startServer(port)
+    try {
+      assert.equal(await totalClicks(port, id), 20)
+    } finally {
+      again.child.kill('SIGTERM')
+      await once(again.child, 'exit')
+    }
+  })
+
+  test('a lock held past the shutdown timeout: the exit is non-zero and the log says how many visits were dropped', async () => {
+    const port = await freePort()
+    const { child, log } = await startServer(port)
+    await visits(port, '/locked-long', 15)
+    const { default: Database } = await import('better-sqlite3')
+    const holder = new Database(file)
+    holder.exec('begin immediate')
+    try {
+      child.kill('SIGTERM')
+      const [code] = await once(child, 'exit')
+      assert.notEqual(code, 0)
+      assert.match(log(), /15 buffered visits/)
+      assert.doesNotMatch(log(), /shut down cleanly/)
+    } finally {
+      holder.exec('rollback')
+      holder.close()
+    }
+  })
+})
