@@ -80,9 +80,10 @@ export function connectRedis(deps: { url: string; prefix: string; logger: Pick<B
     try {
       await client.publish(channel, JSON.stringify(message))
     } catch (error) {
-      owesReset = true
       metrics.countRedisError()
-      logger.warn({ err: error }, 'could not publish an invalidation; other instances are told to reset once Redis is back')
+      // Once per outage, not once per write: the connection's own state change is logged already.
+      if (!owesReset) logger.warn({ err: error }, 'could not publish an invalidation; other instances are told to reset once Redis is back')
+      owesReset = true
     }
   }
   client.on('ready', () => {
