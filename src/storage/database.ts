@@ -42,7 +42,13 @@ function openSqlite(path: string): Storage {
   // A locked database is waited for asynchronously, by the driver (sqlite-driver.ts).
   sqlite.pragma('busy_timeout = 0')
   sqlite.pragma('foreign_keys = ON')
-  const db = new Kysely<Database>({ dialect: new ConcurrentSqliteDialect({ database: withStatementCache(sqlite) }) })
+  // Plain SELECTs run on a second connection, which never waits behind a write (sqlite-driver.ts).
+  const reader = new SQLite(path)
+  reader.pragma('busy_timeout = 0')
+  reader.pragma('query_only = ON')
+  const db = new Kysely<Database>({
+    dialect: new ConcurrentSqliteDialect({ writer: withStatementCache(sqlite), reader: withStatementCache(reader) }),
+  })
   return {
     db,
     dialect: 'sqlite',

@@ -17,7 +17,7 @@ export function isRetryableConflict(error: unknown): boolean {
 }
 
 // Socket errors; PostgreSQL: shutting down or starting (57P0x), out of connections (53300), a statement
-// over DATABASE_STATEMENT_TIMEOUT_MS (57014); SQLite: the database stayed locked for 5 s (storage/sqlite-driver.ts).
+// over DATABASE_STATEMENT_TIMEOUT_MS (57014); SQLite: the database stayed locked past a write's wait (storage/sqlite-driver.ts).
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN',
   '57P01', '57P02', '57P03', '53300', '57014', 'SQLITE_BUSY',
