@@ -3,7 +3,9 @@ import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { createTestDatabase, freePort, type TestDatabase } from '../../test/build-test-app.js'
 import { send } from '../../test/http-client.js'
-import { cli, startServerProcess } from '../../test/process.js'
+import { connect } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { cli, descendants, isAlive, startServerProcess } from '../../test/process.js'
 
 for (const backend of backends) describe(`the linkline CLI and the server process (${backend})`, () => {
   const databases: TestDatabase[] = []
@@ -86,6 +88,25 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
       second.child.kill('SIGINT')
       assert.equal(await second.exited, 0)
     }
+  })
+
+  test('SIGTERM to the PID of `npm start` stops the server: the port closes and no node process stays behind', async () => {
+    const server = await startServerProcess(env, { via: 'npm' })
+    const below = descendants(server.child.pid!)
+    assert.ok(below.length > 0, 'npm runs the server as a child')
+    server.child.kill('SIGTERM')
+    await server.exited
+    // npm may exit as soon as it has forwarded the signal: give the server its graceful shutdown.
+    for (let i = 0; i < 200 && below.some(isAlive); i++) await sleep(50)
+    const leaked = below.filter(isAlive)
+    for (const pid of leaked) process.kill(pid, 'SIGKILL') // else the leaked server holds this test's pipes open
+    assert.deepEqual(leaked, [], 'no process of `npm start` outlives it')
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(env.PORT), '127.0.0.1')
+      socket.on('connect', () => (socket.destroy(), resolve(false)))
+      socket.on('error', () => resolve(true))
+    })
+    assert.ok(refused, 'the port is closed')
   })
 
   test('LINKLINE_BOOTSTRAP_TOKEN is ensured once, across restarts', async () => {
