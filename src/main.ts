@@ -15,6 +15,13 @@ export async function serve(config: Config): Promise<void> {
   process.on('uncaughtException', (error) => container.faults.report('uncaught_exception', error))
   process.on('unhandledRejection', (reason) => container.faults.report('unhandled_rejection', reason))
   await container.start()
+  for (const { domain, links } of await container.links.strandedDomains()) {
+    container.logger.warn(
+      { domain, links },
+      `${links} link(s) use the domain ${domain}, which is neither in LINKLINE_DOMAINS nor a custom domain: they answer 404. ` +
+        `Move them with: linkline domains rename ${domain} ${config.domains[0]}`,
+    )
+  }
   if (config.bootstrapToken !== undefined) {
     await container.tokens.ensure(config.bootstrapToken, config.bootstrapOwner)
   } else if (!(await container.tokens.hasAny())) {

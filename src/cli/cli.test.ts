@@ -21,7 +21,7 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
   after(() => Promise.all(databases.map((d) => d.drop())))
 
   test('--help on every command; unknown commands and missing options fail with usage', () => {
-    for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['tokens', '--help'], ['tokens', 'create', '--help']]) {
+    for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['tokens', '--help'], ['tokens', 'create', '--help'], ['domains', '--help']]) {
       const r = cli(args, env)
       assert.equal(r.status, 0, args.join(' '))
       assert.match(r.stdout, /Usage/)
@@ -109,6 +109,48 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
     assert.ok(refused, 'the port is closed')
   })
 
+  test('a start warns of links whose domain is no longer configured; `domains rename` moves them', async () => {
+    const token = 'rename-token-0123456789'
+    const before = { ...env, ...(await databaseEnv()), LINKLINE_BOOTSTRAP_TOKEN: token, LINKLINE_DOMAINS: 'old.example,new.example' }
+    const first = await startServerProcess(before)
+    for (const [path, domain] of [['/a', 'old.example'], ['/b', 'old.example'], ['/b', 'new.example']] as const) {
+      assert.equal((await send(first.url, 'POST', '/v1/links', { token, json: { destination: `https://d.example${path}`, path, domain } })).status, 201)
+    }
+    first.child.kill('SIGTERM')
+    assert.equal(await first.exited, 0)
+
+    const moved = { ...before, LINKLINE_DOMAINS: 'new.example' }
+    const second = await startServerProcess(moved)
+    second.child.kill('SIGTERM')
+    assert.equal(await second.exited, 0)
+    const warnings = second.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; domain?: string; links?: number; msg: string })
+      .filter((l) => l.domain !== undefined)
+    assert.deepEqual(warnings.map((w) => [w.level, w.domain, w.links]), [[40, 'old.example', 2]], 'one warning per stranded domain')
+    assert.match(warnings[0]!.msg, /linkline domains rename old\.example new\.example/)
+
+    const blocked = cli(['domains', 'rename', 'old.example', 'new.example'], moved)
+    assert.equal(blocked.status, 1)
+    assert.match(blocked.stderr, /nothing moved: 1 path\(s\) of old\.example are taken on new\.example .*: \/b\n/)
+    assert.equal(cli(['domains', 'rename', 'old.example', 'new.example', '--bogus'], moved).status, 2, 'unknown options are refused')
+    // Free /b on new.example by moving it aside, the way an operator would.
+    const freed = cli(['domains', 'rename', 'new.example', 'old.example'], { ...moved, LINKLINE_DOMAINS: 'old.example' })
+    assert.equal(freed.stderr, 'linkline: nothing moved: 1 path(s) of new.example are taken on old.example or served by Linkline itself there: /b\n')
+    assert.equal(cli(['domains', 'rename', 'old.example', 'brand.example'], moved).status, 1, 'only to a configured domain')
+
+    const renamed = { ...moved, LINKLINE_DOMAINS: 'new.example,brand.example' }
+    assert.equal(cli(['domains', 'rename', 'old.example', 'brand.example', '--dry-run'], renamed).stdout, 'would move 2 link(s) from old.example to brand.example\n')
+    assert.equal(cli(['domains', 'rename', 'old.example', 'brand.example'], renamed).stdout, 'moved 2 link(s) from old.example to brand.example\n')
+    const third = await startServerProcess(renamed)
+    try {
+      assert.doesNotMatch(third.stdout(), /domains rename/, 'nothing stranded any more')
+      const visit = await send(third.url, 'GET', '/a', { headers: { host: 'brand.example' } })
+      assert.equal(visit.headers.location, 'https://d.example/a')
+    } finally {
+      third.child.kill('SIGTERM')
+      assert.equal(await third.exited, 0)
+    }
+  })
+
   test('LINKLINE_BOOTSTRAP_TOKEN is ensured once, across restarts', async () => {
     const bootstrap = { ...env, ...(await databaseEnv()), LINKLINE_BOOTSTRAP_TOKEN: 'bootstrap-token-0123456789', LINKLINE_BOOTSTRAP_OWNER: 'ops' }
     for (let run = 0; run < 2; run++) {
@@ -124,11 +166,12 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
   })
 
   test('a bad configuration stops the start with a clear message', () => {
-    const r = cli(['serve'], { ...env, PORT: 'eighty', LOG_LEVEL: 'loud', LINKLINE_CLICK_WRITER_NICE: '20' })
+    const r = cli(['serve'], { ...env, PORT: 'eighty', LOG_LEVEL: 'loud', LINKLINE_CLICK_WRITER_NICE: '20', LINKLINE_DOMAINS: 'https://short.example' })
     assert.equal(r.status, 2)
     assert.match(r.stderr, /PORT must be an integer/)
     assert.match(r.stderr, /LOG_LEVEL must be one of/)
     assert.match(r.stderr, /LINKLINE_CLICK_WRITER_NICE must be an integer from 0 to 19/)
+    assert.match(r.stderr, /LINKLINE_DOMAINS entries must be host or host:port .*got "https:\/\/short.example"/)
     // The click writer thread opens the database again: an in-memory one would be a different, empty database.
     assert.match(cli(['serve'], { ...env, DATABASE_URL: 'sqlite::memory:' }).stderr, /DATABASE_URL must name a database file/)
   })

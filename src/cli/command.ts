@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { pino } from 'pino'
 import type { Config } from '../config.js'
 import { createContainer, type Container } from '../container.js'
@@ -23,5 +24,14 @@ export async function withContainer<T>(config: Config, work: (c: Container) => P
     return await work(container)
   } finally {
     await container.close()
+  }
+}
+
+/** Every command's options: unknown ones are refused, with the command's usage. */
+export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O, help: string) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\n\n${help}`)
   }
 }

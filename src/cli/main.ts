@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig } from '../config.js'
+import { domainsCommand } from './domains.command.js'
 import { migrateCommand } from './migrate.command.js'
 import { serveCommand } from './serve.command.js'
 import { tokensCommand } from './tokens.command.js'
 import { CliError, type Command } from './command.js'
 
-const COMMANDS: Record<string, Command> = { serve: serveCommand, migrate: migrateCommand, tokens: tokensCommand }
+const COMMANDS: Record<string, Command> = { serve: serveCommand, migrate: migrateCommand, tokens: tokensCommand, domains: domainsCommand }
 
 const USAGE = `Usage: linkline <command> [options]
 
@@ -14,6 +15,8 @@ Commands:
   migrate               apply pending database migrations and exit
   tokens create|list|revoke
                         manage API tokens
+  domains rename <old> <new>
+                        move every link of one domain to another (after a change of LINKLINE_DOMAINS)
 
 Run "linkline <command> --help" for a command's options. Configuration comes from the
 environment (DATABASE_URL, PORT, ...; see the README).`

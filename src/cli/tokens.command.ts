@@ -1,6 +1,5 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { InvalidScopesError, parseScopes, SCOPES } from '../tokens/tokens.service.js'
-import { CliError, withContainer, type Command } from './command.js'
+import { CliError, parseCommandArgs, withContainer, type Command } from './command.js'
 
 const HELP = `Usage:
   linkline tokens create --owner <ownerId> [--name <name>] [--scopes <a,b,...>]
@@ -11,13 +10,7 @@ const HELP = `Usage:
   linkline tokens revoke <token id or token>
       Revokes a token; the next request with it is 401.`
 
-function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true })
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\n\n${HELP}`)
-  }
-}
+const parse = (args: string[], options: Parameters<typeof parseCommandArgs>[1]) => parseCommandArgs(args, options, HELP)
 
 export const tokensCommand: Command = {
   help: HELP,

@@ -44,6 +44,8 @@ export function createDomainsService(deps: {
       return defaultSet.has(host) || custom.has(host) ? host : primary
     },
     isDefault: (name: string) => defaultSet.has(name),
+    /** Whether `name` is a default or a custom domain: links on any other one answer 404. */
+    isKnown: (name: string) => defaultSet.has(name) || custom.has(name),
 
     /** The domain a new or moved link of this owner gets; throws 400 on a domain it may not use. */
     async resolveForOwner(principal: Principal, domain: string | undefined): Promise<string> {
