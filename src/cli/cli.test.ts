@@ -3,7 +3,10 @@ import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { createTestDatabase, freePort, type TestDatabase } from '../../test/build-test-app.js'
 import { send } from '../../test/http-client.js'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { cli, descendants, isAlive, startServerProcess } from '../../test/process.js'
 
@@ -21,7 +24,7 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
   after(() => Promise.all(databases.map((d) => d.drop())))
 
   test('--help on every command; unknown commands and missing options fail with usage', () => {
-    for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['tokens', '--help'], ['tokens', 'create', '--help'], ['domains', '--help']]) {
+    for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['tokens', '--help'], ['tokens', 'create', '--help'], ['domains', '--help'], ['backup', '--help']]) {
       const r = cli(args, env)
       assert.equal(r.status, 0, args.join(' '))
       assert.match(r.stdout, /Usage/)
@@ -148,6 +151,56 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
     } finally {
       third.child.kill('SIGTERM')
       assert.equal(await third.exited, 0)
+    }
+  })
+
+  test('--version prints the version of package.json', () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+    for (const flag of ['--version', '-v']) assert.equal(cli([flag], env).stdout, `linkline ${version}\n`)
+  })
+
+  test('backup copies the database while the server runs, and a copy put in its place restores it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'linkline-backup-'))
+    try {
+      const file = join(dir, 'backup.db')
+      const token = 'backup-token-0123456789'
+      const live = { ...env, ...(await databaseEnv()), LINKLINE_BOOTSTRAP_TOKEN: token }
+      if (backend === 'postgres') {
+        const r = cli(['backup', file], live)
+        assert.equal(r.status, 2)
+        assert.match(r.stderr, /for PostgreSQL use pg_dump/)
+        return
+      }
+      const server = await startServerProcess(live)
+      try {
+        const create = (path: string) => send(server.url, 'POST', '/v1/links', { token, json: { destination: `https://b.example${path}`, path } })
+        assert.equal((await create('/before')).status, 201)
+        const r = cli(['backup', file], live)
+        assert.deepEqual([r.status, r.stdout], [0, `backed up to ${file}\n`])
+        assert.ok(!existsSync(`${file}.partial`))
+        assert.equal((await create('/after')).status, 201)
+        assert.equal(cli(['backup', file], live).status, 2, 'an existing file is never overwritten')
+        assert.match(cli(['backup', file], live).stderr, /exists already/)
+      } finally {
+        server.child.kill('SIGTERM')
+        assert.equal(await server.exited, 0)
+      }
+      // Restore, as docs/operations.md says: the backup in place of the database file, no -wal or -shm beside it.
+      const restoredFile = join(dir, 'restored', 'linkline.db')
+      const restored = { ...live, DATABASE_URL: `sqlite:${restoredFile}` }
+      mkdirSync(join(dir, 'restored'))
+      copyFileSync(file, restoredFile)
+      const again = await startServerProcess(restored)
+      try {
+        const list = await send(again.url, 'GET', '/v1/links', { token })
+        assert.deepEqual(list.body.data.map((l: { path: string }) => l.path), ['/before'])
+        assert.equal((await send(again.url, 'GET', '/before', { headers: { host: `localhost:${env.PORT}` } })).headers.location, 'https://b.example/before')
+      } finally {
+        again.child.kill('SIGTERM')
+        assert.equal(await again.exited, 0)
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 
