@@ -20,7 +20,10 @@ export function cli(args: string[], env: Env) {
 export interface ServerProcess {
   readonly child: ChildProcess
   readonly url: string
+  /** Both streams, interleaved as they came. */
+  output(): string
   stdout(): string
+  stderr(): string
   /** Resolves with the exit code. */
   exited: Promise<number | null>
 }
@@ -29,23 +32,28 @@ export interface ServerProcess {
  * Starts `node dist/src/main.js` (what `npm start` runs), or `npm start` itself with `via: 'npm'`
  * (with this test's node first on PATH, as an operator's would be), and waits until /healthz answers.
  */
-export async function startServerProcess(env: Env & { PORT: string }, options: { via?: 'node' | 'npm' } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Env & { PORT: string },
+  options: { via?: 'node' | 'npm' | 'cli'; args?: string[]; url?: string } = {},
+): Promise<ServerProcess> {
   const child = options.via === 'npm'
     ? spawn('npm', ['start'], {
       cwd: ROOT,
       env: { ...baseEnv(env), PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
-    : spawn(process.execPath, [MAIN], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, options.via === 'cli' ? [CLI, 'serve', ...(options.args ?? [])] : [MAIN], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
-  child.stdout?.on('data', (c: Buffer) => (out += c.toString()))
-  child.stderr?.on('data', (c: Buffer) => (out += c.toString()))
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (c: Buffer) => ((out += c.toString()), (stdout += c.toString())))
+  child.stderr?.on('data', (c: Buffer) => ((out += c.toString()), (stderr += c.toString())))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const url = `http://127.0.0.1:${env.PORT}`
+  const url = options.url ?? `http://127.0.0.1:${env.PORT}`
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${out}`)
     try {
-      if ((await send(url, 'GET', '/healthz')).status === 200) return { child, url, stdout: () => out, exited }
+      if ((await send(url, 'GET', '/healthz')).status === 200) return { child, url, output: () => out, stdout: () => stdout, stderr: () => stderr, exited }
     } catch {
       // not listening yet
     }

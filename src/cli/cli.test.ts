@@ -4,7 +4,8 @@ import { backends } from '../../test/backends.js'
 import { createTestDatabase, freePort, type TestDatabase } from '../../test/build-test-app.js'
 import { send } from '../../test/http-client.js'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { connect } from 'node:net'
+import { once } from 'node:events'
+import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -33,6 +34,12 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
     const noOwner = cli(['tokens', 'create'], env)
     assert.equal(noOwner.status, 2)
     assert.match(noOwner.stderr, /--owner/)
+    // One parser for every command: unknown options are refused in plain words, with the usage.
+    for (const args of [['serve', '--bogus'], ['migrate', '--bogus'], ['tokens', 'list', '--bogus'], ['backup', '--bogus', 'x'], ['domains', 'rename', 'a', 'b', '--bogus']]) {
+      const r = cli(args, env)
+      assert.equal(r.status, 2, args.join(' '))
+      assert.match(r.stderr, /^linkline: unknown option --bogus\n\nUsage/, args.join(' '))
+    }
     const badScope = cli(['tokens', 'create', '--owner', 'x', '--scopes', 'links:read,links:delete'], env)
     assert.equal(badScope.status, 2)
     assert.match(badScope.stderr, /unknown scope\(s\): links:delete/)
@@ -46,9 +53,16 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
   })
 
   test('first start prints one token; tokens survive a restart; CLI revocation is seen at once; SIGTERM exits 0', async () => {
-    const first = await startServerProcess(env)
-    const printed = /(ll_[\w-]{43})/.exec(first.stdout())?.[1]
-    assert.ok(printed, 'the first start prints a token')
+    const first = await startServerProcess({ ...env, LOG_LEVEL: 'info' })
+    // Printed once listening, framed, on stderr: not mixed into the JSON log lines of stdout.
+    for (let i = 0; i < 100 && !/ll_/.test(first.stderr()); i++) await sleep(20)
+    const printed = /\n={76}\nLinkline created your first API token \(owner "default", every scope\)\.\n.*\n\n {4}(ll_[\w-]{43})\n/.exec(first.stderr())?.[1]
+    assert.ok(printed, `the first start prints a token: ${first.stderr()}`)
+    assert.doesNotMatch(first.stdout(), /ll_/)
+    const started = first.stdout().split('\n').filter((l) => l.includes('"version"')).map((l) => JSON.parse(l) as Record<string, unknown>)
+    assert.equal(started.length, 1, 'one start line')
+    assert.deepEqual([started[0]!.url, started[0]!.domains], [`http://127.0.0.1:${env.PORT}`, [`localhost:${env.PORT}`]])
+    assert.match(String(started[0]!.msg), new RegExp(`^Linkline \\S+ serving localhost:${env.PORT} at http://127.0.0.1:${env.PORT} \\(API reference: http://127.0.0.1:${env.PORT}/docs\\)$`))
     const created = await send(first.url, 'POST', '/v1/links', { token: printed, json: { destination: 'https://restart.example/', path: '/kept' } })
     assert.equal(created.status, 201)
 
@@ -76,9 +90,11 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
     first.child.kill('SIGTERM')
     assert.equal(await first.exited, 0)
 
-    const second = await startServerProcess(env)
+    const second = await startServerProcess({ ...env, LOG_LEVEL: 'info' })
     try {
-      assert.doesNotMatch(second.stdout(), /ll_[\w-]{43}/, 'no new token on a restart')
+      assert.doesNotMatch(second.output(), /ll_[\w-]{43}/, 'no new token on a restart')
+      for (let i = 0; i < 100 && !/"version"/.test(second.stdout()); i++) await sleep(20)
+      assert.match(second.stdout(), /more API tokens: npx linkline tokens create --owner <owner>/, 'a restart says how to make a token')
       const list = await send(second.url, 'GET', '/v1/links', { token: printed })
       assert.equal(list.status, 200)
       assert.deepEqual(list.body.data.map((l: { path: string }) => l.path), ['/kept'])
@@ -145,7 +161,7 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
     assert.equal(cli(['domains', 'rename', 'old.example', 'brand.example'], renamed).stdout, 'moved 2 link(s) from old.example to brand.example\n')
     const third = await startServerProcess(renamed)
     try {
-      assert.doesNotMatch(third.stdout(), /domains rename/, 'nothing stranded any more')
+      assert.doesNotMatch(third.output(), /domains rename/, 'nothing stranded any more')
       const visit = await send(third.url, 'GET', '/a', { headers: { host: 'brand.example' } })
       assert.equal(visit.headers.location, 'https://d.example/a')
     } finally {
@@ -210,12 +226,44 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
       const server = await startServerProcess(bootstrap)
       const r = await send(server.url, 'POST', '/v1/links', { token: bootstrap.LINKLINE_BOOTSTRAP_TOKEN, json: { destination: 'https://b.example' } })
       assert.equal(r.body.data.ownerId, 'ops')
-      assert.doesNotMatch(server.stdout(), /ll_[\w-]{43}/)
+      assert.doesNotMatch(server.output(), /ll_[\w-]{43}/)
       server.child.kill('SIGTERM')
       assert.equal(await server.exited, 0)
     }
     const owners = (JSON.parse(cli(['tokens', 'list', '--json'], bootstrap).stdout) as { ownerId: string }[]).map((t) => t.ownerId)
     assert.deepEqual(owners, ['ops'])
+  })
+
+  test('serve takes --port and --host; a busy port stops the start before the first token is made', async () => {
+    const fresh = { ...env, ...(await databaseEnv()) }
+    const port = await freePort()
+    const blocker = createServer().listen(port, '127.0.0.1')
+    await once(blocker, 'listening')
+    const busy = cli(['serve', '--port', String(port)], fresh)
+    blocker.close()
+    assert.equal(busy.status, 1)
+    assert.match(busy.stderr, /EADDRINUSE/)
+    assert.doesNotMatch(busy.stdout + busy.stderr, /ll_[\w-]{43}/)
+
+    const server = await startServerProcess({ ...fresh, PORT: '1' }, { via: 'cli', args: ['--port', String(port), '--host', '127.0.0.1'], url: `http://127.0.0.1:${port}` })
+    try {
+      for (let i = 0; i < 100 && !/ll_/.test(server.stderr()); i++) await sleep(20)
+      assert.match(server.stderr(), /ll_[\w-]{43}/, 'the first token is still to be shown')
+    } finally {
+      server.child.kill('SIGTERM')
+      assert.equal(await server.exited, 0)
+    }
+    assert.match(cli(['serve', '--port', 'eighty'], fresh).stderr, /PORT must be an integer/)
+  })
+
+  test('a database that cannot be opened or reached is named by its setting, without its password', () => {
+    const sqlite = cli(['migrate'], { ...env, DATABASE_URL: 'sqlite:/etc/passwd/linkline.db' })
+    assert.equal(sqlite.status, 1)
+    assert.match(sqlite.stderr, /^linkline: DATABASE_URL=sqlite:\/etc\/passwd\/linkline\.db: /)
+    const postgres = cli(['tokens', 'list'], { ...env, DATABASE_URL: 'postgres://linkline:secret@127.0.0.1:1/linkline' })
+    assert.equal(postgres.status, 1)
+    assert.match(postgres.stderr, /^linkline: DATABASE_URL=postgres:\/\/linkline:\*\*\*@127\.0\.0\.1:1\/linkline: .*ECONNREFUSED/)
+    assert.doesNotMatch(postgres.stderr, /secret/)
   })
 
   test('a bad configuration stops the start with a clear message', () => {

@@ -41,7 +41,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${command.help}\n`)
     return 0
   }
-  return command.run(rest, () => loadConfig())
+  // An option left out (undefined) must not hide the environment's value.
+  return command.run(rest, (overrides = {}) =>
+    loadConfig({ ...process.env, ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) }))
 }
 
 main(process.argv.slice(2)).then(
