@@ -79,9 +79,14 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
     assert.deepEqual([entry.name, entry.scopes], ['ci', ['links:read']])
     assert.ok(acme.startsWith(entry.prefix))
     assert.ok(!JSON.stringify(listed).includes(acme), 'tokens are never listed in full')
-    assert.match(cli(['tokens', 'list'], env).stdout, /^ID\s+NAME\s+OWNER/)
+    const table = cli(['tokens', 'list'], env).stdout
+    assert.match(table, /^PREFIX\s+NAME\s+OWNER\s+SCOPES\s+CREATED\s+STATUS\n/)
+    assert.match(table, new RegExp(`\\n${entry.prefix}…\\s+ci\\s+acme\\s+links:read\\s+\\d{4}-\\d\\d-\\d\\d\\s+active\\n`))
+    assert.match(table, /\s+default\s+all\s+/, 'every scope reads "all"')
+    assert.ok(table.split('\n').every((line) => line.length <= 100), 'fits 100 columns')
 
-    assert.equal(cli(['tokens', 'revoke', entry.id], env).status, 0)
+    const revokedByPrefix = cli(['tokens', 'revoke', `${entry.prefix}…`], env)
+    assert.equal(revokedByPrefix.stdout, `revoked ${entry.id} (${entry.prefix}…, name ci, owner acme)\n`, 'the prefix of the list names the token')
     assert.equal((await send(first.url, 'GET', '/v1/links', { token: acme })).status, 401, 'revoked while the server runs')
     assert.equal(cli(['tokens', 'revoke', entry.id], env).status, 1, 'nothing left to revoke')
 
