@@ -65,6 +65,8 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
     assert.match(String(started[0]!.msg), new RegExp(`^Linkline \\S+ serving localhost:${env.PORT} at http://127.0.0.1:${env.PORT} \\(API reference: http://127.0.0.1:${env.PORT}/docs\\)$`))
     const created = await send(first.url, 'POST', '/v1/links', { token: printed, json: { destination: 'https://restart.example/', path: '/kept' } })
     assert.equal(created.status, 201)
+    assert.match(first.stdout(), /"url":"\/v1\/links"/, 'requests are logged at info')
+    assert.doesNotMatch(first.stdout(), /\/healthz/, 'probes (polled until the server answered) are not')
 
     const made = cli(['tokens', 'create', '--owner', 'acme', '--name', 'ci', '--scopes', 'links:read'], env)
     assert.equal(made.status, 0)
