@@ -1,4 +1,5 @@
 import { parseHost } from './domains/domain-name.js'
+import { normalizeHostAndPort } from './shared/hosts.js'
 
 /**
  * The only reader of the environment. Every setting Linkline understands is listed here, with its
@@ -69,11 +70,18 @@ export function loadConfig(env: Env = process.env): Config {
   const str = (name: string): string | undefined => (env[name] === '' ? undefined : env[name])
 
   const port = int('PORT', 8080, 0, 65535)
-  const domains = (str('LINKLINE_DOMAINS') ?? `localhost:${port}`)
-    .split(',')
-    .map((d) => d.trim().toLowerCase())
-    .filter(Boolean)
-  if (domains.length === 0) problems.push('LINKLINE_DOMAINS must name at least one domain')
+  const rawDomains = str('LINKLINE_DOMAINS')
+  const domains = rawDomains === undefined ? [`localhost:${port}`] : []
+  const domainEntries = (rawDomains ?? '').split(',').map((d) => d.trim()).filter(Boolean)
+  if (rawDomains !== undefined && domainEntries.length === 0) problems.push('LINKLINE_DOMAINS must name at least one domain')
+  for (const entry of domainEntries) {
+    const domain = normalizeHostAndPort(entry)
+    if (domain === undefined) {
+      problems.push(`LINKLINE_DOMAINS entries must be host or host:port (no scheme, path or user; port 1-65535), got "${entry}"`)
+    } else {
+      domains.push(domain)
+    }
+  }
 
   const reservedHosts = (str('LINKLINE_RESERVED_HOSTS') ?? '')
     .split(',')

@@ -65,6 +65,10 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize)
 
   const tokens = createTokensService({ repo: createTokensRepository(db), clock })
+  const invalidateAll = async () => {
+    redirectCache.clear()
+    await bus.publishDomainsChanged()
+  }
   const domains = createDomainsService({
     repo: createDomainsRepository(db),
     defaults: config.domains,
@@ -75,10 +79,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     linksOnDomain: (trx, name) => createLinksRepository(trx).anyOnDomain(name),
     clock,
     logger,
-    onChange: async () => {
-      redirectCache.clear()
-      await bus.publishDomainsChanged()
-    },
+    onChange: invalidateAll,
   })
   const links = createLinksService({
     repo: createLinksRepository(db),
@@ -87,6 +88,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     clock,
     shortUrlScheme: config.shortUrlScheme,
     onInvalidate: (domain, path) => bus.publishLink(domain, path),
+    onInvalidateAll: invalidateAll,
   })
   const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
   const stats = createStatsService({ repo: createStatsRepository(db, storage.dialect), links, clock, retentionDays: config.clickRetentionDays })

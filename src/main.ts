@@ -1,7 +1,46 @@
+import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { buildApp } from './app.js'
 import { loadConfig, type Config } from './config.js'
 import { createContainer } from './container.js'
+import { VERSION } from './shared/version.js'
+
+/** DATABASE_URL as the logs may show it. */
+export const redactPassword = (databaseUrl: string) => databaseUrl.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/, '$1***@')
+
+/**
+ * Runs `work` (opening, migrating or loading from the database) so that its failure names the setting:
+ * "unable to open database file" or "ECONNREFUSED" alone say neither which setting nor which database.
+ */
+export async function withDatabaseContext<T>(config: Config, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    throw new Error(`DATABASE_URL=${redactPassword(config.databaseUrl)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+  }
+}
+
+function firstTokenNotice(token: string, owner: string): string {
+  const rule = '='.repeat(76)
+  return [
+    '', rule,
+    `Linkline created your first API token (owner "${owner}", every scope).`,
+    'It is shown only this once; only its hash is stored:',
+    '', `    ${token}`, '',
+    'More tokens, e.g. for another owner: npx linkline tokens create --owner <owner>',
+    rule, '', '',
+  ].join('\n')
+}
+
+/** Runs `work`; if it fails, closes `resource` (the click writer thread, connections) so that the process can exit. */
+async function startOrClose<T>(resource: { close(): Promise<unknown> }, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    await resource.close().catch(() => {})
+    throw error
+  }
+}
 
 /** Left of the shutdown timeout for closing connections once the click store has had its chance. */
 const SHUTDOWN_MARGIN_MS = 1000
@@ -12,22 +51,37 @@ const SHUTDOWN_MARGIN_MS = 1000
  * A second signal while shutting down changes nothing.
  */
 export async function serve(config: Config): Promise<void> {
-  const container = createContainer(config)
+  const container = await withDatabaseContext(config, () => createContainer(config))
   // The last fault boundary: whatever escaped every other one is logged and counted, and the process
   // keeps serving (docs/operations.md, "Fault boundary").
   process.on('uncaughtException', (error) => container.faults.report('uncaught_exception', error))
   process.on('unhandledRejection', (reason) => container.faults.report('unhandled_rejection', reason))
-  await container.start()
-  if (config.bootstrapToken !== undefined) {
-    await container.tokens.ensure(config.bootstrapToken, config.bootstrapOwner)
-  } else if (!(await container.tokens.hasAny())) {
-    const { token } = await container.tokens.create({ ownerId: config.bootstrapOwner, name: 'first' })
-    process.stdout.write(
-      `\nLinkline created your first API token (owner "${config.bootstrapOwner}", all scopes). It is shown only once:\n\n  ${token}\n\n`,
+  const app = await startOrClose(container, async () => {
+    await withDatabaseContext(config, () => container.start())
+    if (config.bootstrapToken !== undefined) await container.tokens.ensure(config.bootstrapToken, config.bootstrapOwner)
+    const started = await buildApp(container)
+    await startOrClose(started, () => started.listen({ port: config.port, host: config.host }))
+    return started
+  })
+  for (const { domain, links } of await container.links.strandedDomains()) {
+    container.logger.warn(
+      { domain, links },
+      `${links} link(s) use the domain ${domain}, which is neither in LINKLINE_DOMAINS nor a custom domain: they answer 404. ` +
+        `Move them with: linkline domains rename ${domain} ${config.domains[0]}`,
     )
   }
-  const app = await buildApp(container)
-  await app.listen({ port: config.port, host: config.host })
+  // Only once listening: a start that fails (a port in use) must not use up the one showing of the token.
+  const firstToken = config.bootstrapToken === undefined && !(await container.tokens.hasAny())
+    ? (await container.tokens.create({ ownerId: config.bootstrapOwner, name: 'first' })).token
+    : undefined
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${(app.server.address() as AddressInfo).port}`
+  container.logger.info(
+    { version: VERSION, url, database: redactPassword(config.databaseUrl), domains: config.domains },
+    `Linkline ${VERSION} serving ${config.domains.join(', ')} at ${url} (API reference: ${url}/docs)` +
+      (firstToken === undefined ? '; more API tokens: npx linkline tokens create --owner <owner>' : ''),
+  )
+  // On stderr, framed, so that it stands out of the JSON log lines and is not mixed into them.
+  if (firstToken !== undefined) process.stderr.write(firstTokenNotice(firstToken, config.bootstrapOwner))
 
   let shuttingDown = false
   const shutdown = (signal: string) => {

@@ -1,9 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Env } from '../src/config.js'
 import { send } from './http-client.js'
 
-const ROOT = new URL('../../', import.meta.url).pathname
+export const ROOT = new URL('../../', import.meta.url).pathname
 export const MAIN = `${ROOT}dist/src/main.js`
 export const CLI = `${ROOT}dist/src/cli/main.js`
 
@@ -18,23 +20,40 @@ export function cli(args: string[], env: Env) {
 export interface ServerProcess {
   readonly child: ChildProcess
   readonly url: string
+  /** Both streams, interleaved as they came. */
+  output(): string
   stdout(): string
+  stderr(): string
   /** Resolves with the exit code. */
   exited: Promise<number | null>
 }
 
-/** Starts `node dist/src/main.js` (what `npm start` runs) and waits until /healthz answers. */
-export async function startServerProcess(env: Env & { PORT: string }): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [MAIN], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+/**
+ * Starts `node dist/src/main.js` (what `npm start` runs), or `npm start` itself with `via: 'npm'`
+ * (with this test's node first on PATH, as an operator's would be), and waits until /healthz answers.
+ */
+export async function startServerProcess(
+  env: Env & { PORT: string },
+  options: { via?: 'node' | 'npm' | 'cli'; args?: string[]; url?: string } = {},
+): Promise<ServerProcess> {
+  const child = options.via === 'npm'
+    ? spawn('npm', ['start'], {
+      cwd: ROOT,
+      env: { ...baseEnv(env), PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    : spawn(process.execPath, options.via === 'cli' ? [CLI, 'serve', ...(options.args ?? [])] : [MAIN], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
-  child.stdout?.on('data', (c: Buffer) => (out += c.toString()))
-  child.stderr?.on('data', (c: Buffer) => (out += c.toString()))
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (c: Buffer) => ((out += c.toString()), (stdout += c.toString())))
+  child.stderr?.on('data', (c: Buffer) => ((out += c.toString()), (stderr += c.toString())))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const url = `http://127.0.0.1:${env.PORT}`
+  const url = options.url ?? `http://127.0.0.1:${env.PORT}`
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${out}`)
     try {
-      if ((await send(url, 'GET', '/healthz')).status === 200) return { child, url, stdout: () => out, exited }
+      if ((await send(url, 'GET', '/healthz')).status === 200) return { child, url, output: () => out, stdout: () => stdout, stderr: () => stderr, exited }
     } catch {
       // not listening yet
     }
@@ -42,4 +61,39 @@ export async function startServerProcess(env: Env & { PORT: string }): Promise<S
   }
   child.kill('SIGKILL')
   throw new Error(`server did not start: ${out}`)
+}
+
+/** Every process below `pid` (Linux: read from /proc), to check that none outlives its parent. */
+export function descendants(pid: number): number[] {
+  const parents = new Map<number, number[]>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+    } catch {
+      continue // gone meanwhile
+    }
+    // The command name, in parentheses, may hold spaces: the parent pid is the second field after it.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+    parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)])
+  }
+  const found: number[] = []
+  const visit = (p: number) => {
+    for (const child of parents.get(p) ?? []) {
+      found.push(child)
+      visit(child)
+    }
+  }
+  visit(pid)
+  return found
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
 }

@@ -22,7 +22,7 @@ async function startInstance(env: Env): Promise<Instance> {
   const request = (method: string, path: string, options: RequestOptions = {}) =>
     send(server.url, method, path, { token: TOKEN, ...options, headers: { host: DOMAIN, ...options.headers } })
   for (let waited = 0; !/^linkline_redis_up 1$/m.test((await request('GET', '/metrics')).text); waited += 50) {
-    if (waited > 10_000) throw new Error(`Redis not ready after 10 s:\n${server.stdout()}`)
+    if (waited > 10_000) throw new Error(`Redis not ready after 10 s:\n${server.output()}`)
     await sleep(50)
   }
   return {

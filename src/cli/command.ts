@@ -1,14 +1,19 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { pino } from 'pino'
-import type { Config } from '../config.js'
+import type { Config, Env } from '../config.js'
 import { createContainer, type Container } from '../container.js'
+import { withDatabaseContext } from '../main.js'
 
 /** A usage error: printed without a stack, exit code 2. */
 export class CliError extends Error {}
 
 export interface Command {
   readonly help: string
-  /** Returns the exit code. `config` is read lazily so that `--help` works without a valid environment. */
-  run(args: string[], config: () => Config): Promise<number>
+  /**
+   * Returns the exit code. `config` is read lazily so that `--help` works without a valid environment;
+   * `overrides` are settings given as options (`serve --port 9000`), validated like the environment's.
+   */
+  run(args: string[], config: (overrides?: Env) => Config): Promise<number>
 }
 
 /** The container of a CLI command: its logs go to stderr, stdout carries only the command's output. */
@@ -17,11 +22,22 @@ export const createCliContainer = (config: Config) =>
 
 /** Runs `work` with a migrated container, and always closes it. */
 export async function withContainer<T>(config: Config, work: (c: Container) => Promise<T>): Promise<T> {
-  const container = createCliContainer(config)
+  const container = await withDatabaseContext(config, () => createCliContainer(config))
   try {
-    await container.start()
+    await withDatabaseContext(config, () => container.start())
     return await work(container)
   } finally {
     await container.close()
+  }
+}
+
+/** Every command's options: unknown ones are refused, with the command's usage. */
+export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O, help: string) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true })
+  } catch (error) {
+    // Node's own message for an unknown option suggests quoting it after '--': not what anyone meant.
+    const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[1]
+    throw new CliError(`${unknown === undefined ? (error as Error).message : `unknown option ${unknown}`}\n\n${help}`)
   }
 }

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig } from '../config.js'
+import { VERSION } from '../shared/version.js'
+import { backupCommand } from './backup.command.js'
+import { domainsCommand } from './domains.command.js'
 import { migrateCommand } from './migrate.command.js'
 import { serveCommand } from './serve.command.js'
 import { tokensCommand } from './tokens.command.js'
 import { CliError, type Command } from './command.js'
 
-const COMMANDS: Record<string, Command> = { serve: serveCommand, migrate: migrateCommand, tokens: tokensCommand }
+const COMMANDS: Record<string, Command> = { serve: serveCommand, migrate: migrateCommand, tokens: tokensCommand, domains: domainsCommand, backup: backupCommand }
 
 const USAGE = `Usage: linkline <command> [options]
 
@@ -14,8 +17,11 @@ Commands:
   migrate               apply pending database migrations and exit
   tokens create|list|revoke
                         manage API tokens
+  backup <file>         copy the SQLite database, consistently, while the server runs
+  domains rename <old> <new>
+                        move every link of one domain to another (after a change of LINKLINE_DOMAINS)
 
-Run "linkline <command> --help" for a command's options. Configuration comes from the
+Run "linkline <command> --help" for a command's options, "linkline --version" for the version. Configuration comes from the
 environment (DATABASE_URL, PORT, ...; see the README).`
 
 /** The `linkline` command: a thin adapter over the same container and services as the HTTP server. */
@@ -25,13 +31,19 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`)
     return name === undefined ? 2 : 0
   }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    process.stdout.write(`linkline ${VERSION}\n`)
+    return 0
+  }
   const command = COMMANDS[name]
   if (!command) throw new CliError(`unknown command "${name}"\n\n${USAGE}`)
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${command.help}\n`)
     return 0
   }
-  return command.run(rest, () => loadConfig())
+  // An option left out (undefined) must not hide the environment's value.
+  return command.run(rest, (overrides = {}) =>
+    loadConfig({ ...process.env, ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) }))
 }
 
 main(process.argv.slice(2)).then(

@@ -1,13 +1,17 @@
 import { serve } from '../main.js'
-import type { Command } from './command.js'
+import { CliError, parseCommandArgs, type Command } from './command.js'
 
-export const serveCommand: Command = {
-  help: `Usage: linkline serve
+const HELP = `Usage: linkline serve [--port <port>] [--host <address>]
 
 Starts the HTTP server: migrates the database, ensures the bootstrap token, listens on HOST:PORT.
-Stops gracefully on SIGTERM or SIGINT.`,
-  async run(_args, config) {
-    await serve(config())
+--port and --host override PORT and HOST. Stops gracefully on SIGTERM or SIGINT.`
+
+export const serveCommand: Command = {
+  help: HELP,
+  async run(args, config) {
+    const { values, positionals } = parseCommandArgs(args, { port: { type: 'string' }, host: { type: 'string' } }, HELP)
+    if (positionals.length > 0) throw new CliError(`serve takes no arguments, got "${positionals.join(' ')}"\n\n${HELP}`)
+    await serve(config({ PORT: values.port, HOST: values.host }))
     // The server keeps the process alive; the signal handlers decide the exit code.
     return new Promise<number>(() => {})
   },

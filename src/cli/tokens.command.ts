@@ -1,23 +1,20 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { InvalidScopesError, parseScopes, SCOPES } from '../tokens/tokens.service.js'
-import { CliError, withContainer, type Command } from './command.js'
+import { AmbiguousTokenError, InvalidScopesError, parseScopes, SCOPES } from '../tokens/tokens.service.js'
+import { CliError, parseCommandArgs, withContainer, type Command } from './command.js'
 
 const HELP = `Usage:
   linkline tokens create --owner <ownerId> [--name <name>] [--scopes <a,b,...>]
       Creates a token and prints it (and nothing else) on stdout. It is shown only once.
       Scopes default to all: ${SCOPES.join(', ')}
   linkline tokens list [--json]
-      Lists tokens: id, name, owner, scopes, creation time, non-secret prefix, revocation.
-  linkline tokens revoke <token id or token>
-      Revokes a token; the next request with it is 401.`
+      Lists tokens: non-secret prefix, name, owner, scopes, creation date, status (--json: everything).
+  linkline tokens revoke <token id, prefix or token>
+      Revokes a token and says which; the next request with it is 401. A prefix from the list
+      (ll_abc123…) works when no other active token shares it.`
 
-function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true })
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\n\n${HELP}`)
-  }
-}
+/** A cell cut to `width` characters, marked with … when cut. */
+const fit = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, width - 1)}…`)
+
+const parse = (args: string[], options: Parameters<typeof parseCommandArgs>[1]) => parseCommandArgs(args, options, HELP)
 
 export const tokensCommand: Command = {
   help: HELP,
@@ -47,8 +44,13 @@ export const tokensCommand: Command = {
         if (values.json) {
           process.stdout.write(`${JSON.stringify(tokens, null, 2)}\n`)
         } else {
-          const rows = tokens.map((t) => [t.id, t.name ?? '-', t.ownerId, t.scopes.join(','), t.createdAt, `${t.prefix}…`, t.revokedAt ?? 'active'])
-          const table = [['ID', 'NAME', 'OWNER', 'SCOPES', 'CREATED', 'PREFIX', 'REVOKED'], ...rows]
+          // Fits 100 columns: the prefix names a token for revoke; ids and full times are in --json.
+          const all = (scopes: string[]) => SCOPES.every((s) => scopes.includes(s))
+          const rows = tokens.map((t) => [
+            `${t.prefix}…`, fit(t.name ?? '-', 16), fit(t.ownerId, 16), all(t.scopes) ? 'all' : fit(t.scopes.join(','), 30),
+            t.createdAt.slice(0, 10), t.revokedAt === null ? 'active' : 'revoked',
+          ])
+          const table = [['PREFIX', 'NAME', 'OWNER', 'SCOPES', 'CREATED', 'STATUS'], ...rows]
           const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)))
           process.stdout.write(table.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n')
         }
@@ -56,13 +58,20 @@ export const tokensCommand: Command = {
       }
       case 'revoke': {
         const { positionals } = parse(rest, {})
-        if (positionals.length !== 1) throw new CliError(`tokens revoke needs exactly one token id or token\n\n${HELP}`)
-        const revoked = await withContainer(config(), (c) => c.tokens.revoke(positionals[0] as string))
+        if (positionals.length !== 1) throw new CliError(`tokens revoke needs exactly one token id, prefix or token\n\n${HELP}`)
+        let revoked
+        try {
+          revoked = await withContainer(config(), (c) => c.tokens.revoke(positionals[0] as string))
+        } catch (error) {
+          if (!(error instanceof AmbiguousTokenError)) throw error
+          process.stderr.write(`linkline: ${error.message}\n`)
+          return 1
+        }
         if (!revoked) {
           process.stderr.write('linkline: no active token matches\n')
           return 1
         }
-        process.stdout.write('revoked\n')
+        process.stdout.write(`revoked ${revoked.id} (${revoked.prefix}…, name ${revoked.name ?? '-'}, owner ${revoked.ownerId})\n`)
         return 0
       }
       default:

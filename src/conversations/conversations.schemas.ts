@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Nullable } from '../shared/schema.js'
+import { Nullable, StringEnum } from '../shared/schema.js'
 
 /** Up to 9999-12-31T23:59:59Z: a Unix-seconds value beyond it is a unit mistake (milliseconds). */
 const MAX_UNIX_SECONDS = 253_402_300_799
@@ -7,7 +7,7 @@ const MAX_UNIX_SECONDS = 253_402_300_799
 const UnixSeconds = Type.Integer({ description: 'Unix seconds' })
 const ExternalId = (what: string) =>
   Type.String({ minLength: 1, maxLength: 128, description: `Your own identifier of the ${what} (1-128 characters)` })
-const Direction = Type.Enum(['outbound', 'inbound'])
+const Direction = StringEnum(['outbound', 'inbound'])
 const ResourceId = Type.String({ minLength: 1, maxLength: 64 })
 
 export const ConversationObject = Type.Object(
@@ -50,7 +50,7 @@ export const CreateConversationBody = Type.Object(
     group_id: Type.Optional(ExternalId('group')),
     link_id: Type.Optional(Nullable(ResourceId)),
   },
-  { additionalProperties: false, description: 'Exactly one of contact_id and group_id' },
+  { additionalProperties: false, description: 'Exactly one of contact_id and group_id', examples: [{ contact_id: 'contact-42' }] },
 )
 export type CreateConversationBody = Static<typeof CreateConversationBody>
 
@@ -63,7 +63,7 @@ export const UpdateConversationBody = Type.Object(
       Nullable(Type.Integer({ minimum: 0, maximum: MAX_UNIX_SECONDS, 'x-error': 'archived_at must be a Unix-seconds timestamp, or null (or empty) to restore' })),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ is_pinned: true }] },
 )
 export type UpdateConversationBody = Static<typeof UpdateConversationBody>
 
@@ -97,9 +97,9 @@ export type PageQuery = Static<typeof ListMessagesQuery>
 export const CreateMessageBody = Type.Object(
   {
     text: Type.String({ minLength: 1, maxLength: 4000, description: '1-4000 characters' }),
-    direction: Type.Optional(Type.Enum(['outbound', 'inbound'], { default: 'outbound', 'x-error': 'direction must be outbound or inbound' })),
+    direction: Type.Optional(StringEnum(['outbound', 'inbound'], { default: 'outbound' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ text: 'Your order has shipped.' }] },
 )
 export type CreateMessageBody = Static<typeof CreateMessageBody>
 

@@ -149,6 +149,8 @@ export function createDomainsService(deps: {
     },
 
     isDefault: (name: string) => defaultSet.has(name),
+    /** Whether `name` is a default or a custom domain: links on any other one answer 404. */
+    isKnown: (name: string) => defaultSet.has(name) || custom.has(name),
 
     /**
      * The domain whose links a URL on `host` would reach if this service answers for that host (a

@@ -34,7 +34,7 @@ for (const backend of backends) {
     test('a revoked token is 401 on the next request', async () => {
       const token = await s.createToken('revokee')
       assert.equal((await s.request('GET', '/v1/links', { token })).status, 200)
-      assert.equal(await s.container.tokens.revoke(token), true)
+      assert.ok(await s.container.tokens.revoke(token))
       assertError(await s.request('GET', '/v1/links', { token }), 401, 'unauthorized')
     })
 

@@ -96,6 +96,39 @@ export function toValidationError(errors: FastifySchemaValidationError[], contex
   if (error?.keyword === 'required') return validationError(param, `${param} is required`)
   if (error?.keyword === 'additionalProperties') return validationError(param, `unknown parameter ${param}`)
   const custom = error?.parentSchema?.['x-error']
-  const message = typeof custom === 'string' ? custom : `${param} ${error?.message ?? 'is invalid'}`
+  const message = typeof custom === 'string' ? custom : `${param} ${error ? humanRule(error.keyword, error.params) : 'is invalid'}`
   return validationError(param, message)
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  boolean: 'true or false', integer: 'a whole number', number: 'a number', string: 'text', object: 'an object', array: 'a list', null: 'null',
+}
+
+/** What Ajv's rule asks for, in the words of our own messages rather than Ajv's (`must NOT have fewer than 1 characters`). */
+function humanRule(keyword: string, params: Record<string, unknown>): string {
+  const limit = params.limit as number
+  switch (keyword) {
+    case 'enum':
+      return `must be one of ${(params.allowedValues as unknown[]).join(', ')}`
+    case 'type':
+      return `must be ${String(params.type).split(',').map((t) => TYPE_NAMES[t] ?? t).join(' or ')}`
+    case 'minLength':
+      return limit === 1 ? 'must not be empty' : `must be at least ${limit} characters`
+    case 'maxLength':
+      return `must be at most ${limit} characters`
+    case 'minimum':
+      return `must be at least ${limit}`
+    case 'maximum':
+      return `must be at most ${limit}`
+    case 'minItems':
+      return `must hold at least ${limit} item(s)`
+    case 'maxItems':
+      return `must hold at most ${limit} item(s)`
+    case 'format':
+      return `must be a valid ${String(params.format)}`
+    case 'pattern':
+      return 'is not in the expected form'
+    default:
+      return 'is invalid'
+  }
 }

@@ -15,5 +15,19 @@ export const destinationChainTooLong = (hops: number) =>
   validationError('destination', `destination goes through more than ${hops} short links of this service; point it at the final URL`)
 export const reservedPath = (path: string) =>
   validationError('path', `path "${path}" is served by Linkline itself, on every domain`)
+export const notAHost = (param: string, value: string) =>
+  validationError(param, `${param} must be a host or host:port, got "${value}"`)
+export const sameDomain = () => validationError('to', 'the two domains are the same')
+export const notADefaultDomain = (to: string) =>
+  validationError('to', `${to} is not in LINKLINE_DOMAINS: links moved there would answer 404 too`)
+export const customDomainNotMovable = (from: string) =>
+  validationError('from', `${from} is a custom domain: its owner moves its links through the API (PUT /v1/links/{id})`)
+/** Names the first paths in the way, so that the operator can move or delete those links first. */
+export const domainMoveConflicts = (from: string, to: string, paths: string[], shown = 20) =>
+  conflict(
+    `nothing moved: ${paths.length} path(s) of ${from} are taken on ${to} or served by Linkline itself there: ` +
+      `${paths.slice(0, shown).join(', ')}${paths.length > shown ? `, … (${paths.length - shown} more)` : ''}`,
+    'to',
+  )
 export const titleAndDisplayName = () =>
   validationError('display_name', 'send title or display_name (an alias of title), not both')

@@ -1,4 +1,6 @@
+import { sql } from 'kysely'
 import type { Db } from '../storage/database.js'
+import { inTransaction } from '../storage/transaction.js'
 import type { LinkRow, LinkRowUpdate, NewLinkRow } from './links.table.js'
 
 export interface LinkFilters {
@@ -36,6 +38,34 @@ export function createLinksRepository(db: Db) {
     async update(ownerId: string, id: string, changes: LinkRowUpdate): Promise<void> {
       await db.updateTable('links').set(changes).where('id', '=', id).where('owner_id', '=', ownerId).execute()
     },
+
+    /** How many links each domain holds, every owner included. */
+    linksPerDomain: async (): Promise<{ domain: string; links: number }[]> =>
+      (await db.selectFrom('links').select(['domain', (eb) => eb.fn.countAll().as('links')]).groupBy('domain').orderBy('domain').execute())
+        .map((r) => ({ domain: r.domain, links: Number(r.links) })),
+
+    /**
+     * Moves every link of domain `from` to `to` in one transaction, unless one of its paths is taken on
+     * `to` or starts with a segment `reserved` there: then nothing moves and those paths are returned.
+     * With `dryRun`, only counts. Returns the links moved (or that would be).
+     */
+    moveDomain: (from: string, to: string, reserved: string[], dryRun: boolean, now: number) =>
+      inTransaction(db, async (trx) => {
+        const taken = await trx.selectFrom('links as moving')
+          .innerJoin('links as there', (join) => join.onRef('there.path', '=', 'moving.path').on('there.domain', '=', to))
+          .select('moving.path').where('moving.domain', '=', from).orderBy('moving.path').execute()
+        const clashes = reserved.length === 0 ? [] : await trx.selectFrom('links').select('path').where('domain', '=', from)
+          .where((eb) => eb.or(reserved.flatMap((segment) => [
+            eb('path', '=', `/${segment}`),
+            eb(sql<string>`substr(path, 1, ${segment.length + 2})`, '=', `/${segment}/`),
+          ]))).orderBy('path').execute()
+        const conflicts = [...new Set([...taken, ...clashes].map((r) => r.path))].sort()
+        if (conflicts.length > 0) return { moved: 0, conflicts }
+        const moved = dryRun
+          ? Number((await trx.selectFrom('links').select((eb) => eb.fn.countAll().as('n')).where('domain', '=', from).executeTakeFirstOrThrow()).n)
+          : Number((await trx.updateTable('links').set({ domain: to, updated_at: now }).where('domain', '=', from).executeTakeFirst()).numUpdatedRows)
+        return { moved, conflicts }
+      }),
 
     /** Deletes and returns the link, or undefined when the owner has no such link. */
     deleteForOwner: (ownerId: string, id: string): Promise<LinkRow | undefined> =>

@@ -38,7 +38,8 @@ export const LinkIdParams = Type.Object({ id: Type.String() })
 
 export const CreateLinkBody = Type.Object(
   { destination: Destination, domain: Type.Optional(Domain), path: Type.Optional(Path), title: Type.Optional(Title) },
-  { additionalProperties: false },
+  // The whole body's example, which /docs sends as it is: no placeholder domain or path (which would be refused).
+  { additionalProperties: false, examples: [{ destination: 'https://shop.example/summer?ref=qr', title: 'Summer sale' }] },
 )
 export type CreateLinkBody = Static<typeof CreateLinkBody>
 
@@ -50,7 +51,7 @@ export const UpdateLinkBody = Type.Object(
     title: Type.Optional(Title),
     display_name: Type.Optional(Title),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ destination: 'https://shop.example/autumn', title: 'Autumn sale' }] },
 )
 export type UpdateLinkBody = Static<typeof UpdateLinkBody>
 

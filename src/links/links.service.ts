@@ -1,17 +1,23 @@
 import type { DomainsService } from '../domains/domains.service.js'
 import type { Clock } from '../shared/clock.js'
+import { normalizeHostAndPort } from '../shared/hosts.js'
 import { newId, randomBase62 } from '../shared/ids.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import {
+  customDomainNotMovable,
   destinationControlCharacter,
   destinationChainTooLong,
   destinationLoops,
   destinationTooLong,
   invalidDestination,
+  domainMoveConflicts,
   linkNotFound,
+  notADefaultDomain,
+  notAHost,
   pathTaken,
   reservedPath,
+  sameDomain,
   titleAndDisplayName,
 } from './links.errors.js'
 import type { LinkFilters, LinksRepository } from './links.repository.js'
@@ -38,6 +44,8 @@ export function createLinksService(deps: {
   shortUrlScheme: 'http' | 'https'
   /** Told after a link's (domain, path) changed or went away, so that other instances can drop it too. */
   onInvalidate?: (domain: string, path: string) => Promise<void>
+  /** Told after links of many (domain, path) moved at once: every redirect cache, on every instance, starts afresh. */
+  onInvalidateAll?: () => Promise<void>
 }) {
   const { repo, domains, cache, clock } = deps
 
@@ -221,6 +229,31 @@ export function createLinksService(deps: {
       if (!row) throw linkNotFound()
       await invalidate(row.domain, row.path)
       return { id: row.id, deleted: true }
+    },
+
+    /**
+     * Domains that hold links but are neither default nor custom domains, as after a change of
+     * LINKLINE_DOMAINS or PORT: their links answer 404 while still listed.
+     */
+    strandedDomains: async () => (await repo.linksPerDomain()).filter((d) => !domains.isKnown(d.domain)),
+
+    /**
+     * Moves every link of domain `from`, whoever owns it, to the default domain `to`: all or none, and
+     * none when a path is taken there (or served by Linkline itself). An operator's command, not an
+     * API: custom domains belong to their owners, whose links move through the API.
+     */
+    async moveDomain(rawFrom: string, rawTo: string, options: { dryRun: boolean }): Promise<{ from: string; to: string; moved: number }> {
+      const from = normalizeHostAndPort(rawFrom)
+      const to = normalizeHostAndPort(rawTo)
+      if (from === undefined) throw notAHost('from', rawFrom)
+      if (to === undefined) throw notAHost('to', rawTo)
+      if (from === to) throw sameDomain()
+      if (!domains.isDefault(to)) throw notADefaultDomain(to)
+      if (domains.isKnown(from) && !domains.isDefault(from)) throw customDomainNotMovable(from)
+      const { moved, conflicts } = await repo.moveDomain(from, to, [...RESERVED_SEGMENTS], options.dryRun, clock.now())
+      if (conflicts.length > 0) throw domainMoveConflicts(from, to, conflicts)
+      if (moved > 0 && !options.dryRun) await deps.onInvalidateAll?.()
+      return { from, to, moved }
     },
 
     /** The redirect's lookup when the cache has no answer: one point query, then a guarded fill. */

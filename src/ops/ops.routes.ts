@@ -5,16 +5,20 @@ import type { Storage } from '../storage/database.js'
 import type { Metrics } from './metrics.js'
 
 const tags = ['operations']
+// No token: probes and scrapers call these without one.
+const security: [] = []
+// Probes and scrapes come every few seconds: logging each at info would drown the log. Their failures still show.
+const PROBE_LOG_LEVEL = 'warn'
 const Status = Type.Object({ status: Type.String() })
 
 export function opsRoutes(app: App, { storage, metrics }: { storage: Storage; metrics: Metrics }): void {
-  app.get('/healthz', { schema: { tags, summary: 'The process is up', response: { 200: Status } } }, async () => ({ status: 'ok' }))
+  app.get('/healthz', { logLevel: PROBE_LOG_LEVEL, schema: { tags, security, summary: 'The process is up', response: { 200: Status } } }, async () => ({ status: 'ok' }))
 
-  app.get('/readyz', { schema: { tags, summary: 'The database answers', response: { 200: Status } } }, async () => {
+  app.get('/readyz', { logLevel: PROBE_LOG_LEVEL, schema: { tags, security, summary: 'The database answers', response: { 200: Status } } }, async () => {
     if (!(await storage.ping())) throw serviceUnavailable('the database is not reachable')
     return { status: 'ready' }
   })
 
-  app.get('/metrics', { schema: { tags, summary: 'Prometheus metrics' } }, async (_req, reply) =>
+  app.get('/metrics', { logLevel: PROBE_LOG_LEVEL, schema: { tags, security, summary: 'Prometheus metrics' } }, async (_req, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()))
 }

@@ -1,10 +1,18 @@
-import { Type, type TSchema } from 'typebox'
+import { Type, type TSchema, type TSchemaOptions } from 'typebox'
 
 /**
  * Schema helpers shared by every feature. `x-error` is our own annotation (registered with Ajv in
  * http/validation.ts): the message a client gets when the value breaks a pattern or a format.
  */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+
+/**
+ * One of a few strings: `{type: "string", enum: [...]}`, which the OpenAPI document lists in full and
+ * Ajv reports as one `enum` error ("ecc must be one of L, M, Q, H"). A union of literals would render
+ * as anyOf/const (shown as its first value only) and fail with one error per branch.
+ */
+export const StringEnum = <const T extends string[]>(values: readonly [...T], options: TSchemaOptions = {}) =>
+  Type.Enum(values, { type: 'string', ...options })
 
 export const ErrorBody = Type.Object(
   {

@@ -1,11 +1,13 @@
 import { Type, type Static } from 'typebox'
-import { Envelope, Nullable } from '../shared/schema.js'
+import { Envelope, Nullable, StringEnum } from '../shared/schema.js'
+
+const INTERVALS = ['hour', 'day', 'month'] as const
 
 export const StatsQuery = Type.Object(
   {
     from: Type.Optional(Type.String({ maxLength: 64, description: 'A date (2026-11-01) or an ISO 8601 date-time; default: 30 days ago (start of day)' })),
     to: Type.Optional(Type.String({ maxLength: 64, description: 'A date (its whole day is included) or an ISO 8601 date-time; default: now' })),
-    interval: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day'), Type.Literal('month')], { default: 'day' })),
+    interval: Type.Optional(StringEnum(INTERVALS, { default: 'day' })),
   },
   { additionalProperties: false },
 )
@@ -20,7 +22,7 @@ export const StatsObject = Type.Object(
     linkId: Type.String(),
     from: Type.String({ format: 'date-time' }),
     to: Type.String({ format: 'date-time', description: 'Exclusive' }),
-    interval: Type.Union([Type.Literal('hour'), Type.Literal('day'), Type.Literal('month')]),
+    interval: StringEnum(INTERVALS),
     totalClicks: Type.Integer({ description: 'humanClicks + botClicks' }),
     humanClicks: Type.Integer(),
     botClicks: Type.Integer(),

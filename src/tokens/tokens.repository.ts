@@ -9,6 +9,13 @@ export function createTokensRepository(db: Db) {
     async findActiveByHash(hash: string): Promise<TokenRow | undefined> {
       return db.selectFrom('tokens').selectAll().where('token_hash', '=', hash).where('revoked_at', 'is', null).executeTakeFirst()
     },
+    /** Active tokens by id, hash or the non-secret prefix (which several tokens may share). */
+    findActive(where: { id: string } | { hash: string } | { prefix: string }): Promise<TokenRow[]> {
+      const query = db.selectFrom('tokens').selectAll().where('revoked_at', 'is', null)
+      if ('id' in where) return query.where('id', '=', where.id).execute()
+      if ('hash' in where) return query.where('token_hash', '=', where.hash).execute()
+      return query.where('prefix', '=', where.prefix).limit(10).execute()
+    },
     async list(): Promise<TokenRow[]> {
       return db.selectFrom('tokens').selectAll().orderBy('created_at').orderBy('id').execute()
     },
@@ -20,13 +27,9 @@ export function createTokensRepository(db: Db) {
         .executeTakeFirstOrThrow()
       return Number(row.n)
     },
-    /** Revokes by id or by hash; returns how many tokens it revoked (0 or 1). */
-    async revoke(idOrHash: { id: string } | { hash: string }, at: number): Promise<number> {
-      const query = db.updateTable('tokens').set({ revoked_at: at }).where('revoked_at', 'is', null)
-      const result = await ('id' in idOrHash
-        ? query.where('id', '=', idOrHash.id)
-        : query.where('token_hash', '=', idOrHash.hash)
-      ).executeTakeFirst()
+    /** Revokes by id; returns how many tokens it revoked (0 when already revoked). */
+    async revoke(id: string, at: number): Promise<number> {
+      const result = await db.updateTable('tokens').set({ revoked_at: at }).where('revoked_at', 'is', null).where('id', '=', id).executeTakeFirst()
       return Number(result.numUpdatedRows)
     },
   }

@@ -3,6 +3,7 @@ import type { Clock } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { TokensRepository } from './tokens.repository.js'
+import type { TokenRow } from './tokens.table.js'
 
 export const SCOPES = [
   'links:read',
@@ -35,6 +36,17 @@ const TOKEN_PREFIX = 'll_'
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 
 export class InvalidScopesError extends Error {}
+export class AmbiguousTokenError extends Error {}
+
+const toInfo = (row: TokenRow): TokenInfo => ({
+  id: row.id,
+  name: row.name,
+  ownerId: row.owner_id,
+  scopes: row.scopes.split(' '),
+  prefix: row.prefix,
+  createdAt: new Date(row.created_at).toISOString(),
+  revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at).toISOString(),
+})
 
 export function parseScopes(raw: string | undefined): Scope[] {
   if (raw === undefined || raw.trim() === '') return [...SCOPES]
@@ -86,22 +98,24 @@ export function createTokensService(deps: { repo: TokensRepository; clock: Clock
 
     hasAny: async () => (await repo.countActive()) > 0,
 
-    async list(): Promise<TokenInfo[]> {
-      return (await repo.list()).map((row) => ({
-        id: row.id,
-        name: row.name,
-        ownerId: row.owner_id,
-        scopes: row.scopes.split(' '),
-        prefix: row.prefix,
-        createdAt: new Date(row.created_at).toISOString(),
-        revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at).toISOString(),
-      }))
-    },
+    list: async (): Promise<TokenInfo[]> => (await repo.list()).map(toInfo),
 
-    /** Revokes by token id (`tok_…`) or by the token itself; false when nothing active matched. */
-    async revoke(idOrToken: string): Promise<boolean> {
-      const target = idOrToken.startsWith('tok_') ? { id: idOrToken } : { hash: hashToken(idOrToken) }
-      return (await repo.revoke(target, clock.now())) > 0
+    /**
+     * Revokes the active token that `reference` names: its id (`tok_…`), the token itself, or the
+     * prefix that `tokens list` shows (`ll_abc123`, with or without its `…`) when no other active token
+     * has it. Returns the token revoked; undefined when no active token matched.
+     */
+    async revoke(reference: string): Promise<TokenInfo | undefined> {
+      const ref = reference.replace(/…$/, '')
+      let rows = await repo.findActive(ref.startsWith('tok_') ? { id: ref } : { hash: hashToken(ref) })
+      if (rows.length === 0 && !ref.startsWith('tok_')) rows = await repo.findActive({ prefix: ref })
+      if (rows.length > 1) throw new AmbiguousTokenError(`${rows.length} active tokens start with ${ref}: give the token id (tok_…) instead`)
+      const row = rows[0]
+      if (row === undefined) return undefined
+      const at = clock.now()
+      // Revoked meanwhile by someone else: nothing was revoked here.
+      if ((await repo.revoke(row.id, at)) === 0) return undefined
+      return toInfo({ ...row, revoked_at: at })
     },
   }
 }
