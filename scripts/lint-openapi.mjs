@@ -9,7 +9,7 @@ import { loadConfig } from '../dist/src/config.js'
 import { createContainer } from '../dist/src/container.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'linkline-openapi-'))
-let status = 1
+let status
 try {
   const container = createContainer(loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'linkline.db')}`, LOG_LEVEL: 'silent' }))
   await container.start()
