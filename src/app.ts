@@ -65,7 +65,7 @@ export async function buildApp(c: Container): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  registerErrorHandling(app)
+  const answerUnknownRoutes = registerErrorHandling(app)
   registerBodyParsers(app)
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id)
@@ -88,6 +88,7 @@ export async function buildApp(c: Container): Promise<App> {
     errorResponseBuilder: (_req, context) =>
       new AppError(429, 'rate_limited', `over the limit of ${context.max} requests per minute for this token; retry in ${context.after}`),
   })
+  app.addHook('onRequest', answerUnknownRoutes)
   registerIdempotency(app, { db: c.storage.db, clock: c.clock })
   await registerOpenApi(app, [LinkObject, DomainObject, ConversationObject, MessageObject, StatsObject])
 

@@ -1,8 +1,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, methodNotAllowed, notFound, serviceUnavailable } from '../shared/errors.js'
 import { isDatabaseUnavailable } from '../storage/errors.js'
-import { toValidationError } from './validation.js'
+import { isOriginForm, requestPath } from './request-target.js'
 import type { App } from './types.js'
+import { toValidationError } from './validation.js'
 
 const FRAMEWORK_ERRORS: Record<string, (e: FastifyError) => AppError> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
@@ -38,8 +39,10 @@ export async function sendError(reply: FastifyReply, error: AppError): Promise<F
 /**
  * The error handler, and the not-found handler that tells an unknown path (404) from a known path
  * with the wrong method (405 with Allow). Route patterns are collected as routes are added.
+ * Returns the hook that answers 404/405 in `onRequest` — after authentication, before any body is
+ * read or parsed: a request no route takes never costs a parse.
  */
-export function registerErrorHandling(app: App): void {
+export function registerErrorHandling(app: App): (req: FastifyRequest) => Promise<void> {
   const patterns: { url: string; regex: RegExp; methods: Set<string> }[] = []
   app.addHook('onRoute', (route) => {
     let entry = patterns.find((p) => p.url === route.url)
@@ -56,9 +59,20 @@ export function registerErrorHandling(app: App): void {
     return sendError(reply, appError)
   })
 
-  app.setNotFoundHandler(async (req, reply) => {
-    const path = req.url.split('?')[0] as string
+  const routeError = (req: FastifyRequest): AppError => {
+    const path = requestPath(req.url)
     const allowed = patterns.find((p) => p.regex.test(path))?.methods
-    return sendError(reply, allowed ? methodNotAllowed([...allowed].sort()) : notFound('route'))
+    return allowed ? methodNotAllowed([...allowed].sort()) : notFound('route')
+  }
+  app.setNotFoundHandler(async (req, reply) => sendError(reply, routeError(req)))
+
+  // An absolute-form target (`POST http://host/v1/links`) would be routed by its path but carries a
+  // second authority beside Host; no client needs it to reach an origin server, so it is refused first.
+  app.addHook('onRequest', async (req) => {
+    if (!isOriginForm(req.url)) throw new AppError(400, 'validation_error', 'the request target must be a path such as /v1/links, not an absolute URL')
   })
+
+  return async (req) => {
+    if (req.is404) throw routeError(req)
+  }
 }

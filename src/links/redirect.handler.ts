@@ -66,12 +66,17 @@ export function createRedirectHandler(deps: {
   return function handle(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false
     const url = req.url ?? '/'
+    // An absolute-form target is Fastify's to refuse (400).
+    if (!url.startsWith('/')) return false
     const q = url.indexOf('?')
     let path = q === -1 ? url : url.slice(0, q)
     const host = domains.effectiveHost((req.headers.host ?? '').toLowerCase())
     if (domains.isDefault(host)) {
       const end = path.indexOf('/', 1)
-      if (path === '/' || RESERVED_SEGMENTS.has(end === -1 ? path.slice(1) : path.slice(1, end))) return false
+      const first = end === -1 ? path.slice(1) : path.slice(1, end)
+      // No link path holds a `%`, so an encoded first segment (`/%76%31/links`) goes to Fastify, which
+      // decodes, routes and authenticates it like the plain spelling.
+      if (path === '/' || RESERVED_SEGMENTS.has(first) || first.includes('%')) return false
     }
     const started = performance.now()
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
