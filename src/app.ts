@@ -9,6 +9,7 @@ import { conversationsRoutes } from './conversations/conversations.routes.js'
 import { ConversationObject, MessageObject } from './conversations/conversations.schemas.js'
 import { domainsRoutes } from './domains/domains.routes.js'
 import { DomainObject } from './domains/domains.schemas.js'
+import { registerAnonymousLimit } from './http/anonymous-limit.js'
 import { registerAuth } from './http/auth.js'
 import { registerErrorHandling, sendError, toAppError } from './http/errors.js'
 import { registerIdempotency } from './http/idempotency.js'
@@ -46,7 +47,7 @@ export async function buildApp(c: Container): Promise<App> {
       const sent = req.headers['x-request-id']
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID()
     },
-    routerOptions: { querystringParser: (query: string) => parseParams(query), maxParamLength: 1024 },
+    routerOptions: { querystringParser: (query: string) => parseParams(query, false), maxParamLength: 1024 },
     // Errors the router raises before any hook runs still get the one error shape.
     frameworkErrors: (error, _req, reply) => sendError(reply, toAppError(error)),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, verbose: true, keywords: ['x-error'] } },
@@ -70,6 +71,7 @@ export async function buildApp(c: Container): Promise<App> {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id)
   })
+  registerAnonymousLimit(app, config.anonymousRateLimitPerMinute)
   app.addHook('onResponse', async (req, reply) => {
     c.metrics.observeHttp(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
   })

@@ -30,6 +30,11 @@ export interface Config {
   /** The click writer thread's nice value: 19 (the default) lets it use only CPU that serving leaves idle. */
   readonly clickWriterNice: number
   readonly shutdownTimeoutMs: number
+  /** Worker threads that render QR codes, and how many renders may wait for one (503 beyond). */
+  readonly qrThreads: number
+  readonly qrQueue: number
+  /** Requests per minute and client address answered 4xx without a valid token (401, 404, 405…); 429 beyond. */
+  readonly anonymousRateLimitPerMinute: number
 }
 
 export type Env = Record<string, string | undefined>
@@ -115,6 +120,9 @@ export function loadConfig(env: Env = process.env): Config {
     clickFlushIntervalMs: int('LINKLINE_CLICK_FLUSH_INTERVAL_MS', 1000, 10, 60_000),
     clickWriterNice: int('LINKLINE_CLICK_WRITER_NICE', 19, 0, 19),
     shutdownTimeoutMs: int('LINKLINE_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    qrThreads: int('LINKLINE_QR_THREADS', 1, 1, 64),
+    qrQueue: int('LINKLINE_QR_QUEUE', 32, 0, 10_000),
+    anonymousRateLimitPerMinute: int('LINKLINE_ANONYMOUS_RATE_LIMIT', 300, 1, 10_000_000),
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
   return Object.freeze(config)

@@ -13,6 +13,7 @@ import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
+import { createQrRenderer } from './qr/qr-render.pool.js'
 import { createQrService } from './qr/qr.service.js'
 import { startClickWriterThread } from './stats/click-writer.thread.js'
 import { ClickBuffer, type ClickSink } from './stats/clicks.js'
@@ -79,7 +80,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   })
   const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
   const stats = createStatsService({ repo: createStatsRepository(db, storage.dialect), links, clock, retentionDays: config.clickRetentionDays })
-  const qr = createQrService({ links })
+  const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
+  const qr = createQrService({ links, renderer: qrRenderer })
   const writer = startClickWriterThread({
     databaseUrl: config.databaseUrl,
     databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
@@ -133,6 +135,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         clearInterval(domainsRefresh)
         await clicks.close()
         await writer.close()
+        await qrRenderer.close()
         await bus.close()
         await storage.close()
       })()

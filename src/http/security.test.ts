@@ -41,3 +41,130 @@ for (const backend of backends) {
     })
   })
 }
+
+describe('hostile requests', () => {
+  let s: TestServer
+  before(async () => {
+    s = await startTestServer({ env: { LINKLINE_ANONYMOUS_RATE_LIMIT: '1000000' } })
+  })
+  after(() => s.close())
+
+  const repeats = (n: number) => 'a=&'.repeat(n).slice(0, -1)
+  const form = { 'content-type': 'application/x-www-form-urlencoded' }
+
+  test('form bodies: parsed in linear time, fields and repeats capped, 404/405 answered before any parse', async () => {
+    const repeated = await s.request('POST', '/v1/links', { raw: repeats(40), headers: form })
+    assert.equal(repeated.status, 400)
+    assert.equal(repeated.body.error.param, 'a')
+    const fields = Array.from({ length: 300 }, (_, i) => `f${i}=1`).join('&')
+    const many = await s.request('POST', '/v1/links', { raw: fields, headers: form })
+    assert.equal(many.status, 400)
+    assert.equal(many.body.error.code, 'invalid_body')
+    // A body that would not parse (over the limit) is never read on a route that does not exist.
+    const big = 'x'.repeat(70_000)
+    assert.equal((await s.request('POST', '/nowhere', { raw: big, headers: form, token: null })).status, 404)
+    assert.equal((await s.request('POST', '/healthz', { raw: big, headers: form, token: null })).status, 405)
+    assert.equal((await s.request('POST', '/v1/links/lnk_x', { raw: big, headers: form })).status, 405)
+    assert.equal((await s.request('POST', '/v1/links', { raw: big, headers: form })).status, 413)
+  })
+
+  test('__proto__ and constructor are unknown parameters, in forms and queries', async () => {
+    for (const key of ['__proto__', 'constructor', 'query[__proto__]', 'query[constructor]']) {
+      const q = await s.request('GET', `/v1/links?${encodeURIComponent(key)}=1`)
+      assert.equal(q.status, 400, key)
+      assert.equal(q.body.error.code, 'validation_error')
+      assert.equal(q.body.error.param, key)
+      const f = await s.request('POST', '/v1/links', { raw: `destination=https%3A%2F%2Fa.example%2F&${encodeURIComponent(key)}=1`, headers: form })
+      assert.equal(f.status, 400, key)
+      // The links body has no `query`: the unknown parameter is the outer name.
+      assert.equal(f.body.error.param, key.replace(/\[.*/, ''))
+    }
+  })
+
+  test('redirects stay fast beside hostile bodies and large QR codes', async () => {
+    const link = (await s.request('POST', '/v1/links', { json: { destination: 'https://fast.example/' } })).body.data
+    const visit = async () => {
+      const started = performance.now()
+      const r = await s.request('GET', link.path, { token: null })
+      assert.equal(r.status, 302)
+      return performance.now() - started
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
+    const visits = async (n: number) => {
+      const out: number[] = []
+      for (let i = 0; i < n; i++) out.push(await visit())
+      return out
+    }
+    await visits(10)
+    const idle = median(await visits(30))
+
+    let running = true
+    const body = repeats(21_800)
+    const hostile = async (i: number) => {
+      while (running) {
+        if (i < 4) {
+          // Distinct colours: every request is a fresh 4096-pixel render, none from the cache.
+          const colour = (0x100000 + Math.floor(Math.random() * 0xeffff)).toString(16)
+          await s.request('GET', `/v1/links/${link.id}/qr?size=4096&color=%23${colour}`)
+        } else {
+          await s.request('POST', i % 2 ? '/x' : '/v1/links', { raw: body, headers: form, token: i % 2 ? null : s.token })
+        }
+      }
+    }
+    const load = Array.from({ length: 8 }, (_, i) => hostile(i))
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const busy = await visits(30)
+    running = false
+    await Promise.all(load)
+    // Before the fix a redirect waited seconds behind the parser or the renderer (ratios in the thousands).
+    assert.ok(median(busy) < idle * 50, `median redirect ${median(busy).toFixed(1)} ms under load vs ${idle.toFixed(1)} ms idle`)
+  })
+})
+
+describe('anonymous rate limit', () => {
+  let s: TestServer
+  before(async () => {
+    s = await startTestServer({ env: { LINKLINE_ANONYMOUS_RATE_LIMIT: '5' } })
+  })
+  after(() => s.close())
+
+  test('4xx answered without a valid token count per address; beyond the budget 429 with Retry-After', async () => {
+    assert.equal((await s.request('GET', '/v1/openapi.json', { token: null })).status, 200, 'successes do not count')
+    for (const [method, path] of [['GET', '/v1/links'], ['GET', '/v1/nowhere'], ['POST', '/nowhere'], ['DELETE', '/healthz'], ['GET', '/v1/links']]) {
+      assert.ok([401, 404, 405].includes((await s.request(method as string, path as string, { token: null })).status))
+    }
+    const limited = await s.request('GET', '/v1/links', { token: null })
+    assert.equal(limited.status, 429)
+    assert.equal(limited.body.error.code, 'rate_limited')
+    assert.ok(Number(limited.headers['retry-after']) > 0)
+    assert.ok(limited.headers['x-request-id'])
+    assert.equal((await s.request('GET', '/healthz', { token: null })).status, 200, 'health probes are never refused')
+  })
+})
+
+describe('QR rendering pool', () => {
+  let s: TestServer
+  before(async () => {
+    s = await startTestServer({ env: { LINKLINE_QR_THREADS: '1', LINKLINE_QR_QUEUE: '0' } })
+  })
+  after(() => s.close())
+
+  test('beyond the threads and the queue a render is 503 with Retry-After; a repeated render comes from the cache', async () => {
+    const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://qr-pool.example/' } })).body.data.id
+    const qr = (colour: string) => s.request('GET', `/v1/links/${id}/qr?size=4096&color=${encodeURIComponent(colour)}`)
+    const colours = ['#000001', '#000002', '#000003']
+    const answers = await Promise.all(colours.map(qr))
+    const statuses = answers.map((r) => r.status).sort()
+    assert.equal(statuses[0], 200)
+    assert.equal(statuses[2], 503)
+    const busy = answers.find((r) => r.status === 503)
+    assert.equal(busy?.body.error.code, 'service_unavailable')
+    assert.equal(busy?.headers['retry-after'], '1')
+    // While the only thread renders another image, the one already rendered is answered from the cache.
+    const rendered = colours[answers.findIndex((r) => r.status === 200)] as string
+    const [again, other] = await Promise.all([qr(rendered), qr('#000004')])
+    assert.equal(other.status, 200)
+    assert.equal(again.status, 200)
+    assert.deepEqual(again.raw, answers.find((r) => r.status === 200)?.raw)
+  })
+})
