@@ -69,7 +69,7 @@ export async function buildApp(c: Container): Promise<App> {
   const answerUnknownRoutes = registerErrorHandling(app)
   registerBodyParsers(app)
   app.addHook('onRequest', async (req, reply) => {
-    reply.header('X-Request-Id', req.id)
+    reply.header('X-Request-Id', req.id).header('X-Content-Type-Options', 'nosniff')
   })
   registerAnonymousLimit(app, config.anonymousRateLimitPerMinute)
   app.addHook('onResponse', async (req, reply) => {

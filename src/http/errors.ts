@@ -26,13 +26,17 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (mapped) return mapped(fastifyError)
   const status = fastifyError.statusCode ?? 500
   if (status === 400) return new AppError(400, 'invalid_body', 'the request could not be parsed')
+  // The static files of /docs: a path outside their folder (403 from @fastify/static) names no file.
+  if (status === 403 || status === 404) return notFound('file')
+  if (status === 416) return new AppError(416, 'validation_error', 'the Range header cannot be satisfied for this file', 'Range')
   if (status === 429) return new AppError(429, 'rate_limited', 'too many requests for this token; retry later')
   return new AppError(500, 'internal_error', 'an internal error occurred; it has been logged')
 }
 
 export async function sendError(reply: FastifyReply, error: AppError): Promise<FastifyReply> {
   if (error.headers) reply.headers(error.headers)
-  const body = { code: error.code, message: error.message, ...(error.param === undefined ? {} : { param: error.param }) }
+  // `param` is always present: null when no single parameter is at fault (401, 404, 429, 500…).
+  const body = { code: error.code, message: error.message, param: error.param ?? null }
   return reply.code(error.statusCode).type('application/json; charset=utf-8').send({ success: false, error: body })
 }
 

@@ -191,7 +191,7 @@ describe('internal errors', () => {
       await s.container.storage.close()
       const r = await s.request('GET', '/v1/links')
       assert.equal(r.status, 500)
-      assert.deepEqual(r.body, { success: false, error: { code: 'internal_error', message: 'an internal error occurred; it has been logged' } })
+      assert.deepEqual(r.body, { success: false, error: { code: 'internal_error', message: 'an internal error occurred; it has been logged', param: null } })
       assert.doesNotMatch(r.text, /sqlite|select|database|\.ts|\.js|at /i)
     } finally {
       await s.close()

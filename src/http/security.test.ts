@@ -168,3 +168,60 @@ describe('QR rendering pool', () => {
     assert.deepEqual(again.raw, answers.find((r) => r.status === 200)?.raw)
   })
 })
+
+describe('response hygiene', () => {
+  let s: TestServer
+  let port: number
+  before(async () => {
+    s = await startTestServer()
+    port = Number(new URL(s.url).port)
+  })
+  after(() => s.close())
+
+  test('param is null, never missing, when no parameter is at fault', async () => {
+    const answers = [
+      await s.request('GET', '/v1/links', { token: null }),
+      await s.request('GET', '/v1/links/lnk_unknown'),
+      await s.request('DELETE', '/v1/links'),
+      await s.request('POST', '/v1/links', { raw: 'x', headers: { 'content-type': 'text/plain' } }),
+      await s.request('GET', '/v1/domains', { token: await s.createToken('alice', ['links:read']) }),
+    ]
+    assert.deepEqual(answers.map((r) => r.status), [401, 404, 405, 415, 403])
+    for (const r of answers) assert.equal(r.body.error.param, null, `${r.status}`)
+  })
+
+  test('a lower-case bearer scheme is accepted', async () => {
+    assert.equal((await s.request('GET', '/v1/links', { token: null, headers: { authorization: `bearer ${s.token}` } })).status, 200)
+    assert.equal((await s.request('GET', '/v1/links', { token: null, headers: { authorization: `BEARER ${s.token}` } })).status, 200)
+  })
+
+  test('nosniff on every response, the redirect included; a CSP on every HTML page', async () => {
+    const link = (await s.request('POST', '/v1/links', { json: { destination: 'https://sniff.example/' } })).body.data
+    const answers = [
+      await s.request('GET', '/v1/links'),
+      await s.request('GET', '/v1/nowhere', { token: null }),
+      await s.request('GET', '/healthz'),
+      await s.request('GET', link.path),
+      await s.request('GET', '/no-such-link'),
+      await s.request('GET', '/docs/static/index.html'),
+    ]
+    for (const r of answers) assert.equal(r.headers['x-content-type-options'], 'nosniff', `${r.status}`)
+    const page = answers[4] as { status: number; headers: Record<string, unknown> }
+    assert.equal(page.status, 404)
+    assert.match(String(page.headers['content-security-policy']), /default-src 'none'/)
+    assert.ok(answers[5]?.headers['content-security-policy'])
+  })
+
+  test('/docs: a path out of the static folder is 404 and a bad Range 416, in the error shape', async () => {
+    for (const target of ['/docs/static/../../etc/passwd', '/docs/static/%2e%2e/%2e%2e/etc/passwd']) {
+      const r = await rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: ${s.host}\r\nConnection: close\r\n\r\n`)
+      assert.equal(r.status, 404, target)
+      assert.equal(JSON.parse(r.body).error.code, 'not_found')
+    }
+    for (const range of ['bytes=999999999-', 'bytes=5-1']) {
+      const r = await s.request('GET', '/docs/static/swagger-ui.css', { headers: { range } })
+      assert.equal(r.status, 416, range)
+      assert.deepEqual(r.body.error, { code: 'validation_error', message: 'the Range header cannot be satisfied for this file', param: 'Range' })
+    }
+  })
+})

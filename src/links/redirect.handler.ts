@@ -16,6 +16,8 @@ const NOT_FOUND_PAGE =
   '<body style="font-family:system-ui,sans-serif;text-align:center;padding:4rem">' +
   '<h1>Link not found</h1><p>This short link does not exist or has been removed.</p></body></html>'
 const REQUEST_ID = /^[\w.:-]{1,128}$/
+// The page has no script and only inline styles: nothing else may load or run in it.
+const NOT_FOUND_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 /**
  * The redirect, answered before Fastify's router runs (installed through `serverFactory`). It owns
@@ -57,7 +59,12 @@ export function createRedirectHandler(deps: {
       res.writeHead(302, { Location: config.notFoundUrl, 'Cache-Control': 'private, no-store', 'Content-Length': '0' })
       res.end()
     } else {
-      res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(NOT_FOUND_PAGE) })
+      res.writeHead(404, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': NOT_FOUND_CSP,
+        'Cache-Control': 'no-store',
+        'Content-Length': Buffer.byteLength(NOT_FOUND_PAGE),
+      })
       res.end(req.method === 'HEAD' ? undefined : NOT_FOUND_PAGE)
     }
     metrics.observeRedirect(target ? 'found' : 'not_found', started)
@@ -79,6 +86,7 @@ export function createRedirectHandler(deps: {
       if (path === '/' || RESERVED_SEGMENTS.has(first) || first.includes('%')) return false
     }
     const started = performance.now()
+    res.setHeader('X-Content-Type-Options', 'nosniff')
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
     const query = q === -1 ? '' : url.slice(q + 1)
     const cached = cache.get(host, path)
