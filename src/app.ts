@@ -11,6 +11,7 @@ import { domainsRoutes } from './domains/domains.routes.js'
 import { DomainObject } from './domains/domains.schemas.js'
 import { registerAnonymousLimit } from './http/anonymous-limit.js'
 import { registerAuth } from './http/auth.js'
+import { compileTrust } from './http/client-address.js'
 import { registerErrorHandling, sendError, toAppError } from './http/errors.js'
 import { registerIdempotency } from './http/idempotency.js'
 import { registerOpenApi } from './http/openapi.js'
@@ -34,14 +35,15 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
  */
 export async function buildApp(c: Container): Promise<App> {
   const { config } = c
+  const trust = compileTrust(config.trustProxy)
   const redirect = createRedirectHandler({
-    config, domains: c.domains, links: c.links, cache: c.redirectCache, clicks: c.clicks, metrics: c.metrics,
+    config, trust, domains: c.domains, links: c.links, cache: c.redirectCache, clicks: c.clicks, metrics: c.metrics,
   })
 
   const app: App = Fastify({
     loggerInstance: c.logger,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trust,
     requestIdHeader: false,
     genReqId: (req: IncomingMessage) => {
       const sent = req.headers['x-request-id']

@@ -13,6 +13,7 @@ import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
+import { requestLogSerializer } from './http/client-address.js'
 import { createQrRenderer } from './qr/qr-render.pool.js'
 import { createQrService } from './qr/qr.service.js'
 import { startClickWriterThread } from './stats/click-writer.thread.js'
@@ -49,7 +50,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const storage = openStorage(config)
   const db = storage.db
   // The one logger: Fastify's requests and the container's background work (Redis, reloads) share it.
-  const logger: FastifyBaseLogger = options.logger ?? pino({ level: config.logLevel })
+  // Request logs carry client addresses cut to /24 or /48, in full only when debugging.
+  const fullAddresses = config.logLevel === 'debug' || config.logLevel === 'trace'
+  const logger: FastifyBaseLogger = options.logger ?? pino({ level: config.logLevel, serializers: { req: requestLogSerializer(fullAddresses) } })
   const metrics = createMetrics()
   const redis = config.redisUrl === undefined
     ? undefined

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { setTimeout } from 'node:timers/promises'
 import { backends } from '../../test/backends.js'
-import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { createTestDatabase, freePort, startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { send } from '../../test/http-client.js'
+import { startServerProcess } from '../../test/process.js'
 import { rawRequest } from '../../test/raw-http.js'
 
 for (const backend of backends) {
@@ -112,7 +115,7 @@ describe('hostile requests', () => {
       }
     }
     const load = Array.from({ length: 8 }, (_, i) => hostile(i))
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await setTimeout(200)
     const busy = await visits(30)
     running = false
     await Promise.all(load)
@@ -222,6 +225,64 @@ describe('response hygiene', () => {
       const r = await s.request('GET', '/docs/static/swagger-ui.css', { headers: { range } })
       assert.equal(r.status, 416, range)
       assert.deepEqual(r.body.error, { code: 'validation_error', message: 'the Range header cannot be satisfied for this file', param: 'Range' })
+    }
+  })
+})
+
+describe('client addresses behind a proxy', () => {
+  let s: TestServer
+  before(async () => {
+    s = await startTestServer({ env: { LINKLINE_TRUST_PROXY: '1', LINKLINE_ANONYMOUS_RATE_LIMIT: '2' } })
+  })
+  after(() => s.close())
+
+  const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+
+  test('the visitor is the right-most untrusted hop, not what the client wrote on the left', async () => {
+    const link = (await s.request('POST', '/v1/links', { json: { destination: 'https://xff.example/' } })).body.data
+    for (const spoofed of ['1.1.1.1', '2.2.2.2', '3.3.3.3']) {
+      const r = await s.request('GET', link.path, { token: null, headers: { 'x-forwarded-for': `${spoofed}, 203.0.113.5`, 'user-agent': CHROME } })
+      assert.equal(r.status, 302)
+    }
+    await s.container.clicks.flush()
+    const stats = (await s.request('GET', `/v1/links/${link.id}/stats`)).body.data
+    assert.equal(stats.humanClicks, 3)
+    assert.equal(stats.uniqueVisitors, 1)
+  })
+
+  test('the API keys its per-address limit on the same address', async () => {
+    const from = (spoofed: string) => ({ token: null, headers: { 'x-forwarded-for': `${spoofed}, 198.51.100.20` } })
+    assert.equal((await s.request('GET', '/v1/links', from('1.1.1.1'))).status, 401)
+    assert.equal((await s.request('GET', '/v1/links', from('2.2.2.2'))).status, 401)
+    assert.equal((await s.request('GET', '/v1/links', from('3.3.3.3'))).status, 429, 'a new left-most entry is no new budget')
+    assert.equal((await s.request('GET', '/v1/links', { token: null, headers: { 'x-forwarded-for': '198.51.100.21' } })).status, 401)
+  })
+})
+
+describe('request logs', () => {
+  test('client addresses are cut to /24 and /48 unless LOG_LEVEL is debug', async () => {
+    const database = await createTestDatabase()
+    const run = async (level: string) => {
+      const server = await startServerProcess({ PORT: String(await freePort()), LOG_LEVEL: level, LINKLINE_TRUST_PROXY: '1', ...database.env })
+      try {
+        await send(server.url, 'GET', '/favicon.ico', { headers: { 'x-forwarded-for': '198.51.100.77' } })
+        await send(server.url, 'GET', '/v1/links', { headers: { 'x-forwarded-for': '2001:db8:1234:5678::9' } })
+        await setTimeout(100)
+        return server.stdout()
+      } finally {
+        server.child.kill('SIGTERM')
+        await server.exited
+      }
+    }
+    try {
+      const info = await run('info')
+      assert.match(info, /"remoteAddress":"198\.51\.100\.0\/24"/)
+      assert.match(info, /"remoteAddress":"2001:db8:1234::\/48"/)
+      assert.doesNotMatch(info, /198\.51\.100\.77|5678::9/)
+      const debug = await run('debug')
+      assert.match(debug, /"remoteAddress":"198\.51\.100\.77"/)
+    } finally {
+      await database.drop()
     }
   })
 })

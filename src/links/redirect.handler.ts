@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import type { Config } from '../config.js'
 import type { DomainsService } from '../domains/domains.service.js'
+import { clientAddress, type TrustFunction } from '../http/client-address.js'
 import type { Metrics } from '../ops/metrics.js'
 import type { ClickRecorder } from '../stats/clicks.js'
 import { RESERVED_SEGMENTS, type LinksService } from './links.service.js'
@@ -26,14 +27,16 @@ const NOT_FOUND_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri '
  * hands the visit to the click recorder. Returns false for requests it leaves to Fastify.
  */
 export function createRedirectHandler(deps: {
-  config: Pick<Config, 'notFoundUrl' | 'trustProxy' | 'countryHeader'>
+  config: Pick<Config, 'notFoundUrl' | 'countryHeader'>
+  /** The trust rule Fastify's `req.ip` follows too (http/client-address.ts). */
+  trust: TrustFunction
   domains: DomainsService
   links: LinksService
   cache: RedirectCache
   clicks: ClickRecorder
   metrics: Metrics
 }) {
-  const { config, domains, links, cache, clicks, metrics } = deps
+  const { config, trust, domains, links, cache, clicks, metrics } = deps
 
   function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, query: string, started: number) {
     const requestId = req.headers['x-request-id']
@@ -50,7 +53,7 @@ export function createRedirectHandler(deps: {
         linkId: target.linkId,
         at: Date.now(),
         qr,
-        ip: clientIp(req, config.trustProxy),
+        ip: clientAddress(req, trust),
         userAgent: req.headers['user-agent'],
         referer: req.headers.referer,
         country: config.countryHeader === undefined ? undefined : header(req, config.countryHeader),
@@ -125,13 +128,4 @@ function applyVisitQuery(destination: string, query: string): { location: string
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name]
   return Array.isArray(value) ? value[0] : value
-}
-
-/** The client's address; the left-most X-Forwarded-For entry only when the operator trusts the proxy. */
-function clientIp(req: IncomingMessage, trustProxy: boolean): string | undefined {
-  if (trustProxy) {
-    const forwarded = header(req, 'x-forwarded-for')
-    if (forwarded) return forwarded.split(',')[0]?.trim()
-  }
-  return req.socket.remoteAddress
 }
