@@ -294,17 +294,6 @@ describe('values that could never work', () => {
   })
   after(() => s.close())
 
-  test('a link path with a . or .. segment is 400 (browsers resolve them away)', async () => {
-    for (const path of ['/.', '/..', '/a/..', '/a/./b']) {
-      const r = await s.request('POST', '/v1/links', { json: { destination: 'https://dots.example/', path } })
-      assert.equal(r.status, 400, path)
-      assert.equal(r.body.error.param, 'path')
-    }
-    for (const path of ['/.well', '/a..b', '/...']) {
-      assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://dots.example/', path } })).status, 201, path)
-    }
-  })
-
   test('statistics ranges outside 1970..2100 are 400', async () => {
     const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://range.example/' } })).body.data.id
     for (const [query, param] of [['to=9999-12-31', 'to'], ['from=1969-12-31T23:00:00-02:00&to=1970-01-02', 'from'], ['to=1970-01-01T00:30:00%2B01:00', 'to']]) {

@@ -1,8 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { Envelope, Nullable } from '../shared/schema.js'
 
-// No `.` or `..` segment: browsers resolve them away before asking, so such a link could never be visited.
-const PATH_PATTERN = '^(/(?!\\.\\.?(/|$))[A-Za-z0-9._~-]+)+$'
+const PATH_PATTERN = '^/[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*$'
 
 const Destination = Type.String({
   maxLength: 2048,
@@ -13,7 +12,7 @@ const Domain = Type.String({ minLength: 1, maxLength: 260, description: 'A defau
 const Path = Type.String({
   maxLength: 129,
   pattern: PATH_PATTERN,
-  'x-error': 'path must start with / and hold 1-128 characters of A-Z a-z 0-9 - _ . ~ in segments separated by single slashes (none of them . or ..), with no trailing slash',
+  'x-error': 'path must start with / and hold 1-128 characters of A-Z a-z 0-9 - _ . ~ in segments separated by single slashes, with no trailing slash',
   description: 'Case-sensitive; omitted: 7 random base62 characters',
 })
 const Title = Nullable(Type.String({ maxLength: 255 }))
