@@ -9,7 +9,9 @@ import { conversationsRoutes } from './conversations/conversations.routes.js'
 import { ConversationObject, MessageObject } from './conversations/conversations.schemas.js'
 import { domainsRoutes } from './domains/domains.routes.js'
 import { DomainObject } from './domains/domains.schemas.js'
+import { registerAnonymousLimit } from './http/anonymous-limit.js'
 import { registerAuth } from './http/auth.js'
+import { compileTrust } from './http/client-address.js'
 import { registerErrorHandling, sendError, toAppError } from './http/errors.js'
 import { registerIdempotency } from './http/idempotency.js'
 import { registerOpenApi } from './http/openapi.js'
@@ -34,20 +36,21 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
 export async function buildApp(c: Container): Promise<App> {
   const { config } = c
   let closing = false
+  const trust = compileTrust(config.trustProxy)
   const redirect = createRedirectHandler({
-    config, domains: c.domains, links: c.links, cache: c.redirectCache, clicks: c.clicks, metrics: c.metrics, faults: c.faults,
+    config, trust, domains: c.domains, links: c.links, cache: c.redirectCache, clicks: c.clicks, metrics: c.metrics, faults: c.faults,
   })
 
   const app: App = Fastify({
     loggerInstance: c.logger,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trust,
     requestIdHeader: false,
     genReqId: (req: IncomingMessage) => {
       const sent = req.headers['x-request-id']
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID()
     },
-    routerOptions: { querystringParser: (query: string) => parseParams(query), maxParamLength: 1024 },
+    routerOptions: { querystringParser: (query: string) => parseParams(query, false), maxParamLength: 1024 },
     // Errors the router raises before any hook runs still get the one error shape.
     frameworkErrors: (error, _req, reply) => sendError(reply, toAppError(error)),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, verbose: true, keywords: ['x-error'] } },
@@ -73,15 +76,16 @@ export async function buildApp(c: Container): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  registerErrorHandling(app)
+  const answerUnknownRoutes = registerErrorHandling(app)
   registerBodyParsers(app)
   app.addHook('preClose', async () => {
     closing = true
   })
   app.addHook('onRequest', async (req, reply) => {
-    reply.header('X-Request-Id', req.id)
+    reply.header('X-Request-Id', req.id).header('X-Content-Type-Options', 'nosniff')
     if (closing) throw serviceUnavailable('the server is shutting down; retry, another instance will answer')
   })
+  registerAnonymousLimit(app, config.anonymousRateLimitPerMinute)
   app.addHook('onResponse', async (req, reply) => {
     c.metrics.observeHttp(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
   })
@@ -100,6 +104,7 @@ export async function buildApp(c: Container): Promise<App> {
     errorResponseBuilder: (_req, context) =>
       new AppError(429, 'rate_limited', `over the limit of ${context.max} requests per minute for this token; retry in ${context.after}`),
   })
+  app.addHook('onRequest', answerUnknownRoutes)
   registerIdempotency(app, { db: c.storage.db, clock: c.clock })
   await registerOpenApi(app, [LinkObject, DomainObject, ConversationObject, MessageObject, StatsObject])
 

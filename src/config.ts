@@ -1,5 +1,7 @@
 import { parseHost } from './domains/domain-name.js'
 import { normalizeHostAndPort } from './shared/hosts.js'
+import proxyAddr from '@fastify/proxy-addr'
+import type { TrustProxy } from './http/client-address.js'
 
 /**
  * The only reader of the environment. Every setting Linkline understands is listed here, with its
@@ -28,7 +30,8 @@ export interface Config {
   readonly notFoundUrl: string | undefined
   /** Scheme of the short URLs that responses and QR codes carry. */
   readonly shortUrlScheme: 'http' | 'https'
-  readonly trustProxy: boolean
+  /** Proxies whose X-Forwarded-* headers are believed: none, the nearest n hops, or addresses / CIDR ranges. */
+  readonly trustProxy: TrustProxy
   readonly countryHeader: string | undefined
   readonly logLevel: string
   readonly bodyLimitBytes: number
@@ -39,6 +42,11 @@ export interface Config {
   /** The click writer thread's nice value: 19 (the default) lets it use only CPU that serving leaves idle. */
   readonly clickWriterNice: number
   readonly shutdownTimeoutMs: number
+  /** Worker threads that render QR codes, and how many renders may wait for one (503 beyond). */
+  readonly qrThreads: number
+  readonly qrQueue: number
+  /** Requests per minute and client address answered 4xx without a valid token (401, 404, 405…); 429 beyond. */
+  readonly anonymousRateLimitPerMinute: number
 }
 
 export type Env = Record<string, string | undefined>
@@ -58,14 +66,6 @@ export function loadConfig(env: Env = process.env): Config {
       return fallback
     }
     return Number(raw)
-  }
-  const bool = (name: string, fallback: boolean): boolean => {
-    const raw = env[name]
-    if (raw === undefined || raw === '') return fallback
-    if (['true', '1', 'yes'].includes(raw)) return true
-    if (['false', '0', 'no'].includes(raw)) return false
-    problems.push(`${name} must be true or false (got "${raw}")`)
-    return fallback
   }
   const str = (name: string): string | undefined => (env[name] === '' ? undefined : env[name])
 
@@ -112,6 +112,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (scheme !== 'http' && scheme !== 'https') problems.push('LINKLINE_SHORT_URL_SCHEME must be http or https')
   const logLevel = str('LOG_LEVEL') ?? 'info'
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
+  const trustProxy = parseTrustProxy(str('LINKLINE_TRUST_PROXY'), problems)
   const bootstrapToken = str('LINKLINE_BOOTSTRAP_TOKEN')
   if (bootstrapToken !== undefined && bootstrapToken.length < 16) {
     problems.push('LINKLINE_BOOTSTRAP_TOKEN must be at least 16 characters')
@@ -134,7 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: int('LINKLINE_RATE_LIMIT', 1200, 1, 10_000_000),
     notFoundUrl,
     shortUrlScheme: scheme as 'http' | 'https',
-    trustProxy: bool('LINKLINE_TRUST_PROXY', false),
+    trustProxy,
     countryHeader: str('LINKLINE_COUNTRY_HEADER')?.toLowerCase(),
     logLevel,
     bodyLimitBytes: int('LINKLINE_BODY_LIMIT', 64 * 1024, 1024, 16 * 1024 * 1024),
@@ -144,7 +145,28 @@ export function loadConfig(env: Env = process.env): Config {
     clickFlushIntervalMs: int('LINKLINE_CLICK_FLUSH_INTERVAL_MS', 1000, 10, 60_000),
     clickWriterNice: int('LINKLINE_CLICK_WRITER_NICE', 19, 0, 19),
     shutdownTimeoutMs: int('LINKLINE_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    qrThreads: int('LINKLINE_QR_THREADS', 1, 1, 64),
+    qrQueue: int('LINKLINE_QR_QUEUE', 32, 0, 10_000),
+    anonymousRateLimitPerMinute: int('LINKLINE_ANONYMOUS_RATE_LIMIT', 300, 1, 10_000_000),
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
   return Object.freeze(config)
+}
+
+/**
+ * LINKLINE_TRUST_PROXY: `false` (the default), `true` (one proxy in front: the same as `1`), a number
+ * of hops, or a comma-separated list of proxy addresses and CIDR ranges (`10.0.0.0/8, loopback`).
+ */
+function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+  if (raw === undefined || ['false', 'no', '0'].includes(raw)) return false
+  if (['true', 'yes'].includes(raw)) return 1
+  if (/^\d{1,2}$/.test(raw)) return Number(raw)
+  const list = raw.split(',').map((a) => a.trim()).filter(Boolean)
+  try {
+    proxyAddr.compile(list)
+    return Object.freeze(list)
+  } catch {
+    problems.push(`LINKLINE_TRUST_PROXY must be true, false, a number of hops or a list of addresses / CIDR ranges (got "${raw}")`)
+    return false
+  }
 }

@@ -15,6 +15,8 @@ import { createRedirectCache } from './links/redirect.cache.js'
 import { createFaults } from './ops/faults.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
+import { requestLogSerializer } from './http/client-address.js'
+import { createQrRenderer } from './qr/qr-render.pool.js'
 import { createQrService } from './qr/qr.service.js'
 import { startClickWriterThread } from './stats/click-writer.thread.js'
 import { ClickBuffer, type ClickSink } from './stats/clicks.js'
@@ -52,7 +54,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const storage = openStorage(config)
   const db = storage.db
   // The one logger: Fastify's requests and the container's background work (Redis, reloads) share it.
-  const logger: FastifyBaseLogger = options.logger ?? pino({ level: config.logLevel })
+  // Request logs carry client addresses cut to /24 or /48, in full only when debugging.
+  const fullAddresses = config.logLevel === 'debug' || config.logLevel === 'trace'
+  const logger: FastifyBaseLogger = options.logger ?? pino({ level: config.logLevel, serializers: { req: requestLogSerializer(fullAddresses) } })
   const metrics = createMetrics()
   const faults = createFaults({ logger, metrics })
   const redis = config.redisUrl === undefined
@@ -92,7 +96,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   })
   const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
   const stats = createStatsService({ repo: createStatsRepository(db, storage.dialect), links, clock, retentionDays: config.clickRetentionDays })
-  const qr = createQrService({ links })
+  const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
+  const qr = createQrService({ links, renderer: qrRenderer })
   const writer = startClickWriterThread({
     databaseUrl: config.databaseUrl,
     databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
@@ -161,6 +166,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         await domainsChecking
         const dropped = await clicks.close(deadline)
         await writer.close()
+        await qrRenderer.close()
         await bus.close()
         await storage.close()
         return dropped

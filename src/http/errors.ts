@@ -1,8 +1,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, methodNotAllowed, notFound, serviceUnavailable } from '../shared/errors.js'
 import { isDatabaseUnavailable } from '../storage/errors.js'
-import { toValidationError } from './validation.js'
+import { isOriginForm, requestPath } from './request-target.js'
 import type { App } from './types.js'
+import { toValidationError } from './validation.js'
 
 const FRAMEWORK_ERRORS: Record<string, (e: FastifyError) => AppError> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
@@ -25,21 +26,27 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (mapped) return mapped(fastifyError)
   const status = fastifyError.statusCode ?? 500
   if (status === 400) return new AppError(400, 'invalid_body', 'the request could not be parsed')
+  // The static files of /docs: a path outside their folder (403 from @fastify/static) names no file.
+  if (status === 403 || status === 404) return notFound('file')
+  if (status === 416) return new AppError(416, 'validation_error', 'the Range header cannot be satisfied for this file', 'Range')
   if (status === 429) return new AppError(429, 'rate_limited', 'too many requests for this token; retry later')
   return new AppError(500, 'internal_error', 'an internal error occurred; it has been logged')
 }
 
 export async function sendError(reply: FastifyReply, error: AppError): Promise<FastifyReply> {
   if (error.headers) reply.headers(error.headers)
-  const body = { code: error.code, message: error.message, ...(error.param === undefined ? {} : { param: error.param }) }
+  // `param` is always present: null when no single parameter is at fault (401, 404, 429, 500…).
+  const body = { code: error.code, message: error.message, param: error.param ?? null }
   return reply.code(error.statusCode).type('application/json; charset=utf-8').send({ success: false, error: body })
 }
 
 /**
  * The error handler, and the not-found handler that tells an unknown path (404) from a known path
  * with the wrong method (405 with Allow). Route patterns are collected as routes are added.
+ * Returns the hook that answers 404/405 in `onRequest` — after authentication, before any body is
+ * read or parsed: a request no route takes never costs a parse.
  */
-export function registerErrorHandling(app: App): void {
+export function registerErrorHandling(app: App): (req: FastifyRequest) => Promise<void> {
   const patterns: { url: string; regex: RegExp; methods: Set<string> }[] = []
   app.addHook('onRoute', (route) => {
     let entry = patterns.find((p) => p.url === route.url)
@@ -56,9 +63,20 @@ export function registerErrorHandling(app: App): void {
     return sendError(reply, appError)
   })
 
-  app.setNotFoundHandler(async (req, reply) => {
-    const path = req.url.split('?')[0] as string
+  const routeError = (req: FastifyRequest): AppError => {
+    const path = requestPath(req.url)
     const allowed = patterns.find((p) => p.regex.test(path))?.methods
-    return sendError(reply, allowed ? methodNotAllowed([...allowed].sort()) : notFound('route'))
+    return allowed ? methodNotAllowed([...allowed].sort()) : notFound('route')
+  }
+  app.setNotFoundHandler(async (req, reply) => sendError(reply, routeError(req)))
+
+  // An absolute-form target (`POST http://host/v1/links`) would be routed by its path but carries a
+  // second authority beside Host; no client needs it to reach an origin server, so it is refused first.
+  app.addHook('onRequest', async (req) => {
+    if (!isOriginForm(req.url)) throw new AppError(400, 'validation_error', 'the request target must be a path such as /v1/links, not an absolute URL')
   })
+
+  return async (req) => {
+    if (req.is404) throw routeError(req)
+  }
 }

@@ -134,6 +134,18 @@ for (const backend of backends) {
         assert.equal(await count('https://idem.example/other'), 0)
       })
 
+      test('a key whose request died in flight is taken over after its lease, not held for 24 h', async () => {
+        const ownerId = 'alice'
+        await s.container.storage.db.insertInto('idempotency_keys')
+          .values({ owner_id: ownerId, key: 'key-dead', request_hash: 'x', status_code: null, response_body: null, created_at: Date.now() - 2 * 60_000 })
+          .execute()
+        const started = performance.now()
+        const r = await post('key-dead', 'https://idem.example/dead')
+        assert.equal(r.status, 201)
+        assert.ok(performance.now() - started < 5_000, 'answered without waiting for the dead claim')
+        assert.equal((await post('key-dead', 'https://idem.example/dead')).headers['idempotent-replayed'], 'true')
+      })
+
       test('concurrent duplicates create exactly one', async () => {
         const results = await Promise.all(Array.from({ length: 5 }, () => post('key-3', 'https://idem.example/3')))
         assert.ok(results.every((r) => r.status === 201))
@@ -141,17 +153,26 @@ for (const backend of backends) {
         assert.equal(await count('https://idem.example/3'), 1)
       })
 
-      test('keys are scoped to the owner; errors are replayed too; a bad key is 400', async () => {
+      test('keys are scoped to the owner; a 400 is not kept, so the corrected retry succeeds; a bad key is 400', async () => {
         const bob = await s.createToken('bob-idem')
         await post('key-4', 'https://idem.example/4')
         const bobs = await post('key-4', 'https://idem.example/4', bob)
         assert.equal(bobs.status, 201)
         assert.equal(bobs.headers['idempotent-replayed'], undefined)
         const bad = await post('key-5', 'javascript:x')
-        const replay = await post('key-5', 'javascript:x')
-        assert.equal(replay.status, 400)
-        assert.equal(replay.headers['idempotent-replayed'], 'true')
-        assert.deepEqual(replay.body, bad.body)
+        assert.equal(bad.status, 400)
+        const again = await post('key-5', 'javascript:x')
+        assert.equal(again.status, 400)
+        assert.equal(again.headers['idempotent-replayed'], undefined)
+        const corrected = await post('key-5', 'https://idem.example/5-corrected')
+        assert.equal(corrected.status, 201)
+        assert.equal((await post('key-5', 'https://idem.example/5-corrected')).headers['idempotent-replayed'], 'true')
+        const conflicting = await s.request('POST', '/v1/links', { json: { destination: 'https://idem.example/6', path: '/idem-taken' } })
+        assert.equal(conflicting.status, 201)
+        const taken = await s.request('POST', '/v1/links', { json: { destination: 'https://idem.example/7', path: '/idem-taken' }, headers: { 'idempotency-key': 'key-7' } })
+        assert.equal(taken.status, 409)
+        const takenAgain = await s.request('POST', '/v1/links', { json: { destination: 'https://idem.example/7', path: '/idem-taken' }, headers: { 'idempotency-key': 'key-7' } })
+        assert.equal(takenAgain.headers['idempotent-replayed'], 'true', 'a request acted upon (409 conflict) is replayed')
         const tooLong = await post('k'.repeat(256), 'https://idem.example/5')
         assertError(tooLong, 400, 'validation_error')
         assert.equal(tooLong.body.error.param, 'Idempotency-Key')
@@ -192,7 +213,7 @@ describe('internal errors', () => {
       await s.container.storage.close()
       const r = await s.request('GET', '/v1/links')
       assert.equal(r.status, 500)
-      assert.deepEqual(r.body, { success: false, error: { code: 'internal_error', message: 'an internal error occurred; it has been logged' } })
+      assert.deepEqual(r.body, { success: false, error: { code: 'internal_error', message: 'an internal error occurred; it has been logged', param: null } })
       assert.doesNotMatch(r.text, /sqlite|select|database|\.ts|\.js|at /i)
     } finally {
       await s.close()

@@ -8,6 +8,12 @@ import { isUniqueViolation } from '../storage/errors.js'
 import type { App } from './types.js'
 
 const TTL_MS = 24 * 60 * 60 * 1000
+/**
+ * How long a claimed key waits for its response. A request cannot run longer than the server's
+ * requestTimeout (30 s); a claim older than this belongs to a request that died (a crash, a killed
+ * instance), and the next retry takes the key over instead of waiting 24 h for it.
+ */
+const LEASE_MS = 60_000
 const WAIT_STEP_MS = 50
 const WAIT_MAX_MS = 10_000
 
@@ -30,15 +36,21 @@ function canonical(value: unknown): string {
 /**
  * `Idempotency-Key` on POST: the first request claims the key (a row with no response yet), the
  * response is stored before it is sent, and a retry with the same body within 24 h replays it. A
- * concurrent duplicate waits for the first; another body with the same key is 409. 5xx responses
- * are not kept, so that the client can retry. Records live in the database: shared by every instance.
+ * concurrent duplicate waits for the first (a claim older than LEASE_MS is taken over); another body with
+ * the same key is 409. 400 and 5xx responses are not kept, so that the client can correct or retry.
+ * Records live in the database: shared by every instance.
  */
 export function registerIdempotency(app: App, deps: { db: Db; clock: Clock }): void {
   const { db, clock } = deps
 
   async function claim(ownerId: string, key: string, hash: string): Promise<boolean> {
+    const now = clock.now()
     await db.deleteFrom('idempotency_keys').where('owner_id', '=', ownerId).where('key', '=', key)
-      .where('created_at', '<', clock.now() - TTL_MS).execute()
+      .where((eb) => eb.or([
+        eb('created_at', '<', now - TTL_MS),
+        eb.and([eb('status_code', 'is', null), eb('created_at', '<', now - LEASE_MS)]),
+      ]))
+      .execute()
     try {
       await db.insertInto('idempotency_keys')
         .values({ owner_id: ownerId, key, request_hash: hash, status_code: null, response_body: null, created_at: clock.now() })
@@ -64,8 +76,8 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock }): v
     }
     for (let waited = 0; waited <= WAIT_MAX_MS; waited += WAIT_STEP_MS) {
       const row = await db.selectFrom('idempotency_keys').selectAll().where('owner_id', '=', ownerId).where('key', '=', header).executeTakeFirst()
-      if (!row) {
-        // The first request failed (5xx) and released the key: this one takes over.
+      if (!row || (row.status_code === null && row.created_at < clock.now() - LEASE_MS)) {
+        // The first request failed (5xx, 400) and released the key, or died holding it: this one takes over.
         if (await claim(ownerId, header, hash)) {
           req.idempotencyKey = header
           return
@@ -89,7 +101,9 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock }): v
     const key = req.idempotencyKey
     if (key === undefined) return payload
     const ownerId = req.principal.ownerId
-    if (reply.statusCode >= 500) {
+    // Only a request that was acted upon is replayed. A 400 changed nothing (the corrected retry must
+    // not get 409), and a 5xx may be retried: both release the key.
+    if (reply.statusCode >= 500 || reply.statusCode === 400) {
       await db.deleteFrom('idempotency_keys').where('owner_id', '=', ownerId).where('key', '=', key).execute()
     } else {
       const body = typeof payload === 'string' ? payload : null

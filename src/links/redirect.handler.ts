@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks'
 import type { Config } from '../config.js'
 import type { DomainsService } from '../domains/domains.service.js'
 import type { Faults } from '../ops/faults.js'
+import { clientAddress, type TrustFunction } from '../http/client-address.js'
 import type { Metrics } from '../ops/metrics.js'
 import type { ClickRecorder } from '../stats/clicks.js'
 import { RESERVED_SEGMENTS, type LinksService } from './links.service.js'
@@ -17,6 +18,8 @@ const NOT_FOUND_PAGE =
   '<body style="font-family:system-ui,sans-serif;text-align:center;padding:4rem">' +
   '<h1>Link not found</h1><p>This short link does not exist or has been removed.</p></body></html>'
 const REQUEST_ID = /^[\w.:-]{1,128}$/
+// The page has no script and only inline styles: nothing else may load or run in it.
+const NOT_FOUND_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 /**
  * The redirect, answered before Fastify's router runs (installed through `serverFactory`). It owns
@@ -26,7 +29,9 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
  * a link holds or a client sends, an exception fails this one request (a 500 page), never the process.
  */
 export function createRedirectHandler(deps: {
-  config: Pick<Config, 'notFoundUrl' | 'trustProxy' | 'countryHeader'>
+  config: Pick<Config, 'notFoundUrl' | 'countryHeader'>
+  /** The trust rule Fastify's `req.ip` follows too (http/client-address.ts). */
+  trust: TrustFunction
   domains: DomainsService
   links: LinksService
   cache: RedirectCache
@@ -34,7 +39,7 @@ export function createRedirectHandler(deps: {
   metrics: Metrics
   faults: Faults
 }) {
-  const { config, domains, links, cache, clicks, metrics, faults } = deps
+  const { config, trust, domains, links, cache, clicks, metrics, faults } = deps
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown, started: number) => {
     faults.failRequest('redirect', req, res, error)
@@ -56,7 +61,7 @@ export function createRedirectHandler(deps: {
         linkId: target.linkId,
         at: Date.now(),
         qr,
-        ip: clientIp(req, config.trustProxy),
+        ip: clientAddress(req, trust),
         userAgent: req.headers['user-agent'],
         referer: req.headers.referer,
         country: config.countryHeader === undefined ? undefined : header(req, config.countryHeader),
@@ -65,7 +70,12 @@ export function createRedirectHandler(deps: {
       res.writeHead(302, { Location: config.notFoundUrl, 'Cache-Control': 'private, no-store', 'Content-Length': '0' })
       res.end()
     } else {
-      res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(NOT_FOUND_PAGE) })
+      res.writeHead(404, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': NOT_FOUND_CSP,
+        'Cache-Control': 'no-store',
+        'Content-Length': Buffer.byteLength(NOT_FOUND_PAGE),
+      })
       res.end(req.method === 'HEAD' ? undefined : NOT_FOUND_PAGE)
     }
     metrics.observeRedirect(target ? 'found' : 'not_found', started)
@@ -74,13 +84,19 @@ export function createRedirectHandler(deps: {
   return function handle(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false
     const url = req.url ?? '/'
+    // An absolute-form target is Fastify's to refuse (400).
+    if (!url.startsWith('/')) return false
     const q = url.indexOf('?')
     let path = q === -1 ? url : url.slice(0, q)
     const host = domains.effectiveHost((req.headers.host ?? '').toLowerCase())
-    // Reserved segments are the API's and the operators' on every host, custom domains included.
+    // Reserved segments are the API's and the operators' on every host, custom domains included. No
+    // link path holds a `%`, so an encoded first segment (`/%76%31/links`) goes to Fastify too, which
+    // decodes, routes and authenticates it like the plain spelling.
     const end = path.indexOf('/', 1)
-    if ((path === '/' && domains.isDefault(host)) || RESERVED_SEGMENTS.has(end === -1 ? path.slice(1) : path.slice(1, end))) return false
+    const first = end === -1 ? path.slice(1) : path.slice(1, end)
+    if ((path === '/' && domains.isDefault(host)) || RESERVED_SEGMENTS.has(first) || first.includes('%')) return false
     const started = performance.now()
+    res.setHeader('X-Content-Type-Options', 'nosniff')
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
     const query = q === -1 ? '' : url.slice(q + 1)
     const cached = cache.get(host, path)
@@ -126,13 +142,4 @@ function applyVisitQuery(destination: string, query: string): { location: string
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name]
   return Array.isArray(value) ? value[0] : value
-}
-
-/** The client's address; the left-most X-Forwarded-For entry only when the operator trusts the proxy. */
-function clientIp(req: IncomingMessage, trustProxy: boolean): string | undefined {
-  if (trustProxy) {
-    const forwarded = header(req, 'x-forwarded-for')
-    if (forwarded) return forwarded.split(',')[0]?.trim()
-  }
-  return req.socket.remoteAddress
 }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
-import QRCode from 'qrcode'
 import type { LinksService } from '../links/links.service.js'
 import { QR_MARKER } from '../links/redirect.handler.js'
 import type { Principal } from '../tokens/tokens.service.js'
+import type { QrRenderer } from './qr-render.pool.js'
 import { invisibleCode } from './qr.errors.js'
 import type { QrQuery } from './qr.schemas.js'
 
@@ -24,7 +24,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   })
 }
 
-export function createQrService(deps: { links: LinksService }) {
+export function createQrService(deps: { links: LinksService; renderer: QrRenderer }) {
   return {
     /**
      * The QR code of a link: it encodes the short URL with the QR marker (`?qr=1`), which the redirect
@@ -38,8 +38,7 @@ export function createQrService(deps: { links: LinksService }) {
       const { format, size, margin, ecc, color, background } = options
       const etag = `"${createHash('sha256').update(JSON.stringify([RENDERING, text, format, size, margin, ecc, color.toLowerCase(), background.toLowerCase()])).digest('base64url').slice(0, 32)}"`
       if (matches(ifNoneMatch, etag)) return { notModified: true, etag }
-      const rendering = { width: size, margin, errorCorrectionLevel: ecc, color: { dark: `${color}ff`, light: `${background}ff` } }
-      const body = format === 'png' ? await QRCode.toBuffer(text, { ...rendering, type: 'png' }) : await QRCode.toString(text, { ...rendering, type: 'svg' })
+      const body = await deps.renderer.render(etag, { text, format, size, margin, ecc, color, background })
       return {
         notModified: false,
         etag,

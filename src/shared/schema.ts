@@ -20,7 +20,7 @@ export const ErrorBody = Type.Object(
     error: Type.Object({
       code: Type.String(),
       message: Type.String(),
-      param: Type.Optional(Type.String()),
+      param: Type.Union([Type.String(), Type.Null()], { description: 'The parameter at fault, or null' }),
     }),
   },
   { $id: 'ErrorBody', description: 'The one error shape of every endpoint' },

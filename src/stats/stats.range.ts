@@ -1,10 +1,14 @@
 import { DAY_MS, HOUR_MS, hourOf } from './classify.js'
-import { invalidDate, rangeReversed, tooManyBuckets } from './stats.errors.js'
+import { invalidDate, outOfRange, rangeReversed, tooManyBuckets } from './stats.errors.js'
 
 export type Interval = 'hour' | 'day' | 'month'
 
 export const MAX_BUCKETS = 1000
 const DEFAULT_DAYS = 30
+// Instants a statistics range may name: no click predates the epoch, and a far-future `to` would
+// answer dates of five-digit years (9999-12-31 as `to` ends in 10000).
+const EARLIEST = 0
+const LATEST = Date.UTC(2100, 0, 1)
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/
@@ -62,8 +66,8 @@ function parseInstant(text: string, param: 'from' | 'to'): number {
   const day = Number(d)
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate()
   if (year < 1970 || month < 1 || month > 12 || day < 1 || day > daysInMonth || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) throw invalidDate(param)
-  if (date) return Date.UTC(year, month - 1, day) + (param === 'to' ? DAY_MS : 0)
-  const ms = Date.parse(zone ? text : `${text}Z`)
+  const ms = date ? Date.UTC(year, month - 1, day) + (param === 'to' ? DAY_MS : 0) : Date.parse(zone ? text : `${text}Z`)
   if (Number.isNaN(ms)) throw invalidDate(param)
+  if (ms < EARLIEST || ms > LATEST) throw outOfRange(param)
   return ms
 }

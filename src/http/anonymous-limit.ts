@@ -1,0 +1,48 @@
+import { isIPv6 } from 'node:net'
+import { AppError } from '../shared/errors.js'
+import type { App } from './types.js'
+
+const WINDOW_MS = 60_000
+/** Addresses tracked per window; beyond it new addresses share one budget, so memory stays bounded. */
+const MAX_TRACKED = 100_000
+
+// Probes come from the load balancer's address, which clients may share when no proxy is trusted.
+const PROBES = new Set(['/healthz', '/readyz'])
+
+/** IPv6 clients get a /64 each, so one host cannot mint a fresh budget per address. */
+const budgetKey = (ip: string) => (isIPv6(ip) ? ip.split(':').slice(0, 4).join(':') : ip)
+
+/**
+ * A budget per client address for requests answered 4xx without a valid token (401, 404, 405, 400…),
+ * which the per-token limit never sees. Over `max` in the current minute, the address gets 429 on
+ * every API request until the minute ends. Counted per process, on purpose: what it protects is this
+ * process's event loop and database pool. Registered before authentication, so a refused request
+ * costs no token lookup.
+ */
+export function registerAnonymousLimit(app: App, max: number): void {
+  let windowStart = Date.now()
+  let counts = new Map<string, number>()
+  const current = (now: number) => {
+    if (now - windowStart >= WINDOW_MS) {
+      counts = new Map()
+      windowStart = now
+    }
+    return counts
+  }
+
+  app.addHook('onRequest', async (req) => {
+    const now = Date.now()
+    if ((current(now).get(budgetKey(req.ip)) ?? 0) < max || PROBES.has(req.routeOptions.url ?? '')) return
+    const retry = String(Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)))
+    throw new AppError(429, 'rate_limited', `over ${max} failed requests per minute without a valid token from this address; retry in ${retry} s`,
+      undefined, { 'Retry-After': retry })
+  })
+  app.addHook('onResponse', async (req, reply) => {
+    const status = reply.statusCode
+    if (req.principal || status < 400 || status >= 500 || status === 429) return
+    const map = current(Date.now())
+    let key = budgetKey(req.ip)
+    if (!map.has(key) && map.size >= MAX_TRACKED) key = '*'
+    map.set(key, (map.get(key) ?? 0) + 1)
+  })
+}

@@ -1,0 +1,49 @@
+import type { IncomingMessage } from 'node:http'
+import { isIPv4, isIPv6 } from 'node:net'
+import proxyAddr from '@fastify/proxy-addr'
+import type { FastifyRequest } from 'fastify'
+
+/** Which proxies in front are trusted: none, the nearest `n` hops, or these addresses and CIDR ranges. */
+export type TrustProxy = false | number | readonly string[]
+
+export type TrustFunction = (address: string, hop: number) => boolean
+
+/**
+ * The one trust rule, given both to Fastify (`trustProxy`, so `req.ip`) and to the redirect (the visitor
+ * key), so the two never disagree. Walking X-Forwarded-For from the right, the client is the first hop
+ * that is not trusted: the left-most entries are whatever the client chose to send.
+ */
+export function compileTrust(trust: TrustProxy): TrustFunction {
+  if (trust === false) return () => false
+  if (typeof trust === 'number') return (_address, hop) => hop < trust
+  return proxyAddr.compile([...trust])
+}
+
+/** The client's address under `trust`: the socket's own when no proxy is trusted. */
+export function clientAddress(req: IncomingMessage, trust: TrustFunction): string | undefined {
+  if (req.headers['x-forwarded-for'] === undefined) return req.socket.remoteAddress
+  return proxyAddr(req, trust)
+}
+
+/** An address cut to its network (/24, /48): enough to read traffic in logs, not to name a person. */
+export function truncateAddress(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
+  const v4 = mapped ? mapped[1] as string : ip
+  if (isIPv4(v4)) return `${v4.split('.').slice(0, 3).join('.')}.0/24`
+  if (!isIPv6(ip)) return 'unknown'
+  const [head = ''] = ip.split('::')
+  const groups = head === '' ? [] : head.split(':')
+  // Groups left out by `::` are zeros; only the first three matter.
+  while (groups.length < 3) groups.push('0')
+  return `${groups.slice(0, 3).join(':')}::/48`
+}
+
+/** The `req` of request logs: Fastify's fields, with the address truncated unless debugging. */
+export function requestLogSerializer(fullAddresses: boolean) {
+  return (req: FastifyRequest) => ({
+    method: req.method,
+    url: req.url,
+    host: req.host,
+    remoteAddress: fullAddresses ? req.ip : truncateAddress(req.ip),
+  })
+}
