@@ -1,5 +1,4 @@
-import { parseHost } from './domains/domain-name.js'
-import { normalizeHostAndPort } from './shared/hosts.js'
+import { normalizeHostAndPort, parseHost } from './shared/hosts.js'
 import proxyAddr from '@fastify/proxy-addr'
 import type { TrustProxy } from './http/client-address.js'
 

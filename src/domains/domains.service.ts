@@ -3,7 +3,7 @@ import type { Clock } from '../shared/clock.js'
 import type { Db } from '../storage/database.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
-import { isDnsName, isIpLiteral, isLoopback, parseHost, type HostName } from './domain-name.js'
+import { isDnsName, isIpLiteral, isLoopback, parseHost, type HostName } from '../shared/hosts.js'
 import {
   defaultDomainNotDeletable,
   domainInUse,
