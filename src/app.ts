@@ -47,8 +47,8 @@ export async function buildApp(c: Container): Promise<App> {
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID()
     },
     routerOptions: { querystringParser: (query: string) => parseParams(query), maxParamLength: 1024 },
-    // Errors the router raises before any hook runs still get the one error shape.
-    frameworkErrors: (error, _req, reply) => sendError(reply, toAppError(error)),
+    // Errors the router raises before any hook runs still get the one error shape and a request id.
+    frameworkErrors: (error, req, reply) => sendError(reply.header('X-Request-Id', req.id), toAppError(error)),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, verbose: true, keywords: ['x-error'] } },
     // Slow clients cannot hold a connection forever; idle keep-alive sockets close on shutdown.
     connectionTimeout: 30_000,

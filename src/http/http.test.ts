@@ -108,6 +108,10 @@ for (const backend of backends) {
       assert.equal((await s.request('GET', '/v1/nowhere', { token: null, headers: { 'x-request-id': 'err-1' } })).headers['x-request-id'], 'err-1')
       const generated = await s.request('GET', '/healthz')
       assert.match(String(generated.headers['x-request-id']), /^[0-9a-f-]{36}$/)
+      // A path the router cannot decode fails before any hook runs (found by the API fuzz test).
+      const undecodable = await s.request('GET', '/v1/links/%', { headers: { 'x-request-id': 'bad-url-1' } })
+      assert.equal(undecodable.status, 404)
+      assert.equal(undecodable.headers['x-request-id'], 'bad-url-1')
     })
 
     describe('Idempotency-Key', () => {
