@@ -10,7 +10,7 @@ import { ConversationObject, MessageObject } from './conversations/conversations
 import { domainsRoutes } from './domains/domains.routes.js'
 import { DomainObject } from './domains/domains.schemas.js'
 import { registerAuth } from './http/auth.js'
-import { registerErrorHandling, sendError, toAppError } from './http/errors.js'
+import { answerClientError, registerErrorHandling, sendError, toAppError } from './http/errors.js'
 import { registerIdempotency } from './http/idempotency.js'
 import { registerOpenApi } from './http/openapi.js'
 import { parseParams, registerBodyParsers } from './http/parsing.js'
@@ -49,6 +49,7 @@ export async function buildApp(c: Container): Promise<App> {
     routerOptions: { querystringParser: (query: string) => parseParams(query), maxParamLength: 1024 },
     // Errors the router raises before any hook runs still get the one error shape and a request id.
     frameworkErrors: (error, req, reply) => sendError(reply.header('X-Request-Id', req.id), toAppError(error)),
+    clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, verbose: true, keywords: ['x-error'] } },
     // Slow clients cannot hold a connection forever; idle keep-alive sockets close on shutdown.
     connectionTimeout: 30_000,
