@@ -13,5 +13,7 @@ export const destinationLoops = () =>
   validationError('destination', 'destination points at this very short link, which would redirect to itself')
 export const reservedPath = (path: string) =>
   validationError('path', `path "${path}" is served by Linkline itself on its default domains`)
+export const dotSegment = () =>
+  validationError('path', 'a path segment may not be . or .. (browsers resolve them away before visiting)')
 export const titleAndDisplayName = () =>
   validationError('display_name', 'send title or display_name (an alias of title), not both')

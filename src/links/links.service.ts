@@ -7,6 +7,7 @@ import {
   destinationControlCharacter,
   destinationLoops,
   destinationTooLong,
+  dotSegment,
   invalidDestination,
   linkNotFound,
   pathTaken,
@@ -60,6 +61,8 @@ export function createLinksService(deps: {
   function checkPath(domain: string, path: string) {
     const firstSegment = path.slice(1).split('/')[0] as string
     if (domains.isDefault(domain) && RESERVED_SEGMENTS.has(firstSegment)) throw reservedPath(path)
+    // Every WHATWG client turns /a/. into /a/ and /a/.. into / before sending: such a link could never be visited.
+    if (path.split('/').some((segment) => segment === '.' || segment === '..')) throw dotSegment()
   }
 
   /**
