@@ -165,6 +165,23 @@ for (const backend of backends) {
       if (res.status === 405) assert.ok(res.headers.allow, `405 without Allow${context}`)
     }
 
+    /**
+     * A successful write is what a read of the resource then answers: nothing the client sent is
+     * changed on the way to the database (a character replaced, a string cut, a number rounded).
+     * The read is the GET of the same path (an update) or of the new id under it (a create).
+     */
+    async function checkReadBack(op: Operation, operations: Operation[], wire: WireRequest, res: Response): Promise<void> {
+      if (!['POST', 'PUT', 'PATCH'].includes(op.method) || res.status >= 300 || res.headers['idempotent-replayed']) return
+      const written = (res.body?.data ?? res.body) as { id?: unknown } | undefined
+      const path = wire.path.split('?')[0] as string
+      const readPath = op.method === 'POST' ? `${path}/${String(written?.id)}` : path
+      const readTemplate = op.method === 'POST' ? `${op.template}/{` : op.template
+      const read = operations.find((o) => o.method === 'GET' && (o.template === readTemplate || (readTemplate.endsWith('{') && o.template.startsWith(readTemplate) && !o.template.slice(readTemplate.length).includes('/'))))
+      if (!read || typeof written?.id !== 'string') return
+      const again = await send(s.url, 'GET', readPath, { token: tokens.owner, headers: { host: s.host } })
+      assert.deepEqual(again.body?.data ?? again.body, written, `a read disagrees with the write\n--- request\n${describeRequest(wire)}\n--- then GET ${readPath}`)
+    }
+
     test('every operation: no 5xx, the one error shape, 2xx bodies match the document', async (t) => {
       const operations = operationsOf(doc)
       assert.ok(operations.length >= 20, `only ${operations.length} operations in the document`)
@@ -184,6 +201,7 @@ for (const backend of backends) {
               const outcome = `${res.status} ${res.body?.error?.code ?? ''} ${res.body?.error?.param ?? ''}`.trim()
               outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1)
               check(op, request, wire, res)
+              await checkReadBack(op, operations, wire, res)
               if (wire.method === 'DELETE' && res.status < 300) await ensureFixtures('own')
             }),
             { seed: SEED, numRuns: RUNS },
