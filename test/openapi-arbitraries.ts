@@ -330,7 +330,8 @@ export interface GeneratedRequest {
   idempotencyKey?: string
 }
 
-const rawSegments = fc.constantFrom('%', '%zz', '%ff%fe', '%00', '..', '.', '%2F', 'a%2Fb', '%E2%80%AE', 'x'.repeat(2000), '%F0%9F%98%80', '%C0%AF')
+// No `.` or `..`: every WHATWG URL client (this test's included) resolves them before sending.
+const rawSegments = fc.constantFrom('%', '%zz', '%ff%fe', '%00', '%2F', 'a%2Fb', '%E2%80%AE', 'x'.repeat(2000), '%F0%9F%98%80', '%C0%AF')
 const rawQueries = fc.constantFrom('', '', '', 'unknown=1', '%ff=%fe', 'a[b][c]=1', '__proto__[x]=1', 'query[', 'limit=1&limit=2', '=&&=', 'query=%7Bbad', 'x=' + 'y'.repeat(5000))
 
 const pathSlot = (resource: Resource | undefined): Arbitrary<Fixture | { raw: string }> =>

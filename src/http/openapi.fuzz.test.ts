@@ -38,6 +38,15 @@ const ERROR_CODES: Record<number, string[]> = {
 /** What must never reach a client: driver codes, SQL, stack frames, file paths. */
 const LEAK = /SQLITE_|node_modules|\n\s+at |\bat \S+ \(|\/src\/|\/dist\/|syntax error|relation "|violates|duplicate key|TypeError|ReferenceError/
 
+const decodes = (segment: string) => {
+  try {
+    decodeURIComponent(segment)
+    return true
+  } catch {
+    return false
+  }
+}
+
 const MISSING: Record<Resource, string> = {
   links: 'lnk_00000000000000000000000000',
   conversations: 'conv_00000000000000000000000000',
@@ -130,6 +139,14 @@ for (const backend of backends) {
       const context = `\n--- request\n${describeRequest(wire)}\n--- response\n${res.status} ${res.headers['content-type'] ?? ''}\n${res.text.slice(0, 800)}`
       assert.ok(res.status < 500, `5xx${context}`)
       assert.ok(res.headers['x-request-id'], `no X-Request-Id${context}`)
+      // The order of checks (API.md §0): authentication, then scope, before the route and the parameters.
+      // Only what the HTTP parser or the router refuses before any hook runs comes first (docs/api.md):
+      // headers over the limit (431), a segment that is not UTF-8 or is over 1024 characters (404).
+      const unreadable = res.status === 431 || (wire.path.split('?')[0] as string).split('/').some((segment) => segment.length > 1024 || !decodes(segment))
+      if (op.template.startsWith('/v1/') && !unreadable) {
+        if (request.auth === 'none' || request.auth === 'bogus') assert.equal(res.status, 401, `not 401 without a valid token${context}`)
+        else if (request.auth === 'read-only' && op.method !== 'GET') assert.equal(res.status, 403, `not 403 without the scope${context}`)
+      }
       if (res.status >= 400) {
         checkError(res, context)
         return
@@ -161,6 +178,7 @@ for (const backend of backends) {
       // `param` is absent on some errors today and null on others (401/403/404 are moving to null):
       // both are accepted until every error carries the key.
       assert.ok(error.param === undefined || error.param === null || typeof error.param === 'string', `param is not a string or null${context}`)
+      if (error.code === 'validation_error') assert.equal(typeof error.param, 'string', `a validation_error that names no parameter${context}`)
       if (res.status === 401) assert.equal(res.headers['www-authenticate'], 'Bearer', `401 without WWW-Authenticate${context}`)
       if (res.status === 405) assert.ok(res.headers.allow, `405 without Allow${context}`)
     }
