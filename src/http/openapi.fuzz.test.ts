@@ -17,7 +17,7 @@ import {
  * Seeded: a failure prints the seed and the shrunk request; re-run it with LINKLINE_FUZZ_SEED.
  */
 const SEED = Number(process.env.LINKLINE_FUZZ_SEED ?? 20261123)
-const RUNS = Number(process.env.LINKLINE_FUZZ_RUNS ?? 40)
+const RUNS = Number(process.env.LINKLINE_FUZZ_RUNS ?? 60)
 
 // ajv-formats is CommonJS: its default export arrives as the module object under NodeNext.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
