@@ -189,9 +189,21 @@ export const destination: Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: hostileString },
 )
 
+const DATE_FIELDS = new Set(['from', 'to', 'expiresAt'])
+
+/** Dates and date-times, near now and far from it, in the forms a client sends. */
+const dateText: Arbitrary<string> = fc
+  .tuple(fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }), fc.integer({ min: -40, max: 40 }), fc.constantFrom('date', 'iso', 'offset'))
+  .map(([far, days, form]) => {
+    const date = days === 0 ? far : new Date(Date.now() + days * 86_400_000)
+    const iso = date.toISOString()
+    return form === 'date' ? iso.slice(0, 10) : form === 'iso' ? iso : `${iso.slice(0, 19)}+02:00`
+  })
+
 /** A value valid by `schema` (as far as its keywords say; the service's own rules may still refuse it). */
 export function validValue(schema: JsonSchema, name?: string): Arbitrary<unknown> {
   if (name !== undefined && URL_FIELDS.has(name)) return destination
+  if (name !== undefined && DATE_FIELDS.has(name)) return fc.oneof({ weight: 3, arbitrary: dateText }, { weight: 1, arbitrary: validBySchema(schema) })
   const resources = name === undefined ? undefined : FIXTURE_FIELDS[name]
   const fromSchema = validBySchema(schema)
   if (!resources) return fromSchema
@@ -473,7 +485,8 @@ export function describeRequest(wire: WireRequest): string {
 // Links to visit.
 
 export interface VisitCase {
-  link: { destination: string; path?: string; title?: string }
+  /** `domain` is a default domain when absent, else the caller's custom domain. */
+  link: { destination: string; path?: string; title?: string; domain?: Fixture }
   encoding: Encoding
   method: 'GET' | 'HEAD'
   /** Appended to the link's path on the visit: a trailing slash, a query. */
@@ -491,6 +504,7 @@ export const visitCase: Arbitrary<VisitCase> = fc.record({
       destination,
       path: fc.stringMatching(/^\/[A-Za-z0-9._~-]{1,20}(\/[A-Za-z0-9._~-]{1,20}){0,2}$/),
       title: fc.oneof(hostileString, fc.string({ unit: 'grapheme', maxLength: 20 })),
+      domain: fc.constant(new Fixture('domains', 'own', true)),
     },
     { requiredKeys: ['destination'] },
   ),

@@ -105,7 +105,8 @@ for (const backend of backends) {
     let validateResponse: (op: Operation, status: number, body: unknown) => string | undefined
 
     before(async () => {
-      s = await startTestServer({ backend, env: { LINKLINE_RATE_LIMIT: '10000000' } })
+      // Custom domains are usable at once (no DNS check): links are created and visited on them.
+      s = await startTestServer({ backend, env: { LINKLINE_RATE_LIMIT: '10000000', LINKLINE_DOMAIN_VERIFICATION: 'off' } })
       tokens = {
         owner: s.token,
         bogus: 'll_not_a_token_of_this_server',
@@ -236,7 +237,9 @@ for (const backend of backends) {
     test('links with generated destinations redirect with a valid Location, or answer 404', async () => {
       let redirected = 0
       await fc.assert(
-        fc.asyncProperty(visitCase, async ({ link, encoding, method, suffix }) => {
+        fc.asyncProperty(visitCase, async ({ link: generated, encoding, method, suffix }) => {
+          const { domain, ...fields } = generated
+          const link = { ...fields, ...(domain ? { domain: resolve(domain) } : {}) }
           const body = encoding === 'json' ? { json: link } : { form: link }
           const created = await s.request('POST', '/v1/links', body)
           const context = `\n--- create (${encoding})\n${JSON.stringify(link)}\n→ ${created.status} ${created.text.slice(0, 500)}`
