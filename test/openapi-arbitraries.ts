@@ -136,7 +136,7 @@ const oddities = fc.constantFrom(
 const unicodeText = fc.string({ unit: 'binary', maxLength: 24 })
 
 /** Short strings made of the pieces above, in any order. */
-export const hostileString: Arbitrary<string> = fc
+const hostileString: Arbitrary<string> = fc
   .array(fc.oneof(unicodeText, controls, loneSurrogates, bidi, combining, oddities, fc.string({ maxLength: 8 })), { minLength: 1, maxLength: 5 })
   .map((parts) => parts.join(''))
 
@@ -145,7 +145,7 @@ const longString: Arbitrary<string> = fc
   .tuple(fc.constantFrom(129, 256, 2049, 4001, 70_000), fc.constantFrom('x', 'é', '😀', '\u0301', '\u0000'))
   .map(([n, c]) => c.repeat(n))
 
-export const hostileNumber: Arbitrary<number> = fc.oneof(
+const hostileNumber: Arbitrary<number> = fc.oneof(
   fc.constantFrom(-1, 0, -0, 0.5, 1.5, -1.5, 1e308, -1e308, 2 ** 31, 2 ** 53 + 2, -(2 ** 53), 2 ** 63, 1e21, 5e-324, 253402300800),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
@@ -174,7 +174,7 @@ const FIXTURE_FIELDS: Record<string, Resource[]> = {
 }
 
 /** Destinations as users type them: plain, with unicode, spaces and controls, IDN hosts, other schemes. */
-export const destination: Arbitrary<string> = fc.oneof(
+const destination: Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.webUrl({ withQueryParameters: true, withFragments: true }) },
   {
     weight: 3,
@@ -201,7 +201,7 @@ const dateText: Arbitrary<string> = fc
   })
 
 /** A value valid by `schema` (as far as its keywords say; the service's own rules may still refuse it). */
-export function validValue(schema: JsonSchema, name?: string): Arbitrary<unknown> {
+function validValue(schema: JsonSchema, name?: string): Arbitrary<unknown> {
   if (name !== undefined && URL_FIELDS.has(name)) return destination
   if (name !== undefined && DATE_FIELDS.has(name)) return fc.oneof({ weight: 3, arbitrary: dateText }, { weight: 1, arbitrary: validBySchema(schema) })
   const resources = name === undefined ? undefined : FIXTURE_FIELDS[name]
@@ -265,7 +265,7 @@ function stringFor(schema: JsonSchema): Arbitrary<string> {
 }
 
 /** A value that breaks `schema`: a wrong type, out of range, too long, off the pattern or the enum. */
-export function invalidValue(schema: JsonSchema): Arbitrary<unknown> {
+function invalidValue(schema: JsonSchema): Arbitrary<unknown> {
   const breaking: Arbitrary<unknown>[] = [anyJson, longString]
   if (schema.maxLength !== undefined) breaking.push(fc.constant('😀'.repeat(schema.maxLength + 1)))
   if (schema.minimum !== undefined) breaking.push(fc.constant(schema.minimum - 1))
@@ -274,7 +274,7 @@ export function invalidValue(schema: JsonSchema): Arbitrary<unknown> {
 }
 
 /** Mostly valid, sometimes not. */
-export function fieldValue(schema: JsonSchema, name?: string): Arbitrary<unknown> {
+function fieldValue(schema: JsonSchema, name?: string): Arbitrary<unknown> {
   return fc.oneof({ weight: 4, arbitrary: validValue(schema, name) }, { weight: 1, arbitrary: invalidValue(schema) })
 }
 
@@ -419,7 +419,7 @@ function summarize(request: GeneratedRequest): string {
 // Encoding on the wire.
 
 /** Percent-encodes the UTF-8 bytes of `s` (a lone surrogate becomes U+FFFD), as a path segment. */
-export function percentEncode(s: string): string {
+function percentEncode(s: string): string {
   return [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('')
 }
 
