@@ -12,7 +12,7 @@ import { DomainObject } from './domains/domains.schemas.js'
 import { registerAnonymousLimit } from './http/anonymous-limit.js'
 import { registerAuth } from './http/auth.js'
 import { compileTrust } from './http/client-address.js'
-import { registerErrorHandling, sendError, toAppError } from './http/errors.js'
+import { answerClientError, registerErrorHandling, sendError, toAppError } from './http/errors.js'
 import { registerIdempotency } from './http/idempotency.js'
 import { registerOpenApi } from './http/openapi.js'
 import { parseParams, registerBodyParsers } from './http/parsing.js'
@@ -51,8 +51,9 @@ export async function buildApp(c: Container): Promise<App> {
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID()
     },
     routerOptions: { querystringParser: (query: string) => parseParams(query, false), maxParamLength: 1024 },
-    // Errors the router raises before any hook runs still get the one error shape.
-    frameworkErrors: (error, _req, reply) => sendError(reply, toAppError(error)),
+    // Errors the router raises before any hook runs still get the one error shape and a request id.
+    frameworkErrors: (error, req, reply) => sendError(reply.header('X-Request-Id', req.id), toAppError(error)),
+    clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, verbose: true, keywords: ['x-error'] } },
     // Slow clients cannot hold a connection forever; idle keep-alive sockets close on shutdown.
     connectionTimeout: 30_000,

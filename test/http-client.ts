@@ -39,7 +39,8 @@ export function send(baseUrl: string, method: string, path: string, options: Req
         const raw = Buffer.concat(chunks)
         const text = raw.toString('utf8')
         let parsed: unknown
-        if (String(res.headers['content-type'] ?? '').includes('json')) parsed = JSON.parse(text)
+        // A HEAD answer (or a 304) has a JSON Content-Type and no body.
+        if (text !== '' && String(res.headers['content-type'] ?? '').includes('json')) parsed = JSON.parse(text)
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text, raw, body: parsed })
       })
       res.on('error', reject)

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, methodNotAllowed, notFound, serviceUnavailable } from '../shared/errors.js'
 import { isDatabaseUnavailable } from '../storage/errors.js'
@@ -38,6 +41,31 @@ export async function sendError(reply: FastifyReply, error: AppError): Promise<F
   // `param` is always present: null when no single parameter is at fault (401, 404, 429, 500…).
   const body = { code: error.code, message: error.message, param: error.param ?? null }
   return reply.code(error.statusCode).type('application/json; charset=utf-8').send({ success: false, error: body })
+}
+
+/**
+ * Errors Node's HTTP parser raises before any request exists: a request line and headers over its
+ * 16 KiB limit (a long query string), a malformed request, headers that never finish arriving. No
+ * Fastify hook runs for them, so they are answered here in the one error shape, with a request id,
+ * instead of Fastify's own `{error, message, statusCode}` body.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'payload_too_large', 'the URL and headers are larger than the limit']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'the request did not arrive in time']
+        : [400, 'invalid_body', 'the request could not be parsed']
+  const body = JSON.stringify({ success: false, error: { code, message, param: null } })
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy()
 }
 
 /**

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
+import { connect } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
@@ -98,6 +99,17 @@ for (const backend of backends) {
       assert.equal(charset.status, 201)
     })
 
+    test('a URL or headers over the parser limit are 431 in the error shape; a malformed request is 400', async () => {
+      // Node's HTTP parser refuses these before any request exists (found by the API fuzz test).
+      const long = await s.request('GET', `/v1/links?query=${'x'.repeat(70_000)}`)
+      assert.equal(long.status, 431)
+      assert.deepEqual(long.body, { success: false, error: { code: 'payload_too_large', message: 'the URL and headers are larger than the limit', param: null } })
+      assert.match(String(long.headers['x-request-id']), /^[0-9a-f-]{36}$/)
+      const malformed = await rawExchange(s.url, 'GET /v1/links HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n')
+      assert.match(malformed, /^HTTP\/1\.1 400 /)
+      assert.equal(JSON.parse(malformed.slice(malformed.indexOf('\r\n\r\n') + 4)).error.code, 'invalid_body')
+    })
+
     test('form bodies coerce; JSON bodies are typed', async () => {
       const r = await s.request('POST', '/v1/links', { form: { destination: 'https://form.example', title: '' } })
       assert.equal(r.status, 201)
@@ -109,6 +121,10 @@ for (const backend of backends) {
       assert.equal((await s.request('GET', '/v1/nowhere', { token: null, headers: { 'x-request-id': 'err-1' } })).headers['x-request-id'], 'err-1')
       const generated = await s.request('GET', '/healthz')
       assert.match(String(generated.headers['x-request-id']), /^[0-9a-f-]{36}$/)
+      // A path the router cannot decode fails before any hook runs (found by the API fuzz test).
+      const undecodable = await s.request('GET', '/v1/links/%', { headers: { 'x-request-id': 'bad-url-1' } })
+      assert.equal(undecodable.status, 404)
+      assert.equal(undecodable.headers['x-request-id'], 'bad-url-1')
     })
 
     describe('Idempotency-Key', () => {
@@ -250,3 +266,14 @@ describe('requests that arrive while the server shuts down', () => {
     assert.equal(json.error.code, 'service_unavailable')
   })
 })
+/** Sends raw bytes and reads the answer until the server closes the connection. */
+function rawExchange(url: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve, reject) => {
+    let answer = ''
+    const socket = connect(Number(port), hostname, () => socket.end(request))
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()))
+    socket.on('close', () => resolve(answer))
+    socket.on('error', reject)
+  })
+}

@@ -51,15 +51,20 @@ function coerceJsonObject(value: string, schema: JsonSchema): unknown {
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /**
- * The parameter (in the contract's bracket notation) of the first string holding U+0000, if any.
- * PostgreSQL cannot store the character at all and SQLite would truncate it in places, so every text
- * field of every resource refuses it up front, the same on both backends.
+ * U+0000: PostgreSQL cannot store the character at all and SQLite would truncate it in places.
+ * A lone surrogate (a JSON `"\ud800"` without its pair) is not Unicode: both drivers store it as
+ * U+FFFD, so the answer to a write would differ from every later read of it.
+ * Every text field of every resource refuses both up front, the same on both backends.
  */
-export function findNul(value: unknown, param = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? param : undefined
+const hasNul = (s: string) => s.includes('\u0000')
+const hasLoneSurrogate = (s: string) => /\p{Cs}/u.test(s)
+
+/** The parameter (in the contract's bracket notation) of the first string that `matches`, if any. */
+export function findText(value: unknown, matches: (s: string) => boolean, param = ''): string | undefined {
+  if (typeof value === 'string') return matches(value) ? param : undefined
   if (typeof value !== 'object' || value === null) return undefined
   for (const [key, child] of Object.entries(value)) {
-    const found = findNul(child, param === '' ? key : `${param}[${key}]`)
+    const found = findText(child, matches, param === '' ? key : `${param}[${key}]`)
     if (found !== undefined) return found
   }
   return undefined
@@ -70,7 +75,7 @@ export function findNul(value: unknown, param = ''): string | undefined {
  * An id holding NUL names no resource: 404, as the contract orders resource checks before parameters.
  */
 export async function coerceRequest(req: FastifyRequest): Promise<void> {
-  if (findNul(req.params) !== undefined) throw notFound('resource')
+  if (findText(req.params, hasNul) !== undefined) throw notFound('resource')
   const schema = req.routeOptions.schema as (FastifySchema & { body?: JsonSchema; querystring?: JsonSchema }) | undefined
   if (schema?.querystring) req.query = coerce(req.query, schema.querystring)
   if (schema?.body) {
@@ -80,8 +85,10 @@ export async function coerceRequest(req: FastifyRequest): Promise<void> {
   }
   // After coercion, which may have decoded a JSON-encoded parameter.
   for (const part of [req.query, req.body]) {
-    const param = findNul(part)
-    if (param !== undefined) throw validationError(param, `${param} must not contain the NUL character (U+0000)`)
+    const nul = findText(part, hasNul)
+    if (nul !== undefined) throw validationError(nul, `${nul} must not contain the NUL character (U+0000)`)
+    const surrogate = findText(part, hasLoneSurrogate)
+    if (surrogate !== undefined) throw validationError(surrogate, `${surrogate} must be valid Unicode: it holds a lone surrogate (U+D800-U+DFFF)`)
   }
 }
 

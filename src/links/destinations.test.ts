@@ -112,7 +112,7 @@ for (const backend of backends) {
       assert.equal(r.headers.location, 'https://ex.com/%E6%97%A5%20%E6%9C%ACz')
     })
 
-    test('U+0000 in any text field is 400 naming the parameter; in an id it names no resource', async () => {
+    test('U+0000 or a lone surrogate in any text field is 400 naming the parameter; U+0000 in an id names no resource', async () => {
       const link = (await s.request('POST', '/v1/links', { json: { destination: 'https://ex.com/', path: '/d-nul' } })).body.data
       const conversation = (await s.request('POST', '/v1/conversations', { json: { contact_id: 'c-nul' } })).body
       const cases: [method: string, path: string, options: Parameters<TestServer['request']>[2], param: string][] = [
@@ -125,6 +125,12 @@ for (const backend of backends) {
         ['GET', '/v1/conversations?group_id=g%00', {}, 'group_id'],
         ['POST', `/v1/conversations/${conversation.id}/messages`, { json: { text: 'hi\u0000' } }, 'text'],
         ['POST', '/v1/domains', { form: { name: 'nul\u0000.example' } }, 'name'],
+        // A lone surrogate was stored as U+FFFD while the write answered it as sent (found by the API fuzz test).
+        ['POST', '/v1/links', { json: { destination: 'https://ex.com/', title: 'a\ud800b' } }, 'title'],
+        ['PUT', `/v1/links/${link.id}`, { json: { title: '\udfff' } }, 'title'],
+        ['POST', '/v1/conversations', { json: { contact_id: 'c\udbff' } }, 'contact_id'],
+        ['POST', `/v1/conversations/${conversation.id}/messages`, { json: { text: 'hi \ud83d' } }, 'text'],
+        ['GET', `/v1/links?query=${encodeURIComponent('{"title":"\\ud800"}')}`, {}, 'query[title]'],
       ]
       for (const [method, path, options, param] of cases) {
         const r = await s.request(method, path, options)
@@ -132,6 +138,8 @@ for (const backend of backends) {
         assert.equal(r.body.error.code, 'validation_error')
         assert.equal(r.body.error.param, param)
       }
+      const astral = await s.request('POST', '/v1/links', { json: { destination: 'https://ex.com/', title: '😀 e\u0301 \u202e' } })
+      assert.equal(astral.body.data?.title, '😀 e\u0301 \u202e', 'a surrogate pair is a character like any other')
       for (const path of ['/v1/links/lnk%00', `/v1/conversations/${conversation.id}%00/messages`, '/v1/domains/x%00.example']) {
         const r = await s.request(path.startsWith('/v1/domains') ? 'DELETE' : 'GET', path)
         assert.equal(r.status, 404, `${path}: ${r.text}`)

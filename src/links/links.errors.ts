@@ -29,5 +29,7 @@ export const domainMoveConflicts = (from: string, to: string, paths: string[], s
       `${paths.slice(0, shown).join(', ')}${paths.length > shown ? `, … (${paths.length - shown} more)` : ''}`,
     'to',
   )
+export const dotSegment = () =>
+  validationError('path', 'a path segment may not be . or .. (browsers resolve them away before visiting)')
 export const titleAndDisplayName = () =>
   validationError('display_name', 'send title or display_name (an alias of title), not both')

@@ -10,6 +10,7 @@ import {
   destinationChainTooLong,
   destinationLoops,
   destinationTooLong,
+  dotSegment,
   invalidDestination,
   domainMoveConflicts,
   linkNotFound,
@@ -71,6 +72,8 @@ export function createLinksService(deps: {
   function checkPath(path: string) {
     const firstSegment = path.slice(1).split('/')[0] as string
     if (RESERVED_SEGMENTS.has(firstSegment)) throw reservedPath(path)
+    // Every WHATWG client turns /a/. into /a/ and /a/.. into / before sending: such a link could never be visited.
+    if (path.split('/').some((segment) => segment === '.' || segment === '..')) throw dotSegment()
   }
 
   /**

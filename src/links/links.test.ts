@@ -61,6 +61,9 @@ for (const backend of backends) {
         [{ destination: 'https://a.example', domain: 'not-mine.example' }, 'domain'],
         [{ destination: 'https://a.example', colour: 'red' }, 'colour'],
         [{ destination: `http://${'HOST'}/loop`, path: '/loop' }, 'destination'],
+        // Dot segments: browsers resolve them away, so the link could never be visited (found by the API fuzz test).
+        [{ destination: 'https://a.example', path: '/a/.' }, 'path'],
+        [{ destination: 'https://a.example', path: '/../a' }, 'path'],
       ]
       for (const [fields, param] of cases) {
         const body = JSON.parse(JSON.stringify(fields).replace('HOST', s.host))

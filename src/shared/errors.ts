@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'request_timeout'
   | 'service_unavailable'
   | 'internal_error'
 
