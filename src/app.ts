@@ -12,7 +12,7 @@ import { DomainObject } from './domains/domains.schemas.js'
 import { registerAnonymousLimit } from './http/anonymous-limit.js'
 import { registerAuth } from './http/auth.js'
 import { compileTrust } from './http/client-address.js'
-import { answerClientError, registerErrorHandling, sendError, toAppError } from './http/errors.js'
+import { answerClientError, answerMissingHost, registerErrorHandling, sendError, toAppError } from './http/errors.js'
 import { registerIdempotency } from './http/idempotency.js'
 import { registerOpenApi } from './http/openapi.js'
 import { parseParams, registerBodyParsers } from './http/parsing.js'
@@ -63,9 +63,10 @@ export async function buildApp(c: Container): Promise<App> {
     // Answered below in the error shape instead of Fastify's own body.
     return503OnClosing: false,
     serverFactory: (handler) => {
-      const server = createServer((req, res) => {
+      const server = createServer({ requireHostHeader: false }, (req, res) => {
         // Once shutting down, no response invites the client to reuse a connection about to close.
         if (closing) res.setHeader('Connection', 'close')
+        if (req.headers.host === undefined && req.httpVersion === '1.1') return answerMissingHost(res)
         try {
           if (!redirect(req, res)) handler(req, res)
         } catch (error) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, methodNotAllowed, notFound, serviceUnavailable } from '../shared/errors.js'
@@ -49,6 +49,25 @@ export async function sendError(reply: FastifyReply, error: AppError): Promise<F
  * Fastify hook runs for them, so they are answered here in the one error shape, with a request id,
  * instead of Fastify's own `{error, message, statusCode}` body.
  */
+/**
+ * An HTTP/1.1 request without `Host` (RFC 9112 requires one): Node's own check would answer an empty
+ * 400, so the server turns it off and answers here, in the error shape, before anything else runs.
+ */
+export function answerMissingHost(res: ServerResponse): void {
+  const body = JSON.stringify({
+    success: false,
+    error: { code: 'validation_error', message: 'an HTTP/1.1 request must carry a Host header', param: 'Host' },
+  })
+  res.writeHead(400, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Request-Id': randomUUID(),
+    'X-Content-Type-Options': 'nosniff',
+    Connection: 'close',
+  })
+  res.end(body)
+}
+
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return

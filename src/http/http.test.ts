@@ -110,6 +110,16 @@ for (const backend of backends) {
       assert.equal(JSON.parse(malformed.slice(malformed.indexOf('\r\n\r\n') + 4)).error.code, 'invalid_body')
     })
 
+    test('an HTTP/1.1 request without Host is 400 in the error shape naming Host; HTTP/1.0 needs none', async () => {
+      const missing = await rawExchange(s.url, 'GET /some-link HTTP/1.1\r\nConnection: close\r\n\r\n')
+      assert.match(missing, /^HTTP\/1\.1 400 /)
+      assert.match(missing, /\r\nx-request-id: [0-9a-f-]{36}\r\n/i)
+      assert.deepEqual(JSON.parse(missing.slice(missing.indexOf('\r\n\r\n') + 4)).error, {
+        code: 'validation_error', message: 'an HTTP/1.1 request must carry a Host header', param: 'Host',
+      })
+      assert.match(await rawExchange(s.url, 'GET /healthz HTTP/1.0\r\n\r\n'), /^HTTP\/1\.[01] 200 /)
+    })
+
     test('form bodies coerce; JSON bodies are typed', async () => {
       const r = await s.request('POST', '/v1/links', { form: { destination: 'https://form.example', title: '' } })
       assert.equal(r.status, 201)
