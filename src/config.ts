@@ -12,6 +12,8 @@ export interface Config {
   readonly databaseUrl: string
   readonly databasePoolSize: number
   readonly databaseStatementTimeoutMs: number
+  /** How long a start waits for a database that does not answer yet (services starting together). */
+  readonly databaseStartTimeoutMs: number
   readonly redisUrl: string | undefined
   /** Prefix of every Redis key and pub/sub channel, so that several deployments can share one Redis. */
   readonly redisPrefix: string
@@ -123,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseStatementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 5000, 0, 3_600_000),
+    databaseStartTimeoutMs: int('DATABASE_START_TIMEOUT_MS', 30_000, 0, 3_600_000),
     redisUrl,
     redisPrefix: str('LINKLINE_REDIS_PREFIX') ?? 'linkline:',
     domains,

@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { pathToFileURL } from 'node:url'
 import { buildApp } from './app.js'
 import { loadConfig, type Config } from './config.js'
-import { createContainer } from './container.js'
+import { createContainer, type Container } from './container.js'
+import { isDatabaseUnavailable } from './storage/errors.js'
 import { VERSION } from './shared/version.js'
 
 /** DATABASE_URL as the logs may show it. */
@@ -42,6 +44,24 @@ async function startOrClose<T>(resource: { close(): Promise<unknown> }, work: ()
   }
 }
 
+/**
+ * Starts the container, waiting up to `timeoutMs` for a database that does not answer yet: services
+ * started together (compose, a reboot) bring PostgreSQL up a few seconds after Linkline. Any other
+ * failure, or one that outlasts the wait, ends the start.
+ */
+async function startWhenTheDatabaseAnswers(container: Container, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (let pause = 250; ; pause = Math.min(2 * pause, 2000)) {
+    try {
+      return await container.start()
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || Date.now() + pause > deadline) throw error
+      container.logger.warn(`the database does not answer yet (${error instanceof Error ? error.message : String(error)}); retrying until DATABASE_START_TIMEOUT_MS`)
+      await sleep(pause)
+    }
+  }
+}
+
 /** Left of the shutdown timeout for closing connections once the click store has had its chance. */
 const SHUTDOWN_MARGIN_MS = 1000
 
@@ -57,7 +77,7 @@ export async function serve(config: Config): Promise<void> {
   process.on('uncaughtException', (error) => container.faults.report('uncaught_exception', error))
   process.on('unhandledRejection', (reason) => container.faults.report('unhandled_rejection', reason))
   const app = await startOrClose(container, async () => {
-    await withDatabaseContext(config, () => container.start())
+    await withDatabaseContext(config, () => startWhenTheDatabaseAnswers(container, config.databaseStartTimeoutMs))
     if (config.bootstrapToken !== undefined) await container.tokens.ensure(config.bootstrapToken, config.bootstrapOwner)
     const started = await buildApp(container)
     await startOrClose(started, () => started.listen({ port: config.port, host: config.host }))

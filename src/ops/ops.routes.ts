@@ -1,3 +1,4 @@
+import type { LogLevel } from 'fastify'
 import { Type } from 'typebox'
 import type { App } from '../http/types.js'
 import { serviceUnavailable } from '../shared/errors.js'
@@ -7,11 +8,13 @@ import type { Metrics } from './metrics.js'
 const tags = ['operations']
 // No token: probes and scrapers call these without one.
 const security: [] = []
-// Probes and scrapes come every few seconds: logging each at info would drown the log. Their failures still show.
-const PROBE_LOG_LEVEL = 'warn'
+// Probes and scrapes come every few seconds: logging each at info would drown the log. Their failures
+// still show, unless the operator chose a quieter level (error, fatal, silent), which stays.
+const QUIETER_THAN_WARN = new Set(['error', 'fatal', 'silent'])
 const Status = Type.Object({ status: Type.String() })
 
 export function opsRoutes(app: App, { storage, metrics }: { storage: Storage; metrics: Metrics }): void {
+  const PROBE_LOG_LEVEL = (QUIETER_THAN_WARN.has(app.log.level) ? app.log.level : 'warn') as LogLevel
   app.get('/healthz', { logLevel: PROBE_LOG_LEVEL, schema: { tags, security, summary: 'The process is up', response: { 200: Status } } }, async () => ({ status: 'ok' }))
 
   app.get('/readyz', { logLevel: PROBE_LOG_LEVEL, schema: { tags, security, summary: 'The database answers', response: { 200: Status } } }, async () => {

@@ -34,7 +34,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof c === 'string' && (UNAVAILABLE_CODES.has(c) || c.startsWith('08'))) return true
   if (isRetryableConflict(error)) return true
   if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable)
-  return error instanceof Error && UNAVAILABLE_MESSAGES.test(error.message)
+  if (!(error instanceof Error)) return false
+  // A failure wrapped on its way up (a migration that could not connect) keeps its cause.
+  return UNAVAILABLE_MESSAGES.test(error.message) || (error.cause !== undefined && isDatabaseUnavailable(error.cause))
 }
 
 /** A row names a parent that is not (or no longer) there. */

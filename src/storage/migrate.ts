@@ -17,7 +17,7 @@ export async function migrateToLatest(storage: Pick<Storage, 'db' | 'dialect'>):
   const { error, results } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest()
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'
-    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`)
+    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
 }

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
 import { needsPostgres } from '../../test/backends.js'
-import { createTestDatabase, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
+import { createTestDatabase, freePort, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
+import { send } from '../../test/http-client.js'
+import { MAIN } from '../../test/process.js'
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js'
 
 describe('PostgreSQL goes away and comes back', { skip: needsPostgres }, () => {
@@ -79,5 +84,35 @@ describe('PostgreSQL goes away and comes back', { skip: needsPostgres }, () => {
       await proxy.restore()
     }
     assert.equal((await s.request('GET', '/readyz')).status, 200)
+  })
+
+  test('a server started before PostgreSQL answers waits for it (DATABASE_START_TIMEOUT_MS), then serves', async () => {
+    const late = await startTcpProxy(database.env.DATABASE_URL as string, 5432)
+    await late.cut()
+    const port = await freePort()
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, ...database.env, DATABASE_URL: late.url, PORT: String(port), LINKLINE_BOOTSTRAP_TOKEN: 'late-database-token-0123456789', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const exited = once(child, 'exit')
+    try {
+      // Restored only once the server has said it waits, so the test does not depend on how fast it starts.
+      for (let waited = 0; !output.includes('the database does not answer yet'); waited += 50) {
+        assert.ok(waited < 20_000 && child.exitCode === null, `the server did not wait for the database: ${output}`)
+        await sleep(50)
+      }
+      await late.restore()
+      for (let waited = 0; (await send(`http://127.0.0.1:${port}`, 'GET', '/readyz').then((r) => r.status, () => 0)) !== 200; waited += 50) {
+        assert.ok(waited < 20_000 && child.exitCode === null, `the server never became ready: ${output}`)
+        await sleep(50)
+      }
+    } finally {
+      child.kill('SIGTERM')
+      await exited
+      await late.close()
+    }
+    assert.equal(child.exitCode, 0, output)
   })
 })
