@@ -72,6 +72,7 @@ const SHUTDOWN_MARGIN_MS = 1000
  */
 export async function serve(config: Config): Promise<void> {
   const container = await withDatabaseContext(config, () => createContainer(config))
+  await startOrClose(container, async () => container.storage.claimServer())
   // The last fault boundary: whatever escaped every other one is logged and counted, and the process
   // keeps serving (docs/operations.md, "Fault boundary").
   process.on('uncaughtException', (error) => container.faults.report('uncaught_exception', error))

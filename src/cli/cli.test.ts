@@ -9,7 +9,8 @@ import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { cli, descendants, isAlive, startServerProcess } from '../../test/process.js'
+import { cli, descendants, isAlive, MAIN, startServerProcess } from '../../test/process.js'
+import { spawnSync } from 'node:child_process'
 
 for (const backend of backends) describe(`the linkline CLI and the server process (${backend})`, () => {
   const databases: TestDatabase[] = []
@@ -225,6 +226,25 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  test('a second server on the same SQLite file is refused with a clear message; the CLI still runs beside the first', { skip: backend !== 'sqlite' && 'PostgreSQL takes many servers' }, async () => {
+    const shared = { ...env, ...(await databaseEnv()) }
+    const first = await startServerProcess(shared)
+    try {
+      const second = spawnSync(process.execPath, [MAIN], { env: { ...process.env, ...shared, PORT: String(await freePort()), LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 30_000 })
+      assert.equal(second.status, 1, second.stderr)
+      assert.match(second.stderr, /another Linkline server is already serving .*linkline\.db: stop it first/)
+      assert.equal(cli(['tokens', 'list', '--json'], shared).status, 0)
+      assert.equal((await send(first.url, 'GET', '/readyz')).status, 200)
+    } finally {
+      first.child.kill('SIGTERM')
+      assert.equal(await first.exited, 0)
+    }
+    // The claim ends with its server: the next one starts.
+    const next = await startServerProcess(shared)
+    next.child.kill('SIGTERM')
+    assert.equal(await next.exited, 0)
   })
 
   test('LINKLINE_BOOTSTRAP_TOKEN is ensured once, across restarts', async () => {

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Config } from '../config.js'
+import { isSqliteBusy } from './errors.js'
 import type { Database } from './schema.js'
 import { ConcurrentSqliteDialect } from './sqlite-driver.js'
 import { withStatementCache } from './statement-cache.js'
@@ -20,6 +21,11 @@ export interface Storage {
   readonly dialect: DialectName
   /** True when the database answers a trivial query (for /readyz). */
   ping(): Promise<boolean>
+  /**
+   * Makes this process the one server of the database, until close(); throws if another server holds
+   * it. SQLite only (one process serves a file; the CLI may run beside it); PostgreSQL takes many.
+   */
+  claimServer(): void
   close(): Promise<void>
 }
 
@@ -49,11 +55,29 @@ function openSqlite(path: string): Storage {
   const db = new Kysely<Database>({
     dialect: new ConcurrentSqliteDialect({ writer: withStatementCache(sqlite), reader: withStatementCache(reader) }),
   })
+  let claim: SQLite.Database | undefined
   return {
     db,
     dialect: 'sqlite',
     ping: async () => sqlite.open && sqlite.prepare('select 1').get() !== undefined,
-    close: () => db.destroy(),
+    claimServer() {
+      // An exclusive lock on a marker database beside the file, held for the process's life: the
+      // operating system releases it when the process dies, however it dies.
+      const marker = new SQLite(`${path}.server-lock`, { timeout: 0 })
+      try {
+        marker.pragma('locking_mode = EXCLUSIVE')
+        marker.exec('create table if not exists server (pid integer); begin exclusive; delete from server; insert into server values (' + process.pid + ')')
+      } catch (error) {
+        marker.close()
+        if (!isSqliteBusy(error)) throw error
+        throw new Error(`another Linkline server is already serving ${path}: stop it first (the linkline CLI may run beside it)`)
+      }
+      claim = marker
+    },
+    close: async () => {
+      await db.destroy()
+      claim?.close()
+    },
   }
 }
 
@@ -91,6 +115,7 @@ function openPostgres(url: string, poolSize: number, statementTimeoutMs: number)
         clearTimeout(timer)
       }
     },
+    claimServer: () => {},
     close: () => db.destroy(),
   }
 }
