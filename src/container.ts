@@ -56,7 +56,12 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   // The one logger: Fastify's requests and the container's background work (Redis, reloads) share it.
   // Request logs carry client addresses cut to /24 or /48, in full only when debugging.
   const fullAddresses = config.logLevel === 'debug' || config.logLevel === 'trace'
-  const logger: FastifyBaseLogger = options.logger ?? pino({ level: config.logLevel, serializers: { req: requestLogSerializer(fullAddresses) } })
+  // On a terminal, lines for people (pino-pretty); anywhere else, JSON lines for a log pipeline.
+  const logger: FastifyBaseLogger = options.logger ?? pino({
+    level: config.logLevel,
+    serializers: { req: requestLogSerializer(fullAddresses) },
+    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
+  })
   const metrics = createMetrics()
   const faults = createFaults({ logger, metrics })
   const redis = config.redisUrl === undefined

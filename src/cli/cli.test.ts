@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { cli, descendants, isAlive, MAIN, startServerProcess } from '../../test/process.js'
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 
 for (const backend of backends) describe(`the linkline CLI and the server process (${backend})`, () => {
   const databases: TestDatabase[] = []
@@ -245,6 +245,32 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
     const next = await startServerProcess(shared)
     next.child.kill('SIGTERM')
     assert.equal(await next.exited, 0)
+  })
+
+  test('on a terminal the log is for people (pino-pretty); elsewhere it is JSON lines', { skip: backend !== 'sqlite' && 'the log format does not depend on the database' }, async () => {
+    const port = String(await freePort())
+    const settings = { ...env, ...(await databaseEnv()), PORT: port, LINKLINE_BOOTSTRAP_TOKEN: 'terminal-token-0123456789', LOG_LEVEL: 'info' }
+    // util-linux's `script` gives the server a pseudo-terminal as stdout.
+    const command = `${Object.entries(settings).map(([k, v]) => `${k}='${v}'`).join(' ')} '${process.execPath}' '${MAIN}'`
+    const terminal = spawn('script', ['-qc', command, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    terminal.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    try {
+      for (let waited = 0; !output.includes('serving localhost'); waited += 50) {
+        assert.ok(waited < 20_000 && terminal.exitCode === null, `no start line: ${output}`)
+        await sleep(50)
+      }
+      assert.match(output, /\[\d\d:\d\d:\d\d\] .*INFO.*: .*Linkline \S+ serving localhost/)
+      assert.doesNotMatch(output, /"level":30/)
+    } finally {
+      await send(`http://127.0.0.1:${port}`, 'GET', '/healthz').catch(() => undefined)
+      terminal.kill('SIGTERM')
+      await once(terminal, 'exit')
+    }
+    const piped = await startServerProcess({ ...settings, PORT: String(await freePort()) })
+    piped.child.kill('SIGTERM')
+    await piped.exited
+    assert.match(piped.stdout(), /^\{"level":30,.*"msg":"Linkline \S+ serving/m)
   })
 
   test('LINKLINE_BOOTSTRAP_TOKEN is ensured once, across restarts', async () => {
