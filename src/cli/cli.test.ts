@@ -228,7 +228,8 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
     }
   })
 
-  test('a second server on the same SQLite file is refused with a clear message; the CLI still runs beside the first', { skip: backend !== 'sqlite' && 'PostgreSQL takes many servers' }, async () => {
+  // SQLite only: PostgreSQL takes many servers.
+  if (backend === 'sqlite') test('a second server on the same SQLite file is refused with a clear message; the CLI still runs beside the first', async () => {
     const shared = { ...env, ...(await databaseEnv()) }
     const first = await startServerProcess(shared)
     try {
@@ -247,7 +248,8 @@ for (const backend of backends) describe(`the linkline CLI and the server proces
     assert.equal(await next.exited, 0)
   })
 
-  test('on a terminal the log is for people (pino-pretty); elsewhere it is JSON lines', { skip: backend !== 'sqlite' && 'the log format does not depend on the database' }, async () => {
+  // Once: the log format does not depend on the database.
+  if (backend === 'sqlite') test('on a terminal the log is for people (pino-pretty); elsewhere it is JSON lines', async () => {
     const port = String(await freePort())
     const settings = { ...env, ...(await databaseEnv()), PORT: port, LINKLINE_BOOTSTRAP_TOKEN: 'terminal-token-0123456789', LOG_LEVEL: 'info' }
     // util-linux's `script` gives the server a pseudo-terminal as stdout.
