@@ -70,7 +70,7 @@ function openSqlite(path: string): Storage {
       } catch (error) {
         marker.close()
         if (!isSqliteBusy(error)) throw error
-        throw new Error(`another Linkline server is already serving ${path}: stop it first (the linkline CLI may run beside it)`)
+        throw new Error(`another Linkline server is already serving ${path}: stop it first (the linkline CLI may run beside it)`, { cause: error })
       }
       claim = marker
     },
