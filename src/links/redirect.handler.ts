@@ -61,6 +61,7 @@ export function createRedirectHandler(deps: {
         linkId: target.linkId,
         at: Date.now(),
         qr,
+        head: req.method === 'HEAD',
         ip: clientAddress(req, trust),
         userAgent: req.headers['user-agent'],
         referer: req.headers.referer,

@@ -28,17 +28,43 @@ const FIXTURE: [userAgent: string, browser: string | null, os: string | null, de
   ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', null, null, null, true],
   ['WhatsApp/2.23.20.0', null, null, null, true],
   ['curl/8.5.0', null, null, null, true],
+  // Link previews and security scanners: what isbot knows, kept here so that an update cannot drop them…
+  ['Mozilla/5.0 (Windows NT 6.1; WOW64) SkypeUriPreview Preview/0.5 skype-url-preview@microsoft.com', null, null, null, true],
+  ['Mozilla/5.0 (compatible; MicrosoftPreview/2.0; +https://aka.ms/MicrosoftPreview)', null, null, null, true],
+  ['Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)', null, null, null, true],
+  ['TelegramBot (like TwitterBot)', null, null, null, true],
+  ['LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)', null, null, null, true],
+  ['Mozilla/5.0 (compatible; Yahoo Link Preview; https://help.yahoo.com/kb/mail/yahoo-link-preview-SLN23615.html)', null, null, null, true],
+  ['Iframely/1.3.1 (+https://iframely.com/docs/about)', null, null, null, true],
+  ['Barracuda Sentinel (EE)', null, null, null, true],
+  ['Mimecast URL Protection', null, null, null, true],
+  ['Mozilla/5.0 (compatible; urlscan.io)', null, null, null, true],
+  ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36', null, null, null, true],
+  ['python-requests/2.31.0', null, null, null, true],
+  // …and what isbot 5 misses: Outlook fetching a link for its preview, Office checking a link before opening it.
+  ['Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.4266; Pro)', null, null, null, true],
+  ['Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 10.0; WOW64; Trident/7.0; .NET4.0C; .NET4.0E; ms-office; MSOffice 16)', null, null, null, true],
 ]
 
 describe('User-Agent classification', () => {
   test('browser, OS, device and bot of real User-Agents', () => {
     for (const [userAgent, browser, os, device, bot] of FIXTURE) {
-      const row = classify({ linkId: 'lnk_x', at: 0, qr: false, ip: '203.0.113.9', userAgent, referer: undefined, country: undefined }, 'salt')
+      const row = classify({ linkId: 'lnk_x', at: 0, qr: false, head: false, ip: '203.0.113.9', userAgent, referer: undefined, country: undefined }, 'salt')
       assert.deepEqual(
         { browser: row.browser, os: row.os, device: row.device, bot: row.is_bot === 1 },
         { browser, os, device, bot },
         userAgent,
       )
     }
+  })
+
+  test('a HEAD request is a bot, whatever its User-Agent; so is a request without one', () => {
+    const visit = (userAgent: string | undefined, head: boolean) =>
+      classify({ linkId: 'lnk_x', at: 0, qr: false, head, ip: '203.0.113.9', userAgent, referer: undefined, country: undefined }, 'salt').is_bot
+    const chrome = (FIXTURE[0] as (typeof FIXTURE)[number])[0]
+    assert.equal(visit(chrome, false), 0)
+    assert.equal(visit(chrome, true), 1)
+    assert.equal(visit(undefined, false), 1)
+    assert.equal(visit('', false), 1)
   })
 })

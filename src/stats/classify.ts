@@ -14,7 +14,8 @@ export const dayOf = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS
 const COUNTRY = /^[A-Za-z]{2}$/
 
 /**
- * Turns a raw visit into the row that is stored: browser, OS and device type from the User-Agent
+ * Turns a raw visit into the row that is stored: a bot when it is a HEAD request, has no User-Agent, or
+ * its User-Agent is one isbot knows or PREVIEW_FETCHERS adds; browser, OS and device type from the User-Agent
  * (ua-parser-js 1.x, MIT; a browser with no device type is a desktop), bot or human (isbot knows crawlers
  * and link-preview fetchers such as Slackbot, Twitterbot, facebookexternalhit and WhatsApp), the
  * referrer's host, an ISO country code when the trusted header carries one, and the visitor key:
@@ -22,11 +23,12 @@ const COUNTRY = /^[A-Za-z]{2}$/
  */
 export function classify(visit: Visit, daySalt: string): NewClickRow {
   const userAgent = visit.userAgent ?? ''
-  const { bot, browser, os, device } = describeUserAgent(userAgent)
+  // No browser sends no User-Agent; a HEAD is a link preview checking the link, whatever it claims to be.
+  const { bot, browser, os, device } = userAgent === '' ? NO_USER_AGENT : describeUserAgent(userAgent)
   return {
     link_id: visit.linkId,
     clicked_at: visit.at,
-    is_bot: bot ? 1 : 0,
+    is_bot: bot || visit.head ? 1 : 0,
     is_qr: visit.qr ? 1 : 0,
     referrer: referrerHost(visit.referer),
     browser,
@@ -54,11 +56,18 @@ const OS_NAMES: Record<string, string> = { 'Mac OS': 'macOS', 'Chromium OS': 'Ch
 // than the redirect itself, while a site's visitors share comparatively few User-Agents: remember the
 // most recent ones. Bounded, so that a client sending a new User-Agent each time costs only misses.
 const userAgents = new LRUCache<string, UserAgentFacts>({ max: 5000 })
+const NO_USER_AGENT: UserAgentFacts = { bot: true, browser: null, os: null, device: null }
+
+/**
+ * Fetchers that isbot (5.x) takes for people, each in the fixture of classify.test.ts: Outlook
+ * fetching a link for its preview, and Office applications checking a link before opening it.
+ */
+const PREVIEW_FETCHERS = /^Microsoft Office\/|\bms-office\b/i
 
 function describeUserAgent(userAgent: string): UserAgentFacts {
   let facts = userAgents.get(userAgent)
   if (facts === undefined) {
-    const bot = isbot(userAgent)
+    const bot = isbot(userAgent) || PREVIEW_FETCHERS.test(userAgent)
     const ua = bot ? undefined : UAParser(userAgent)
     const browser = ua?.browser.name ?? null
     const os = ua?.os.name ?? null

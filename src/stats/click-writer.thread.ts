@@ -10,7 +10,7 @@ export interface WriteReply {
   readonly error?: { readonly message: string; readonly code?: unknown }
 }
 
-const FIELDS = 7
+const FIELDS = 8
 
 /**
  * A batch as one flat array of primitives: structured cloning copies it for a third of the CPU that
@@ -23,6 +23,7 @@ export function encodeVisits(visits: readonly Visit[]): unknown[] {
     flat[i++] = v.linkId
     flat[i++] = v.at
     flat[i++] = v.qr
+    flat[i++] = v.head
     flat[i++] = v.ip
     flat[i++] = v.userAgent
     flat[i++] = v.referer
@@ -38,10 +39,11 @@ export function decodeVisits(flat: readonly unknown[]): Visit[] {
       linkId: flat[i] as string,
       at: flat[i + 1] as number,
       qr: flat[i + 2] as boolean,
-      ip: flat[i + 3] as string | undefined,
-      userAgent: flat[i + 4] as string | undefined,
-      referer: flat[i + 5] as string | undefined,
-      country: flat[i + 6] as string | undefined,
+      head: flat[i + 3] as boolean,
+      ip: flat[i + 4] as string | undefined,
+      userAgent: flat[i + 5] as string | undefined,
+      referer: flat[i + 6] as string | undefined,
+      country: flat[i + 7] as string | undefined,
     })
   }
   return visits

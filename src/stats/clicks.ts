@@ -6,6 +6,8 @@ export interface Visit {
   readonly linkId: string
   readonly at: number
   readonly qr: boolean
+  /** A HEAD request: link previews check links with HEAD, often with a browser's User-Agent. */
+  readonly head: boolean
   readonly ip: string | undefined
   readonly userAgent: string | undefined
   readonly referer: string | undefined

@@ -40,6 +40,7 @@ describe('statistics with several instances on one PostgreSQL', { skip: needsPos
         linkId: ids[(i + seed) % ids.length] as string,
         at: now - (i % 5) * 3_600_000,
         qr: i % 7 === 0,
+        head: false,
         // Rounds share visitors, and so do the two instances: each is still one unique visitor a day.
         ip: `10.0.${seed % 3}.${i % 50}`,
         userAgent: USER_AGENTS[i % USER_AGENTS.length],

@@ -61,14 +61,19 @@ for (const backend of backends) {
       for (const [i, headers] of humans.entries()) await visit(i < 2 ? '/counted?qr=1' : '/counted', headers)
       for (const ua of BOTS) await visit('/counted', { 'user-agent': ua, 'x-forwarded-for': '198.51.100.9' })
       await visit('/counted?qr=1', { 'user-agent': BOTS[0] as string })
+      // A HEAD request, even with a browser's User-Agent (link previews do that), and a request without
+      // a User-Agent are bots: neither a human click, nor a visitor, nor a browser in the breakdowns.
+      const head = await s.request('HEAD', '/counted', { token: null, headers: { 'x-forwarded-for': '203.0.113.9', 'user-agent': CHROME } })
+      assert.equal(head.status, 302)
+      await visit('/counted', { 'x-forwarded-for': '203.0.113.9' })
       await s.container.clicks.flush()
 
       const data = await stats(id)
       assert.equal(data.linkId, id)
       assert.equal(data.interval, 'day')
       assert.equal(data.humanClicks, 10)
-      assert.equal(data.botClicks, 6)
-      assert.equal(data.totalClicks, 16)
+      assert.equal(data.botClicks, 8)
+      assert.equal(data.totalClicks, 18)
       assert.equal(data.qrScans, 2, 'a bot following the QR URL is not a scan')
       assert.equal(data.uniqueVisitors, 3)
       assert.equal(data.timeseries.length, 30)
@@ -130,7 +135,7 @@ for (const backend of backends) {
     test('ranges: dates, date-times, intervals, zero-filled buckets; uniques are summed per UTC day', async () => {
       const id = await createLink('/history')
       const at = (iso: string) => Date.parse(iso)
-      const v = (iso: string, ip: string): Visit => ({ linkId: id, at: at(iso), qr: false, ip, userAgent: CHROME, referer: undefined, country: undefined })
+      const v = (iso: string, ip: string): Visit => ({ linkId: id, at: at(iso), qr: false, head: false, ip, userAgent: CHROME, referer: undefined, country: undefined })
       await write([
         v('2026-01-10T08:15:00Z', '1.1.1.1'),
         v('2026-01-10T08:45:00Z', '1.1.1.1'),
@@ -234,7 +239,7 @@ for (const backend of backends) {
 
     test('retention prunes raw clicks older than the configured days; rollups stay', async () => {
       const id = await createLink('/retained')
-      const v = (at: number): Visit => ({ linkId: id, at, qr: false, ip: '1.1.1.1', userAgent: CHROME, referer: undefined, country: undefined })
+      const v = (at: number): Visit => ({ linkId: id, at, qr: false, head: false, ip: '1.1.1.1', userAgent: CHROME, referer: undefined, country: undefined })
       const now = Date.now()
       await write([v(now - 91 * DAY), v(now - 89 * DAY), v(now)])
       await s.container.stats.prune()
@@ -322,7 +327,7 @@ describe('click flusher triggers', () => {
     try {
       const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/batch' } })).body.data.id
       for (let i = 0; i < CLICK_BATCH_SIZE; i++) {
-        s.container.clicks.record({ linkId: id, at: Date.now(), qr: false, ip: `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, userAgent: CHROME, referer: undefined, country: undefined })
+        s.container.clicks.record({ linkId: id, at: Date.now(), qr: false, head: false, ip: `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, userAgent: CHROME, referer: undefined, country: undefined })
       }
       await eventually(async () => metric((await s.request('GET', '/metrics', { token: null })).text, 'linkline_clicks_recorded_total') === CLICK_BATCH_SIZE)
       const data = (await s.request('GET', `/v1/links/${id}/stats`)).body.data
