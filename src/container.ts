@@ -9,6 +9,7 @@ import { createDomainsRepository } from './domains/domains.repository.js'
 import { createDomainsService } from './domains/domains.service.js'
 import { systemTxtResolver, type TxtResolver } from './domains/domains.verification.js'
 import { pruneIdempotencyKeys } from './http/idempotency.js'
+import { createLinkPurger } from './links/links.purger.js'
 import { createLinksRepository } from './links/links.repository.js'
 import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
@@ -90,17 +91,22 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     logger,
     onChange: invalidateAll,
   })
+  const linksRepo = createLinksRepository(db)
+  const statsRepo = createStatsRepository(db, storage.dialect)
+  const conversationsRepo = createConversationsRepository(db, storage.dialect)
+  const purger = createLinkPurger({ repo: linksRepo, steps: [statsRepo.purgeLink, conversationsRepo.purgeLink], logger })
   const links = createLinksService({
-    repo: createLinksRepository(db),
+    repo: linksRepo,
     domains,
     cache: redirectCache,
     clock,
     shortUrlScheme: config.shortUrlScheme,
     onInvalidate: (domain, path) => bus.publishLink(domain, path),
     onInvalidateAll: invalidateAll,
+    onDeleted: purger.kick,
   })
-  const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
-  const stats = createStatsService({ repo: createStatsRepository(db, storage.dialect), links, clock, retentionDays: config.clickRetentionDays })
+  const conversations = createConversationsService({ repo: conversationsRepo, links, clock })
+  const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
   const qr = createQrService({ links, renderer: qrRenderer })
   const writer = startClickWriterThread({
@@ -136,14 +142,17 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   let closed: Promise<number> | undefined
 
   return {
-    config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, domains, links, conversations, clicks, stats, qr,
+    config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, domains, links, purger, conversations, clicks, stats, qr,
 
     /** Migrates the database and loads what the redirect keeps in memory. */
     async start(): Promise<void> {
       await migrateToLatest(storage)
       await domains.load()
       clicks.start()
+      // Deletes a crash or a stop interrupted resume now; the hourly kick catches any a failed round left.
+      purger.kick()
       maintenance = setInterval(faults.guard('timer', () => {
+        purger.kick()
         const failed = (what: string) => (error: unknown) => logger.warn({ err: error }, `pruning ${what} failed; retried in an hour`)
         pruneIdempotencyKeys(db, clock.now()).catch(failed('idempotency keys'))
         stats.prune().catch(failed('old clicks'))
@@ -169,6 +178,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         clearInterval(domainsRefresh)
         clearInterval(domainsCheck)
         await domainsChecking
+        await purger.stop()
         const dropped = await clicks.close(deadline)
         await writer.close()
         await qrRenderer.close()

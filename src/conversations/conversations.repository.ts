@@ -1,4 +1,7 @@
-import type { Db } from '../storage/database.js'
+import type { ExpressionBuilder } from 'kysely'
+import { deleteBatch, isOneOf } from '../storage/batch-delete.js'
+import type { Db, DialectName } from '../storage/database.js'
+import type { Database } from '../storage/schema.js'
 import { inTransaction } from '../storage/transaction.js'
 import type { ConversationRow, ConversationRowUpdate, MessageRow, NewConversationRow } from './conversations.table.js'
 import { pastCursor, type Cursor, type Direction } from './pagination.js'
@@ -13,15 +16,27 @@ export interface ConversationFilters {
 }
 
 const order = (direction: Direction) => (direction === 'older' ? 'desc' : 'asc')
+/** Conversations per purge batch whose messages go first. */
+const PURGED_CONVERSATIONS = 100
+
+/**
+ * A deleted link's conversations are gone for every reader at once; the background purge removes
+ * them later (links.purger.ts). Cheap: a primary-key probe, for conversations that name a link.
+ */
+const visible = (eb: ExpressionBuilder<Database, 'conversations'>) =>
+  eb.or([
+    eb('conversations.link_id', 'is', null),
+    eb.not(eb.exists(eb.selectFrom('links').select('links.id').whereRef('links.id', '=', 'conversations.link_id').where('links.deleted_at', 'is not', null))),
+  ])
 
 /** The queries on conversations and their messages, bound to `db` or to a transaction. */
 function queries(db: Db) {
   const owned = (ownerId: string, id: string) =>
-    db.selectFrom('conversations').selectAll().where('id', '=', id).where('owner_id', '=', ownerId)
+    db.selectFrom('conversations').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).where(visible)
 
   /** One page in the direction of travel, served by (owner_id, activity_at, id): no sort step. */
   const listQuery = (ownerId: string, filters: ConversationFilters, cursor: Cursor | undefined, direction: Direction, limit: number) => {
-    let query = db.selectFrom('conversations').selectAll().where('owner_id', '=', ownerId)
+    let query = db.selectFrom('conversations').selectAll().where('owner_id', '=', ownerId).where(visible)
     if (filters.muted !== undefined) query = query.where('is_muted', '=', filters.muted ? 1 : 0)
     if (filters.pinned !== undefined) query = query.where('is_pinned', '=', filters.pinned ? 1 : 0)
     if (filters.archived !== undefined) query = query.where('archived_at', filters.archived ? 'is not' : 'is', null)
@@ -47,13 +62,21 @@ function queries(db: Db) {
     },
     findForOwner: (ownerId: string, id: string): Promise<ConversationRow | undefined> => owned(ownerId, id).executeTakeFirst(),
     findByCounterpart: (ownerId: string, column: 'contact_id' | 'group_id', value: string): Promise<ConversationRow | undefined> =>
-      db.selectFrom('conversations').selectAll().where('owner_id', '=', ownerId).where(column, '=', value).executeTakeFirst(),
+      db.selectFrom('conversations').selectAll().where('owner_id', '=', ownerId).where(column, '=', value).where(visible).executeTakeFirst(),
+
+    /**
+     * Deletes the counterpart's conversation if it only waits for the purge (its link was deleted),
+     * so that a new conversation with that counterpart can be created now. One conversation: bounded.
+     */
+    async deletePurgeable(ownerId: string, column: 'contact_id' | 'group_id', value: string): Promise<void> {
+      await db.deleteFrom('conversations').where('owner_id', '=', ownerId).where(column, '=', value).where((eb) => eb.not(visible(eb))).execute()
+    },
 
     list: (...args: Parameters<typeof listQuery>): Promise<ConversationRow[]> => listQuery(...args).execute(),
 
     /** Applies the changes and returns the row, or undefined when the owner has no such conversation. */
     update: (ownerId: string, id: string, changes: ConversationRowUpdate): Promise<ConversationRow | undefined> =>
-      db.updateTable('conversations').set(changes).where('id', '=', id).where('owner_id', '=', ownerId).returningAll().executeTakeFirst(),
+      db.updateTable('conversations').set(changes).where('id', '=', id).where('owner_id', '=', ownerId).where(visible).returningAll().executeTakeFirst(),
 
     /** Moves last_opened_at to `now`, never backwards. */
     async open(ownerId: string, id: string, now: number): Promise<void> {
@@ -62,6 +85,7 @@ function queries(db: Db) {
         .set({ last_opened_at: now })
         .where('id', '=', id)
         .where('owner_id', '=', ownerId)
+        .where(visible)
         .where((eb) => eb.or([eb('last_opened_at', 'is', null), eb('last_opened_at', '<', now)]))
         .execute()
     },
@@ -76,11 +100,12 @@ function queries(db: Db) {
         .set((eb) => ({ pinned_message_id: eb.fn<string | null>('nullif', ['pinned_message_id', eb.val(messageId)]) }))
         .where('id', '=', id)
         .where('owner_id', '=', ownerId)
+        .where(visible)
         .returning('id')
         .executeTakeFirst(),
 
     deleteForOwner: (ownerId: string, id: string): Promise<{ id: string } | undefined> =>
-      db.deleteFrom('conversations').where('id', '=', id).where('owner_id', '=', ownerId).returning('id').executeTakeFirst(),
+      db.deleteFrom('conversations').where('id', '=', id).where('owner_id', '=', ownerId).where(visible).returning('id').executeTakeFirst(),
 
     async insertMessage(row: MessageRow): Promise<void> {
       await db.insertInto('messages').values(row).execute()
@@ -96,9 +121,16 @@ function queries(db: Db) {
 }
 type Queries = ReturnType<typeof queries>
 
-export function createConversationsRepository(db: Db) {
+export function createConversationsRepository(db: Db, dialect: DialectName) {
   return {
     ...queries(db),
+    /** One batch of a deleted link's conversations (links.purger.ts): their messages first, then the conversations. */
+    async purgeLink(linkId: string, limit: number): Promise<number> {
+      const ids = (await db.selectFrom('conversations').select('id').where('link_id', '=', linkId).limit(PURGED_CONVERSATIONS).execute()).map((r) => r.id)
+      if (ids.length === 0) return 0
+      const messages = await deleteBatch(db, dialect, 'messages', isOneOf('conversation_id', ids), limit)
+      return messages > 0 ? messages : deleteBatch(db, dialect, 'conversations', isOneOf('id', ids), limit)
+    },
     /** Runs `work` in one transaction, over the same queries bound to it; again if it lost a deadlock. */
     transaction: <T>(work: (tx: Queries) => Promise<T>): Promise<T> => inTransaction(db, (trx) => work(queries(trx))),
   }

@@ -96,6 +96,8 @@ export function createConversationsService(deps: { repo: ConversationsRepository
           if (!isUniqueViolation(error)) throw error
           const existing = await repo.findByCounterpart(principal.ownerId, column, value)
           if (existing) return { created: false, conversation: toObject(existing) }
+          // Or the one that holds the key belongs to a deleted link and waits for the purge.
+          await repo.deletePurgeable(principal.ownerId, column, value)
           // The conversation that won was deleted in the meantime: the key is free again.
           if (attempt === GET_OR_CREATE_ATTEMPTS) throw error
         }

@@ -47,6 +47,8 @@ export function createLinksService(deps: {
   onInvalidate?: (domain: string, path: string) => Promise<void>
   /** Told after links of many (domain, path) moved at once: every redirect cache, on every instance, starts afresh. */
   onInvalidateAll?: () => Promise<void>
+  /** Told after a link became a tombstone, so that the background purge removes what it held. */
+  onDeleted?: () => void
 }) {
   const { repo, domains, cache, clock } = deps
 
@@ -173,9 +175,10 @@ export function createLinksService(deps: {
         title: input.title ?? null,
         created_at: now,
         updated_at: now,
+        deleted_at: null,
       }
       const row = input.path === undefined ? await insertWithRandomPath(base) : await insert({ ...base, path: input.path })
-      await confirmDomainAfterWrite(principal, domain, () => repo.deleteForOwner(principal.ownerId, row.id))
+      await confirmDomainAfterWrite(principal, domain, () => repo.deleteNew(row.id))
       // A negative cache entry may exist for a path that was free until now.
       await invalidate(row.domain, row.path)
       return toObject(row)
@@ -227,10 +230,15 @@ export function createLinksService(deps: {
       return toObject(next)
     },
 
+    /**
+     * The link is gone for every reader and its (domain, path) free once this answers; its clicks and
+     * conversations, however many, are removed afterwards by the purge, in bounded batches.
+     */
     async delete(principal: Principal, id: string): Promise<{ id: string; deleted: true }> {
-      const row = await repo.deleteForOwner(principal.ownerId, id)
+      const row = await repo.markDeleted(principal.ownerId, id, clock.now())
       if (!row) throw linkNotFound()
       await invalidate(row.domain, row.path)
+      deps.onDeleted?.()
       return { id: row.id, deleted: true }
     },
 

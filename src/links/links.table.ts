@@ -9,6 +9,8 @@ export interface LinksTable {
   title: string | null
   created_at: number
   updated_at: number
+  /** Set when the link was deleted: a tombstone until the background purge removes it (links.purger.ts). */
+  deleted_at: number | null
 }
 export type LinkRow = Selectable<LinksTable>
 export type NewLinkRow = Insertable<LinksTable>

@@ -61,7 +61,8 @@ export async function writeStagedBatch(staging: Staging): Promise<void> {
   // A link deleted since the visit: its clicks are dropped, not a reason to fail the batch.
   await staging
     .deleteFrom('click_batch')
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('links').select('links.id').whereRef('links.id', '=', 'click_batch.link_id'))))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('links').select('links.id').whereRef('links.id', '=', 'click_batch.link_id').where('links.deleted_at', 'is', null))))
     .execute()
   const columns = ['link_id', 'clicked_at', 'is_bot', 'is_qr', 'referrer', 'browser', 'os', 'device', 'country', 'visitor_key'] as const
   await staging.insertInto('clicks').columns(columns).expression(staging.selectFrom('click_batch').select(columns)).execute()

@@ -1,5 +1,7 @@
 import { sql } from 'kysely'
 import type { Db, DialectName } from '../storage/database.js'
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
+import { deleteBatch, isOneOf } from '../storage/batch-delete.js'
 import { inTransaction } from '../storage/transaction.js'
 import { stage, writeStagedBatch } from './click-batch.js'
 import { DAY_MS, dayOf } from './classify.js'
@@ -7,6 +9,8 @@ import type { NewClickRow } from './stats.table.js'
 
 // Rows per INSERT statement (10 values each): far below SQLite's and PostgreSQL's bound-parameter limits.
 const CHUNK = 1000
+/** Rows per retention delete: a few milliseconds each. */
+const PRUNE_BATCH = 2000
 /** The advisory lock key that serialises click writers across instances (PostgreSQL). */
 const CLICK_WRITER_LOCK = 0x6c6e6b636c6b /* "lnkclk" */
 
@@ -128,11 +132,24 @@ export function createStatsRepository(db: Db, dialect: DialectName) {
       return row?.last_human_click_at ?? null
     },
 
-    /** Retention: raw clicks before `clicksBefore`; visitor sets and salts of days before `daysBefore`. Rollups stay. */
+    /**
+     * Retention: raw clicks before `clicksBefore`; visitor sets and salts of days before `daysBefore`.
+     * Rollups stay. In batches, as the purge: a day of a busy service's clicks is millions of rows.
+     */
     async prune(clicksBefore: number, daysBefore: number): Promise<void> {
-      await db.deleteFrom('clicks').where('clicked_at', '<', clicksBefore).execute()
-      await db.deleteFrom('link_daily_visitors').where('day', '<', daysBefore).execute()
+      for (const [table, where] of [['clicks', sql`clicked_at < ${clicksBefore}`], ['link_daily_visitors', sql`day < ${daysBefore}`]] as const) {
+        while (await deleteBatch(db, dialect, table, where, PRUNE_BATCH) > 0) await yieldToEventLoop()
+      }
       await db.deleteFrom('click_salts').where('day', '<', daysBefore).execute()
+    },
+
+    /** One batch of a deleted link's statistics (links.purger.ts): its raw clicks first, its counters last. */
+    async purgeLink(linkId: string, limit: number): Promise<number> {
+      for (const table of ['clicks', 'link_daily_visitors', 'link_click_breakdowns', 'link_click_rollups'] as const) {
+        const deleted = await deleteBatch(db, dialect, table, isOneOf('link_id', [linkId]), limit)
+        if (deleted > 0) return deleted
+      }
+      return 0
     },
   }
 }
