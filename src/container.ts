@@ -9,7 +9,6 @@ import { createDomainsRepository } from './domains/domains.repository.js'
 import { createDomainsService } from './domains/domains.service.js'
 import { systemTxtResolver, type TxtResolver } from './domains/domains.verification.js'
 import { pruneIdempotencyKeys } from './http/idempotency.js'
-import { createLinkPurger } from './links/links.purger.js'
 import { createLinksRepository } from './links/links.repository.js'
 import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
@@ -91,12 +90,15 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     logger,
     onChange: invalidateAll,
   })
-  const linksRepo = createLinksRepository(db)
-  const statsRepo = createStatsRepository(db, storage.dialect)
-  const conversationsRepo = createConversationsRepository(db, storage.dialect)
-  const purger = createLinkPurger({ repo: linksRepo, steps: [statsRepo.purgeLink, conversationsRepo.purgeLink], logger })
+  const writer = startClickWriterThread({
+    databaseUrl: config.databaseUrl,
+    databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
+    clickWriterNice: config.clickWriterNice,
+  }, (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'))
+  // Deleted links are purged in the writer thread, off the event loop (links/links.purger.ts).
+  const purger = writer.purger
   const links = createLinksService({
-    repo: linksRepo,
+    repo: createLinksRepository(db),
     domains,
     cache: redirectCache,
     clock,
@@ -105,15 +107,10 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onInvalidateAll: invalidateAll,
     onDeleted: purger.kick,
   })
-  const conversations = createConversationsService({ repo: conversationsRepo, links, clock })
-  const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
+  const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.dialect), links, clock })
+  const stats = createStatsService({ repo: createStatsRepository(db, storage.dialect), links, clock, retentionDays: config.clickRetentionDays })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
   const qr = createQrService({ links, renderer: qrRenderer })
-  const writer = startClickWriterThread({
-    databaseUrl: config.databaseUrl,
-    databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
-    clickWriterNice: config.clickWriterNice,
-  })
   const clicks = new ClickBuffer({
     sink: options.wrapClickSink ? options.wrapClickSink(writer.write) : writer.write,
     metrics,
@@ -178,7 +175,6 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         clearInterval(domainsRefresh)
         clearInterval(domainsCheck)
         await domainsChecking
-        await purger.stop()
         const dropped = await clicks.close(deadline)
         await writer.close()
         await qrRenderer.close()

@@ -1,5 +1,4 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
-import type { FastifyBaseLogger } from 'fastify'
 import type { LinksRepository } from './links.repository.js'
 
 /**
@@ -8,18 +7,20 @@ import type { LinksRepository } from './links.repository.js'
  */
 export type PurgeStep = (linkId: string, limit: number) => Promise<number>
 
-/** Rows per statement: a few milliseconds of SQLite's time on the serving thread, or of the write lock. */
+/** Rows per statement: a few milliseconds of the write lock. */
 export const PURGE_BATCH = 1000
 const TOMBSTONES_PER_ROUND = 20
 
 /**
  * The background purge of deleted links (tombstones, `links.deleted_at`): for each, every step runs in
- * batches until it finds nothing, then the link row goes. Between batches the event loop serves
- * others, so deleting a link with millions of clicks stalls no request. It resumes after a crash or a
- * restart (`kick()` at start), and instances that purge the same link at once only repeat idempotent
- * deletes. Runs one round at a time; a kick during a round asks for another.
+ * batches until it finds nothing, then the link row goes. It runs in the click writer thread, on that
+ * thread's connection (click-writer.worker.ts), so that on SQLite neither the deletes nor their commits
+ * and checkpoints run on the event loop that answers requests; each batch is short, so an API write
+ * waits for the write lock no longer than behind a batch of clicks. It resumes after a crash or a
+ * restart (kicked at start, hourly and on every delete), and instances that purge the same link at
+ * once only repeat idempotent deletes. One round at a time; a kick during a round asks for another.
  */
-export function createLinkPurger(deps: { repo: LinksRepository; steps: PurgeStep[]; logger: FastifyBaseLogger; batch?: number }) {
+export function createLinkPurger(deps: { repo: LinksRepository; steps: PurgeStep[]; onError: (error: unknown) => void; batch?: number }) {
   const batch = deps.batch ?? PURGE_BATCH
   let round: Promise<void> | undefined
   let again = false
@@ -29,6 +30,7 @@ export function createLinkPurger(deps: { repo: LinksRepository; steps: PurgeStep
     for (const step of deps.steps) {
       while (await step(linkId, batch) > 0) {
         if (stopped) return false
+        // Lets the thread's click batches take their turn between purge batches.
         await yieldToEventLoop()
       }
     }
@@ -47,7 +49,7 @@ export function createLinkPurger(deps: { repo: LinksRepository; steps: PurgeStep
   }
 
   const purger = {
-    /** Starts a round unless one runs (then one more follows it). Never throws: a failed round is logged and retried by the next kick. */
+    /** Starts a round unless one runs (then one more follows it). Never throws: a failed round is reported and retried by the next kick. */
     kick(): void {
       if (stopped) return
       if (round) {
@@ -55,7 +57,7 @@ export function createLinkPurger(deps: { repo: LinksRepository; steps: PurgeStep
         return
       }
       round = runRound()
-        .catch((error: unknown) => deps.logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'))
+        .catch(deps.onError)
         .finally(() => {
           round = undefined
           if (again) {

@@ -4,11 +4,15 @@ import type { ClickSink, Visit } from './clicks.js'
 
 export type WriterSettings = Pick<Config, 'databaseUrl' | 'databaseStatementTimeoutMs' | 'clickWriterNice'>
 
-/** What the writer thread answers to one batch: nothing when written, else the error's message and code. */
-export interface WriteReply {
-  readonly id: number
-  readonly error?: { readonly message: string; readonly code?: unknown }
+/** To the thread: a batch of visits; a kick of the purge of deleted links; a wait until it is idle; the end. */
+export type WriterMessage = { id: number; visits: unknown[] } | { purge: true } | { id: number; purgeIdle: true } | { close: true }
+
+interface ErrorReply {
+  readonly message: string
+  readonly code?: unknown
 }
+/** From the thread: the answer to a batch or a wait (nothing when done, else the error), or a purge round that failed. */
+export type WriteReply = { readonly id: number; readonly error?: ErrorReply } | { readonly purgeError: ErrorReply }
 
 const FIELDS = 8
 
@@ -55,7 +59,7 @@ export function decodeVisits(flat: readonly unknown[]): Visit[] {
  * CPU per visit) never runs on the event loop that answers redirects. A thread that dies is started
  * again by the next batch; the batches it held fail and stay in the click buffer for a retry.
  */
-export function startClickWriterThread(settings: WriterSettings): { write: ClickSink; close(): Promise<void> } {
+export function startClickWriterThread(settings: WriterSettings, onPurgeError: (error: Error) => void) {
   let worker: Worker | undefined
   let nextId = 0
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
@@ -68,6 +72,7 @@ export function startClickWriterThread(settings: WriterSettings): { write: Click
   function spawn(): Worker {
     const thread = new Worker(new URL('./click-writer.worker.js', import.meta.url), { workerData: settings })
     thread.on('message', (reply: WriteReply) => {
+      if ('purgeError' in reply) return onPurgeError(Object.assign(new Error(reply.purgeError.message), { code: reply.purgeError.code }))
       const pending = waiting.get(reply.id)
       waiting.delete(reply.id)
       if (reply.error === undefined) pending?.resolve()
@@ -81,14 +86,27 @@ export function startClickWriterThread(settings: WriterSettings): { write: Click
     return thread
   }
 
+  const post = (message: WriterMessage) => {
+    worker ??= spawn()
+    worker.postMessage(message)
+  }
+  const request = (message: (id: number) => WriterMessage) =>
+    new Promise<void>((resolve, reject) => {
+      const id = nextId++
+      waiting.set(id, { resolve, reject })
+      post(message(id))
+    })
+
   return {
-    write: (visits) =>
-      new Promise<void>((resolve, reject) => {
-        const id = nextId++
-        waiting.set(id, { resolve, reject })
-        worker ??= spawn()
-        worker.postMessage({ id, visits: encodeVisits(visits) })
-      }),
+    write: ((visits) => request((id) => ({ id, visits: encodeVisits(visits) }))) satisfies ClickSink,
+
+    /** The purge of deleted links (links.purger.ts), which runs in this thread. */
+    purger: {
+      /** Starts a purge round in the thread unless one runs; failures go to `onPurgeError`. */
+      kick: (): void => post({ purge: true }),
+      /** Resolves once the thread has written what it was sent and no purge round runs. */
+      idle: (): Promise<void> => request((id) => ({ id, purgeIdle: true })),
+    },
 
     /** Lets the thread finish the batch it writes, then closes its connection. */
     async close(): Promise<void> {

@@ -1,12 +1,16 @@
 import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
 import { sql } from 'kysely'
+import { createConversationsRepository } from '../conversations/conversations.repository.js'
+import { createLinkPurger } from '../links/links.purger.js'
+import { createLinksRepository } from '../links/links.repository.js'
 import { openStorage } from '../storage/database.js'
-import { decodeVisits, type WriteReply, type WriterSettings } from './click-writer.thread.js'
+import { decodeVisits, type WriterMessage, type WriteReply, type WriterSettings } from './click-writer.thread.js'
 import { createStatsRepository } from './stats.repository.js'
 import { createVisitWriter } from './visit-writer.js'
 
-// The click writer thread (see click-writer.thread.ts): one connection, one batch at a time, in order.
+// The click writer thread (see click-writer.thread.ts): one connection, one batch at a time, in order;
+// the background purge of deleted links runs here too, between batches, off the serving thread.
 const settings = workerData as WriterSettings
 // Redirects come first: at nice 19 the writer runs on CPU that serving leaves idle. On a saturated
 // machine visits then wait in the click buffer, and beyond its bound are dropped and counted.
@@ -17,23 +21,36 @@ const storage = openStorage({ ...settings, databasePoolSize: 1 })
 // The staging tables and GROUP BY sorts of a batch stay in memory rather than in temporary files (only
 // on this connection: the server's own large sorts, such as a deep page of links, keep using files).
 if (storage.dialect === 'sqlite') await sql`pragma temp_store = memory`.execute(storage.db)
-const write = createVisitWriter(createStatsRepository(storage.db, storage.dialect))
+const stats = createStatsRepository(storage.db, storage.dialect)
+const write = createVisitWriter(stats)
+const purger = createLinkPurger({
+  repo: createLinksRepository(storage.db),
+  steps: [stats.purgeLink, createConversationsRepository(storage.db, storage.dialect).purgeLink],
+  onError: (error) => port.postMessage({ purgeError: describe(error) } satisfies WriteReply),
+})
+
+function describe(error: unknown): { message: string; code: unknown } {
+  const { message, code } = error as { message?: unknown; code?: unknown }
+  return { message: String(message ?? error), code }
+}
 
 let queue = Promise.resolve()
-port.on('message', (message: { id: number; visits: unknown[] } | { close: true }) => {
+port.on('message', (message: WriterMessage) => {
+  if ('purge' in message) return purger.kick()
   queue = queue.then(async () => {
     if ('close' in message) {
+      await purger.stop()
       await storage.close()
       port.close()
       return
     }
     let reply: WriteReply
     try {
-      await write(decodeVisits(message.visits))
+      if ('visits' in message) await write(decodeVisits(message.visits))
+      else await purger.idle()
       reply = { id: message.id }
     } catch (error) {
-      const { message: text, code } = error as { message?: unknown; code?: unknown }
-      reply = { id: message.id, error: { message: String(text ?? error), code } }
+      reply = { id: message.id, error: describe(error) }
     }
     port.postMessage(reply)
   })
