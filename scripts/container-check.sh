@@ -9,7 +9,9 @@
 #   3. runs the image: /healthz, the HEALTHCHECK, a non-root process, a created link's redirect, then
 #      SIGTERM (`podman stop`), which must exit 0 with the visit written (checked by starting the image
 #      again on the same /data volume and reading the link's statistics);
-#   4. validates compose.yaml (podman-compose config, every profile) and prints the image's size.
+#   4. checks compose.yaml (scripts/check-compose.py: every profile's services, health checks,
+#      depends_on conditions, volumes) and the proxy's deploy/Caddyfile (caddy validate, Caddy 2.6);
+#   5. prints the image's size.
 #
 # Idempotent; run it as root (CI does). LINKLINE_CONTAINER_NODE_LINE=24 (the default) picks the Node.js
 # line; LINKLINE_CONTAINER_KEEP=1 keeps the test container and volume for a look afterwards.
@@ -38,9 +40,10 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # ---------------------------------------------------------------------------------------------- tools
 need=()
 for tool in podman:podman buildah:buildah debootstrap:debootstrap newuidmap:uidmap slirp4netns:slirp4netns \
-  fuse-overlayfs:fuse-overlayfs runc:runc podman-compose:podman-compose curl:curl; do
+  fuse-overlayfs:fuse-overlayfs runc:runc caddy:caddy curl:curl; do
   command -v "${tool%%:*}" >/dev/null || need+=("${tool#*:}")
 done
+python3 -c 'import yaml' 2>/dev/null || need+=(python3-yaml)
 if [ "${#need[@]}" -gt 0 ]; then
   step "installing ${need[*]}"
   apt-get update -qq
@@ -185,3 +188,17 @@ clicks="$(api "$base_url/v1/links/$link_id/stats" | node -p 'JSON.parse(require(
 echo "clicks after the restart: $clicks"
 [ "$clicks" = 1 ] || fail "expected the visit to be written on SIGTERM (1 click), got $clicks"
 podman stop -t 30 "$NAME" >/dev/null
+
+# ----------------------------------------------------------------------------- compose.yaml, Caddyfile
+step "compose.yaml and deploy/Caddyfile"
+python3 scripts/check-compose.py compose.yaml || fail "compose.yaml"
+caddy validate --config deploy/Caddyfile --adapter caddyfile >"$WORK/caddy.log" 2>&1 ||
+  { cat "$WORK/caddy.log" >&2; fail "deploy/Caddyfile"; }
+
+# --------------------------------------------------------------------------------------------- size
+size="$(podman image inspect -f '{{.Size}}' "$IMAGE")"
+base_size="$(podman image inspect -f '{{.Size}}' "$BASE")"
+compressed="$(podman save "$IMAGE" 2>/dev/null | gzip -6 | wc -c)"
+mb() { echo "$(($1 / 1000000)) MB"; }
+echo "image size: $(mb "$size") ($(mb "$compressed") compressed, as a registry stores it); the base $(mb "$base_size"), Linkline's layers $(mb $((size - base_size)))"
+echo "container check: ok"
