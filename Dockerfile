@@ -36,7 +36,8 @@ RUN --mount=type=secret,id=ca \
  && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
 COPY . .
 # Build; drop the tests and benchmarks from dist/, the development dependencies, and what the driver
-# needs only to compile (its C sources, the prebuilt binaries of other platforms).
+# needs only to compile (its C sources, the prebuilt binaries of other platforms), and the packages'
+# type declarations, source maps and change logs (their licence files stay).
 RUN npm run build \
  && rm -rf dist/test dist/bench \
  && find dist \( -name '*.test.js' -o -name '*.test.js.map' \) -delete \
@@ -44,7 +45,10 @@ RUN npm run build \
  && cd node_modules/better-sqlite3 \
  && rm -rf deps src build/Release/obj.target build/Release/.deps build/deps \
  && find prebuilds -name '*.node' ! -name "linux-$(node -p process.arch).node" -delete \
- && cd /src && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
+ && cd /src \
+ && find node_modules -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \
+      -o -iname 'changelog*' -o -iname 'readme*' \) -delete \
+ && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
 
 FROM ${BASE_IMAGE}
 # A system user of its own, with fixed ids (10001) so that a bind-mounted /data can be chowned to it.
