@@ -29,7 +29,7 @@ VOLUME="$NAME-data"
 IMAGE="localhost/linkline:check"
 cleanup() {
   if [ -z "${LINKLINE_CONTAINER_KEEP:-}" ]; then
-    podman rm -f -t 0 "$NAME" >/dev/null 2>&1 || true
+    podman rm -v -f -t 0 "$NAME" >/dev/null 2>&1 || true
     podman volume rm -f "$VOLUME" >/dev/null 2>&1 || true
   fi
   rm -rf "$WORK"
@@ -150,6 +150,10 @@ started=$SECONDS
 podman build -q --format docker --network=host --layers "${build_args[@]}" -t "$IMAGE" . >"$WORK/build.log" 2>&1 ||
   { cat "$WORK/build.log" >&2; fail "podman build"; }
 step "built in $((SECONDS - started)) s"
+# Each build whose sources changed leaves its build stage's layers untagged; those of past weeks go
+# (the dependency layer of the current lockfile is rebuilt once if it is that old), so that the
+# storage of a machine that runs CI often stays bounded.
+podman image prune -f --filter until=168h >/dev/null 2>&1 || true
 
 # ------------------------------------------------------------------------------------------ run it
 token="ci-container-check-token-$$"
@@ -195,14 +199,14 @@ podman stop -t 30 "$NAME" >/dev/null 2>>"$WORK/podman.log"
 code="$(podman inspect -f '{{.State.ExitCode}}' "$NAME")"
 podman logs "$NAME" 2>&1 | tail -3
 [ "$code" = 0 ] || { podman logs "$NAME" >&2; fail "the server exited $code on SIGTERM"; }
-podman rm "$NAME" >/dev/null 2>>"$WORK/podman.log"
+podman rm -v "$NAME" >/dev/null 2>>"$WORK/podman.log"
 # The flush interval is a minute: the visit is in the database only if the shutdown wrote it.
 run_container
 clicks="$(api "$base_url/v1/links/$link_id/stats" | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).data.totalClicks')"
 echo "clicks after the restart: $clicks"
 [ "$clicks" = 1 ] || fail "expected the visit to be written on SIGTERM (1 click), got $clicks"
 podman stop -t 30 "$NAME" >/dev/null 2>>"$WORK/podman.log"
-podman rm "$NAME" >/dev/null 2>>"$WORK/podman.log"
+podman rm -v "$NAME" >/dev/null 2>>"$WORK/podman.log"
 
 # ---------------------------------------------------- scale-out: two instances on PostgreSQL and Redis
 # When PostgreSQL and Redis run on this machine (.ci/run exports TEST_DATABASE_URL and TEST_REDIS_URL),
@@ -231,7 +235,7 @@ if [ -n "${TEST_DATABASE_URL:-}" ] && [ -n "${TEST_REDIS_URL:-}" ] && command -v
       -e LINKLINE_CLICK_FLUSH_INTERVAL_MS=60000 "$IMAGE" >/dev/null 2>"$WORK/run-$i.log" ||
       { cat "$WORK/run-$i.log" >&2; fail "podman run (instance $i)"; }
   done
-  trap 'podman rm -f -t 0 "$NAME-1" "$NAME-2" >/dev/null 2>&1 || true; drop_schema; cleanup' EXIT
+  trap 'podman rm -v -f -t 0 "$NAME-1" "$NAME-2" >/dev/null 2>&1 || true; drop_schema; cleanup' EXIT
   for i in 1 2; do
     url="http://127.0.0.1:${ports[$((i - 1))]}"
     for _ in $(seq 1 60); do curl -fsS "$url/readyz" >/dev/null 2>&1 && break; sleep 0.5; done
