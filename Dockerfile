@@ -31,7 +31,7 @@ RUN --mount=type=secret,id=ca \
  && if ! node -e "new (require('better-sqlite3'))(':memory:')" 2>/dev/null; then \
       apt-get update \
       && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 make g++ \
-      && npm_config_nodedir=/usr/local npm rebuild better-sqlite3 --foreground-scripts; \
+      && (cd node_modules/better-sqlite3 && npm_config_nodedir=/usr/local npm run build-release); \
     fi \
  && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
 COPY . .
@@ -43,7 +43,7 @@ RUN npm run build \
  && find dist \( -name '*.test.js' -o -name '*.test.js.map' \) -delete \
  && npm prune --omit=dev --ignore-scripts \
  && cd node_modules/better-sqlite3 \
- && rm -rf deps src build/Release/obj.target build/Release/.deps build/deps \
+ && rm -rf deps src build/Release/obj.target build/Release/.deps build/deps build/Release/sqlite3.a build/Release/test_extension.node \
  && find prebuilds -name '*.node' ! -name "linux-$(node -p process.arch).node" -delete \
  && cd /src \
  && find node_modules -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \
