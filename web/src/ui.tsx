@@ -57,5 +57,7 @@ export function formatDate(iso: string | number | null): string {
   return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 }
 
+export const formatDay = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' })
+
 /** Asks before a destructive action; returns whether the person agreed. */
 export const confirmed = (question: string) => window.confirm(question)

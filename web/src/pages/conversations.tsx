@@ -189,7 +189,7 @@ export function ConversationsPage({ openId, canWrite }: { openId: string | null;
               ))}
             </ul>
           ) : null}
-          {page && page.data.length > 0 ? (
+          {page && page.data.length > 0 && (page.has_more || cursor.starting_after || cursor.ending_before) ? (
             <nav class="pager">
               <button disabled={!cursor.starting_after && !(cursor.ending_before && page.has_more)} onClick={() => setCursor({ ending_before: page.data[0]!.id })}>← Newer</button>
               <button disabled={!(page.has_more && !cursor.ending_before) && !cursor.ending_before} onClick={() => setCursor({ starting_after: page.data[page.data.length - 1]!.id })}>Older →</button>

@@ -149,7 +149,7 @@ function StatsPanel({ link }: { link: Link }) {
         {stats ? (
           <>
             <div class="totals">
-              {totals!.map(([name, value]) => <div class="total" key={name} data-total={name}><div class="value">{value}</div><div class="name">{name}</div></div>)}
+              {totals!.map(([name, value]) => <div class="total" key={name} data-total={name}><div class={typeof value === 'number' ? 'value' : 'value when'}>{value}</div><div class="name">{name}</div></div>)}
             </div>
             {stats.totalClicks === 0 ? <Empty>No clicks in this range yet. Share {link.shortUrl} and press Refresh.</Empty> : <Chart stats={stats} />}
           </>

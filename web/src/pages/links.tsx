@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, type Domain, type Envelope, type Link } from '../api'
 import { navigate } from '../router'
-import { A, confirmed, CopyButton, Empty, ErrorBox, Loading, formatDate } from '../ui'
+import { A, confirmed, CopyButton, Empty, ErrorBox, Loading, formatDate, formatDay } from '../ui'
 import { LinkForm } from './link-form'
 
 interface LinkPage extends Envelope<Link[]> {
@@ -114,7 +114,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                 <td class="short"><A to={`/links/${link.id}`}>{link.shortUrl.replace(/^https?:\/\//, '')}</A> <CopyButton text={link.shortUrl} /></td>
                 <td class="destination" title={link.destination}>{link.destination}</td>
                 <td>{link.title ?? <span class="muted">—</span>}</td>
-                <td class="nowrap">{formatDate(link.createdAt)}</td>
+                <td class="nowrap" title={formatDate(link.createdAt)}>{formatDay(link.createdAt)}</td>
                 <td class="row-actions">
                   <button class="small" onClick={() => navigate(`/links/${link.id}`)}>Stats &amp; QR</button>
                   {canWrite ? <button class="small" onClick={() => setEditing(link)}>Edit</button> : null}
