@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import { api, apiBlob, withQuery, type Breakdown, type Envelope, type Link, type Stats } from '../api'
-import { A, CopyButton, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
+import { A, CopyButton, Empty, ErrorBox, Field, Loading, generalError } from '../ui'
 
 const QR_DEFAULTS = { format: 'png', size: '512', margin: '4', ecc: 'M', color: '#000000', background: '#ffffff' }
 type QrOptions = typeof QR_DEFAULTS
@@ -129,7 +129,7 @@ function StatsPanel({ link }: { link: Link }) {
   const set = (name: 'from' | 'to' | 'interval') => (e: Event) => setRange({ ...range, [name]: (e.currentTarget as HTMLInputElement).value })
   const totals = stats && [
     ['Human clicks', stats.humanClicks], ['Bot clicks', stats.botClicks], ['QR scans', stats.qrScans],
-    ['Unique visitors', stats.uniqueVisitors], ['Last click', stats.lastClickedAt ? formatDate(stats.lastClickedAt) : 'never'],
+    ['Unique visitors', stats.uniqueVisitors], ['Last click', stats.lastClickedAt ? new Date(stats.lastClickedAt).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : 'never'],
   ] as const
   return (
     <div>
