@@ -24,7 +24,8 @@ export interface LinkField {
 const optionalText = (text: string, editing: boolean) => (text.trim() === '' ? (editing ? null : undefined) : text.trim())
 
 export const LINK_FIELDS: LinkField[] = [
-  { name: 'destination', label: 'Destination', input: 'url', placeholder: 'https://example.com/page', required: true, hint: 'Where the short link sends people' },
+  // Always sent, even empty: the API then says what a destination must be, at this field.
+  { name: 'destination', label: 'Destination', input: 'url', placeholder: 'https://example.com/page', required: true, hint: 'Where the short link sends people', write: (text) => text.trim() },
   { name: 'domain', label: 'Domain', input: 'domain' },
   {
     name: 'path', label: 'Path', input: 'text', placeholder: '/summer-sale', hint: 'Leave empty for a random one',
