@@ -12,4 +12,15 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  {
+    // The dashboard runs in a browser (web/, built by Vite).
+    files: ['web/src/**/*.{ts,tsx}'],
+    languageOptions: {
+      globals: {
+        window: 'readonly', document: 'readonly', location: 'readonly', history: 'readonly', navigator: 'readonly', fetch: 'readonly',
+        HTMLElement: 'readonly', HTMLInputElement: 'readonly', HTMLSelectElement: 'readonly', HTMLDivElement: 'readonly', Event: 'readonly',
+        MouseEvent: 'readonly', Response: 'readonly', Blob: 'readonly',
+      },
+    },
+  },
 )

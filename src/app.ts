@@ -24,8 +24,13 @@ import { createRedirectHandler } from './links/redirect.handler.js'
 import { opsRoutes } from './ops/ops.routes.js'
 import { qrRoutes } from './qr/qr.routes.js'
 import { AppError, serviceUnavailable } from './shared/errors.js'
+import { sessionsRoutes } from './sessions/sessions.routes.js'
+import { SessionObject } from './sessions/sessions.schemas.js'
 import { statsRoutes } from './stats/stats.routes.js'
 import { StatsObject } from './stats/stats.schemas.js'
+import { tokensRoutes } from './tokens/tokens.routes.js'
+import { TokenObject } from './tokens/tokens.schemas.js'
+import { dashboardRoutes } from './dashboard/dashboard.routes.js'
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
 
@@ -91,7 +96,7 @@ export async function buildApp(c: Container): Promise<App> {
   app.addHook('onResponse', async (req, reply) => {
     c.metrics.observeHttp(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
   })
-  registerAuth(app, c.tokens)
+  registerAuth(app, { tokens: c.tokens, sessions: c.sessions })
   app.addHook('preValidation', coerceRequest)
   await app.register(rateLimit, {
     global: true,
@@ -108,7 +113,7 @@ export async function buildApp(c: Container): Promise<App> {
   })
   app.addHook('onRequest', answerUnknownRoutes)
   registerIdempotency(app, { db: c.storage.db, clock: c.clock })
-  await registerOpenApi(app, [LinkObject, DomainObject, ConversationObject, MessageObject, StatsObject])
+  await registerOpenApi(app, [LinkObject, DomainObject, ConversationObject, MessageObject, StatsObject, SessionObject, TokenObject])
 
   opsRoutes(app, { storage: c.storage, metrics: c.metrics })
   linksRoutes(app, { links: c.links })
@@ -116,6 +121,9 @@ export async function buildApp(c: Container): Promise<App> {
   qrRoutes(app, { qr: c.qr, links: c.links })
   conversationsRoutes(app, { conversations: c.conversations })
   domainsRoutes(app, { domains: c.domains })
+  sessionsRoutes(app, { sessions: c.sessions })
+  tokensRoutes(app, { tokens: c.tokens })
+  dashboardRoutes(app, { rootUrl: config.rootUrl, domains: c.domains })
 
   return app
 }

@@ -29,6 +29,8 @@ export interface Config {
   readonly bootstrapOwner: string
   readonly rateLimitPerMinute: number
   readonly notFoundUrl: string | undefined
+  /** Where `/` on a default domain sends a person; by default the dashboard (`/app/`). */
+  readonly rootUrl: string | undefined
   /** Scheme of the short URLs that responses and QR codes carry. */
   readonly shortUrlScheme: 'http' | 'https'
   /** Proxies whose X-Forwarded-* headers are believed: none, the nearest n hops, or addresses / CIDR ranges. */
@@ -109,6 +111,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (notFoundUrl !== undefined && !/^https?:\/\/[^/]/.test(notFoundUrl)) {
     problems.push('LINKLINE_NOT_FOUND_URL must be an absolute http or https URL')
   }
+  const rootUrl = str('LINKLINE_ROOT_URL')
+  if (rootUrl !== undefined && !/^https?:\/\/[^/]/.test(rootUrl)) {
+    problems.push('LINKLINE_ROOT_URL must be an absolute http or https URL')
+  }
   const scheme = str('LINKLINE_SHORT_URL_SCHEME') ?? 'http'
   if (scheme !== 'http' && scheme !== 'https') problems.push('LINKLINE_SHORT_URL_SCHEME must be http or https')
   const logLevel = str('LOG_LEVEL') ?? 'info'
@@ -136,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapOwner: str('LINKLINE_BOOTSTRAP_OWNER') ?? 'default',
     rateLimitPerMinute: int('LINKLINE_RATE_LIMIT', 1200, 1, 10_000_000),
     notFoundUrl,
+    rootUrl,
     shortUrlScheme: scheme as 'http' | 'https',
     trustProxy,
     countryHeader: str('LINKLINE_COUNTRY_HEADER')?.toLowerCase(),

@@ -24,6 +24,8 @@ import { createStatsRepository } from './stats/stats.repository.js'
 import { createStatsService } from './stats/stats.service.js'
 import { openStorage } from './storage/database.js'
 import { migrateToLatest } from './storage/migrate.js'
+import { createSessionsRepository } from './sessions/sessions.repository.js'
+import { createSessionsService } from './sessions/sessions.service.js'
 import { createTokensRepository } from './tokens/tokens.repository.js'
 import { createTokensService } from './tokens/tokens.service.js'
 
@@ -74,6 +76,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize)
 
   const tokens = createTokensService({ repo: createTokensRepository(db), clock })
+  const sessions = createSessionsService({ repo: createSessionsRepository(db), tokens, clock })
   const invalidateAll = async () => {
     redirectCache.clear()
     await bus.publishDomainsChanged()
@@ -139,7 +142,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   let closed: Promise<number> | undefined
 
   return {
-    config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, domains, links, purger, conversations, clicks, stats, qr,
+    config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, sessions, domains, links, purger, conversations, clicks, stats, qr,
 
     /** Migrates the database and loads what the redirect keeps in memory. */
     async start(): Promise<void> {
@@ -153,6 +156,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         const failed = (what: string) => (error: unknown) => logger.warn({ err: error }, `pruning ${what} failed; retried in an hour`)
         pruneIdempotencyKeys(db, clock.now()).catch(failed('idempotency keys'))
         stats.prune().catch(failed('old clicks'))
+        sessions.prune().catch(failed('ended sessions'))
       }), MAINTENANCE_INTERVAL_MS).unref()
       if (config.domainVerification) {
         // One round at a time: a slow resolver must not pile rounds up.

@@ -1,14 +1,32 @@
 import type { FastifyRequest } from 'fastify'
-import { forbidden, unauthorized } from '../shared/errors.js'
+import { AppError, forbidden, unauthorized } from '../shared/errors.js'
+import { sessionCookie, setSessionCookie } from '../sessions/cookie.js'
+import type { SessionsService } from '../sessions/sessions.service.js'
 import type { TokensService } from '../tokens/tokens.service.js'
 import { requestPath } from './request-target.js'
 import type { App } from './types.js'
 
-const PUBLIC_V1 = new Set(['/v1/openapi.json'])
+/** `/v1` routes open to anyone: the OpenAPI document, and signing in (which takes a token in its body). */
+const PUBLIC_V1 = new Set(['/v1/openapi.json', '/v1/sessions'])
 // The scheme is case-insensitive (RFC 9110 §11.1).
 const BEARER = /^Bearer +([\x21-\x7e]{1,512})$/i
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 const needsToken = (path: string) => (path === '/v1' || path.startsWith('/v1/')) && !PUBLIC_V1.has(path)
+
+/** Whether the request's Origin names the very host it was sent to (scheme aside: a proxy may end TLS). */
+export function sameOrigin(req: FastifyRequest): boolean {
+  const origin = req.headers.origin
+  if (origin === undefined || origin === 'null') return false
+  try {
+    return new URL(origin).host.toLowerCase() === req.host.toLowerCase()
+  } catch {
+    return false
+  }
+}
+
+const crossOrigin = () =>
+  new AppError(403, 'forbidden', 'a request signed in with the session cookie that changes something must come from the dashboard\'s own origin (Origin header)', 'Origin')
 
 /**
  * Authentication on every `/v1` request — unknown routes included, so that 401 comes before 404 —
@@ -16,13 +34,31 @@ const needsToken = (path: string) => (path === '/v1' || path.startsWith('/v1/'))
  * the target the client spelled, so `/%76%31/links` is authenticated exactly like `/v1/links`; an
  * unmatched one by its decoded path. One indexed lookup by token hash per request: a revoked token
  * is refused on the very next request, whichever process revoked it.
+ *
+ * Without an Authorization header, the dashboard's session cookie stands for the token it was opened
+ * with. A cookie-authenticated request that changes state must carry an Origin of this very host
+ * (403 otherwise): with SameSite=Strict that is the second wall against cross-site requests.
  */
-export function registerAuth(app: App, tokens: TokensService): void {
+export function registerAuth(app: App, deps: { tokens: TokensService; sessions: SessionsService }): void {
+  const { tokens, sessions } = deps
   app.decorateRequest('principal', null as unknown as FastifyRequest['principal'])
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     if (!needsToken(req.routeOptions.url ?? requestPath(req.url))) return
-    const match = BEARER.exec(req.headers.authorization ?? '')
-    const principal = match ? await tokens.authenticate(match[1] as string) : undefined
+    const authorization = req.headers.authorization
+    const cookie = authorization === undefined ? sessionCookie(req) : undefined
+    let principal
+    if (cookie !== undefined) {
+      principal = await sessions.authenticate(cookie)
+      if (!principal) {
+        setSessionCookie(req, reply, null)
+        throw unauthorized('the session has ended (signed out, expired after 7 days without use, or its token was revoked); sign in again')
+      }
+      if (!SAFE_METHODS.has(req.method) && !sameOrigin(req)) throw crossOrigin()
+      if (principal.renewed) setSessionCookie(req, reply, cookie)
+    } else {
+      const match = BEARER.exec(authorization ?? '')
+      principal = match ? await tokens.authenticate(match[1] as string) : undefined
+    }
     if (!principal) throw unauthorized()
     req.principal = principal
     const scope = req.routeOptions.config.scope

@@ -39,7 +39,12 @@ export async function registerOpenApi(app: App, schemas: object[]): Promise<void
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: '/', description: 'This server' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          session: { type: 'apiKey', in: 'cookie', name: 'linkline_session', description: 'the dashboard\'s session (POST /v1/sessions); a request that changes state must also send an Origin of this host' },
+        },
+      },
     },
     transform: ({ schema, url, route }) => ({
       schema: { ...schema, operationId: operationId(String(route.method), url) } as typeof schema,

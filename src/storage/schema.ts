@@ -2,6 +2,7 @@ import type { ConversationsTable, MessagesTable } from '../conversations/convers
 import type { DomainsTable } from '../domains/domains.table.js'
 import type { IdempotencyKeysTable } from '../http/idempotency.table.js'
 import type { LinksTable } from '../links/links.table.js'
+import type { SessionsTable } from '../sessions/sessions.table.js'
 import type { TokensTable } from '../tokens/tokens.table.js'
 import type {
   ClickSaltsTable,
@@ -24,4 +25,5 @@ export interface Database {
   link_click_breakdowns: LinkClickBreakdownsTable
   link_daily_visitors: LinkDailyVisitorsTable
   click_salts: ClickSaltsTable
+  sessions: SessionsTable
 }

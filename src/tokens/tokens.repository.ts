@@ -16,6 +16,11 @@ export function createTokensRepository(db: Db) {
       if ('hash' in where) return query.where('token_hash', '=', where.hash).execute()
       return query.where('prefix', '=', where.prefix).limit(10).execute()
     },
+    /** An owner's active tokens, newest first. */
+    listActiveForOwner(ownerId: string): Promise<TokenRow[]> {
+      return db.selectFrom('tokens').selectAll().where('owner_id', '=', ownerId).where('revoked_at', 'is', null)
+        .orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
+    },
     async list(): Promise<TokenRow[]> {
       return db.selectFrom('tokens').selectAll().orderBy('created_at').orderBy('id').execute()
     },

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { Clock } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
 import { isUniqueViolation } from '../storage/errors.js'
+import { tokenNotFound, scopesBeyondCaller } from './tokens.errors.js'
 import type { TokensRepository } from './tokens.repository.js'
 import type { TokenRow } from './tokens.table.js'
 
@@ -12,6 +13,7 @@ export const SCOPES = [
   'conversations:write',
   'domains:read',
   'domains:write',
+  'tokens:write',
 ] as const
 export type Scope = (typeof SCOPES)[number]
 
@@ -20,6 +22,8 @@ export interface Principal {
   readonly tokenId: string
   readonly ownerId: string
   readonly scopes: ReadonlySet<string>
+  /** Set when the caller came with a dashboard session cookie instead of a bearer token. */
+  readonly sessionId?: string
 }
 
 export interface TokenInfo {
@@ -94,6 +98,32 @@ export function createTokensService(deps: { repo: TokensRepository; clock: Clock
       const row = await repo.findActiveByHash(hashToken(token))
       if (!row) return undefined
       return { tokenId: row.id, ownerId: row.owner_id, scopes: new Set(row.scopes.split(' ')) }
+    },
+
+    /** The caller's own active tokens (API.md §11), the one in use marked `current`. */
+    async listForOwner(caller: Principal): Promise<(TokenInfo & { current: boolean })[]> {
+      return (await repo.listActiveForOwner(caller.ownerId)).map((row) => ({ ...toInfo(row), current: row.id === caller.tokenId }))
+    },
+
+    /** A token for the caller's owner, with at most the caller's scopes (by default exactly those). */
+    async createForOwner(caller: Principal, input: { name?: string | null; scopes?: string[] }): Promise<TokenInfo & { token: string }> {
+      const scopes = input.scopes === undefined ? [...caller.scopes] : [...new Set(input.scopes)]
+      const beyond = scopes.filter((s) => !caller.scopes.has(s))
+      if (beyond.length > 0) throw scopesBeyondCaller(beyond)
+      const ordered = SCOPES.filter((s) => scopes.includes(s))
+      const { id, token } = await store(TOKEN_PREFIX + randomBytes(32).toString('base64url'), { ownerId: caller.ownerId, name: input.name ?? null, scopes: ordered })
+      const row = (await repo.findActive({ id }))[0]
+      if (!row) throw tokenNotFound()
+      return { ...toInfo(row), token }
+    },
+
+    /** Revokes one of the caller's owner's tokens; another owner's or an unknown one is 404. */
+    async revokeForOwner(caller: Principal, id: string): Promise<TokenInfo> {
+      const row = (await repo.findActive({ id })).find((r) => r.owner_id === caller.ownerId)
+      if (!row) throw tokenNotFound()
+      const at = clock.now()
+      if ((await repo.revoke(row.id, at)) === 0) throw tokenNotFound()
+      return toInfo({ ...row, revoked_at: at })
     },
 
     hasAny: async () => (await repo.countActive()) > 0,

@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict'
+import { existsSync } from 'node:fs'
+import { after, before, describe, test } from 'node:test'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { send } from '../../test/http-client.js'
+
+// Debian's chromium (`apt-get install chromium`); playwright-core downloads no browser of its own.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const REQUIRED = process.env.LINKLINE_TEST_REQUIRE_ALL_BACKENDS === '1'
+const missing = existsSync(CHROMIUM) ? false : `needs Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`
+if (missing && REQUIRED) throw new Error(missing)
+
+const DESKTOP_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+
+/**
+ * The dashboard end to end: a real Chromium against the real server (the same buildApp and
+ * container as production, on SQLite), serving the built assets from dist/web. It goes through
+ * what a person does, by the labels a person reads.
+ */
+describe('the dashboard in a real browser', { skip: missing }, () => {
+  let s: TestServer
+  let browser: Browser
+  let context: BrowserContext
+  let page: Page
+  /** What the page itself reported: script errors, CSP refusals (answers of 4xx the page expects are not counted). */
+  const problems: string[] = []
+
+  before(async () => {
+    s = await startTestServer({ env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50', LINKLINE_DOMAIN_VERIFICATION: 'off' } })
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
+    })
+    // The dashboard's origin is the server's default domain (localhost:<port>), where the cookie lives.
+    context = await browser.newContext({ baseURL: `http://${s.host}`, permissions: ['clipboard-read', 'clipboard-write'] })
+    page = await context.newPage()
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
+    page.on('dialog', (d) => void d.accept())
+  })
+  after(async () => {
+    await browser?.close()
+    await s?.close()
+  })
+
+  const field = (name: string) => page.locator(`[data-field="${name}"]`)
+
+  test('sign in: a wrong token is refused at the field; the right one shows who is signed in, and no token is kept in storage', async () => {
+    const response = await page.goto('/app/')
+    assert.equal(response?.status(), 200)
+    assert.match(response?.headers()['content-security-policy'] ?? '', /script-src 'self'/)
+    await page.getByLabel('API token').fill('ll_not_a_token')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await field('token').locator('.field-error').waitFor()
+    assert.match(await field('token').locator('.field-error').innerText(), /unknown or revoked/)
+
+    await page.getByLabel('API token').fill(s.token)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByTestId('who').waitFor()
+    assert.match(await page.getByTestId('who').innerText(), /Owner alice/)
+    // Evaluated in the page (this file is compiled without the DOM's types, hence strings).
+    const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie')
+    assert.ok(!stored.includes(s.token), 'the token is in no storage a script can read')
+    const cookie = (await context.cookies()).find((c) => c.name === 'linkline_session')
+    assert.ok(cookie?.httpOnly && cookie.sameSite === 'Strict')
+  })
+
+  test('links: create, an API error shown by its field, edit, copy, delete with confirmation', async () => {
+    await page.getByRole('button', { name: 'New link' }).click()
+    await page.getByLabel('Destination').fill('https://shop.example/summer')
+    await page.getByLabel('Path').fill('/promo')
+    await page.getByLabel('Title').fill('Summer sale')
+    await page.getByRole('button', { name: 'Create link' }).click()
+    const row = page.locator('tr', { hasText: `${s.host}/promo` })
+    await row.waitFor()
+    assert.match(await row.innerText(), /Summer sale/)
+
+    // The same path again: the API's 409 names `path`, and the form shows it there.
+    await page.getByRole('button', { name: 'New link' }).click()
+    await page.getByLabel('Destination').fill('https://shop.example/other')
+    await page.getByLabel('Path').fill('/promo')
+    await page.getByRole('button', { name: 'Create link' }).click()
+    await field('path').locator('.field-error').waitFor()
+    assert.match(await field('path').locator('.field-error').innerText(), /already taken/)
+    await page.getByLabel('Path').fill('')
+    await page.getByLabel('Destination').fill('javascript:alert(1)')
+    await page.getByRole('button', { name: 'Create link' }).click()
+    await field('destination').locator('.field-error').waitFor()
+    assert.match(await field('destination').locator('.field-error').innerText(), /absolute http or https URL/)
+    assert.equal(await field('path').locator('.field-error').count(), 0, 'the earlier error left with its field')
+    await page.getByRole('button', { name: 'Cancel' }).click()
+
+    await row.getByRole('button', { name: 'Edit' }).click()
+    await page.getByLabel('Title').fill('Winter sale')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.locator('tr', { hasText: 'Winter sale' }).waitFor()
+    const id = await row.getAttribute('data-link')
+    assert.equal((await s.request('GET', `/v1/links/${id}`)).body.data.title, 'Winter sale')
+
+    await row.getByRole('button', { name: 'Copy' }).click()
+    assert.equal(await page.evaluate<string>('navigator.clipboard.readText()'), `http://${s.host}/promo`)
+
+    const doomed = await s.request('POST', '/v1/links', { json: { destination: 'https://example.com/doomed', path: '/doomed' } })
+    await page.reload()
+    const doomedRow = page.locator('tr', { hasText: `${s.host}/doomed` })
+    await doomedRow.getByRole('button', { name: 'Delete' }).click()
+    await doomedRow.waitFor({ state: 'detached' })
+    assert.equal((await s.request('GET', `/v1/links/${doomed.body.data.id}`)).status, 404)
+  })
+
+  test('a link\'s page: the QR code follows its settings, and a click shows in the statistics after Refresh', async () => {
+    await page.locator('tr', { hasText: `${s.host}/promo` }).getByRole('link').click()
+    await page.getByRole('heading', { name: 'Winter sale' }).waitFor()
+    const qr = page.locator('.qr-preview img')
+    await qr.waitFor()
+    const loaded = "(() => { const img = document.querySelector('.qr-preview img'); return img !== null && img.complete && img.naturalWidth > 0 && img.src.startsWith('blob:') })()"
+    await page.waitForFunction(loaded)
+    await page.getByLabel('Format').selectOption('svg')
+    await page.locator('.qr-preview img[data-format="svg"]').waitFor()
+    await page.waitForFunction(loaded)
+    await page.getByLabel('Size (px)').fill('10')
+    await field('size').locator('.field-error').waitFor()
+    assert.match(await field('size').locator('.field-error').innerText(), /size must be at least 64/i)
+    await page.getByLabel('Size (px)').fill('256')
+    await field('size').locator('.field-error').waitFor({ state: 'detached' })
+    assert.match(await page.getByRole('link', { name: 'Download SVG' }).getAttribute('href') ?? '', /format=svg.*download=1|download=1.*format=svg/)
+
+    const humans = page.locator('[data-total="Human clicks"] .value')
+    assert.equal(await humans.innerText(), '0')
+    const visit = await send(s.url, 'GET', '/promo?qr=1', { headers: { host: s.host, 'user-agent': DESKTOP_CHROME, referer: 'https://news.example/post' } })
+    assert.equal(visit.status, 302)
+    // The click is written by the background flusher: press Refresh until it shows.
+    for (let i = 0; i < 50 && (await humans.innerText()) !== '1'; i++) {
+      await page.getByTestId('refresh').click()
+      await page.waitForTimeout(200)
+    }
+    assert.equal(await humans.innerText(), '1')
+    assert.equal(await page.locator('[data-total="QR scans"] .value').innerText(), '1')
+    await page.locator('.chart canvas').waitFor()
+    assert.match(await page.locator('[data-breakdown="Referrers"]').innerText(), /news\.example/)
+  })
+
+  test('conversations: open one, read and send messages, pin one', async () => {
+    const conversation = await s.request('POST', '/v1/conversations', { json: { contact_id: 'c_42' } })
+    await s.request('POST', `/v1/conversations/${conversation.body.id}/messages`, { json: { text: 'Hello from the poster', direction: 'inbound' } })
+    await page.getByRole('link', { name: 'Conversations' }).click()
+    await page.getByRole('link', { name: /Contact c_42/ }).click()
+    await page.getByText('Hello from the poster').waitFor()
+    assert.notEqual((await s.request('GET', `/v1/conversations/${conversation.body.id}`)).body.last_opened_at, null, 'opening it marked it opened')
+    await page.getByLabel('Message').fill('Thanks, we will call you back')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await page.getByText('Thanks, we will call you back').waitFor()
+    await page.locator('.message', { hasText: 'Hello from the poster' }).getByRole('button', { name: 'Pin' }).click()
+    await page.locator('.message.pinned', { hasText: 'Hello from the poster' }).waitFor()
+    await page.getByRole('button', { name: 'Archive' }).click()
+    await page.getByRole('button', { name: 'Restore' }).waitFor()
+    const saved = (await s.request('GET', `/v1/conversations/${conversation.body.id}`)).body
+    assert.notEqual(saved.archived_at, null)
+    assert.ok(saved.pinned_message_id)
+  })
+
+  test('tokens: create one with fewer scopes (shown once), then revoke it', async () => {
+    await page.getByRole('link', { name: 'Tokens' }).click()
+    await page.getByLabel('Name').fill('reporting')
+    for (const scope of ['links:write', 'conversations:read', 'conversations:write', 'domains:write', 'tokens:write']) await page.getByLabel(scope, { exact: true }).uncheck()
+    await page.getByRole('button', { name: 'Create token' }).click()
+    const secret = await page.getByTestId('new-token').locator('code').innerText()
+    assert.match(secret, /^ll_/)
+    const made = await send(s.url, 'GET', '/v1/links', { token: secret, headers: { host: s.host } })
+    assert.equal(made.status, 200)
+    assert.equal((await send(s.url, 'POST', '/v1/links', { token: secret, json: { destination: 'https://example.com' }, headers: { host: s.host } })).status, 403)
+    const row = page.locator('tr', { hasText: 'reporting' })
+    assert.match(await row.innerText(), /links:read, domains:read/)
+    await row.getByRole('button', { name: 'Revoke' }).click()
+    await row.waitFor({ state: 'detached' })
+    assert.equal((await send(s.url, 'GET', '/v1/links', { token: secret, headers: { host: s.host } })).status, 401)
+  })
+
+  test('domains: add one, and removing one that links use explains the 409', async () => {
+    await page.getByRole('link', { name: 'Domains' }).click()
+    await page.getByLabel('Domain name').fill('not a domain')
+    await page.getByRole('button', { name: 'Add domain' }).click()
+    await field('name').locator('.field-error').waitFor()
+    await page.getByLabel('Domain name').fill('go.acme.example')
+    await page.getByRole('button', { name: 'Add domain' }).click()
+    const row = page.locator('tr[data-domain="go.acme.example"]')
+    await row.waitFor()
+    assert.match(await row.innerText(), /verified/)
+    const link = await s.request('POST', '/v1/links', { json: { destination: 'https://example.com/on-domain', domain: 'go.acme.example' } })
+    await row.getByRole('button', { name: 'Remove' }).click()
+    await page.getByRole('alert').filter({ hasText: 'cannot be removed while links still use it' }).waitFor()
+    assert.ok(await row.isVisible())
+    await s.request('DELETE', `/v1/links/${link.body.data.id}`)
+    await row.getByRole('button', { name: 'Remove' }).click()
+    await row.waitFor({ state: 'detached' })
+  })
+
+  test('signing out ends the session; the page asks for a token again', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByLabel('API token').waitFor()
+    await page.reload()
+    await page.getByLabel('API token').waitFor()
+    assert.deepEqual(problems, [])
+  })
+})

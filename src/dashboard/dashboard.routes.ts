@@ -1,0 +1,118 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { extname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { DomainsService } from '../domains/domains.service.js'
+import type { App } from '../http/types.js'
+import { notFound } from '../shared/errors.js'
+
+/** Where `npm run build` puts the dashboard (vite, web/vite.config.ts): dist/web beside dist/src. */
+export const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url))
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2',
+}
+
+/**
+ * Nothing runs in the dashboard but its own bundled scripts; it talks only to this origin; images
+ * are this origin's (QR codes) or made in the page (blob: for downloads, data: for the few icons).
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+interface Asset {
+  body: Buffer
+  gzip: Buffer | undefined
+  type: string
+  /** Hashed file names never change content: cached for a year. index.html is revalidated every time. */
+  immutable: boolean
+}
+
+/** Reads the built dashboard once, into memory (a few hundred KiB at most), gzipped where it pays. */
+function loadAssets(root: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>()
+  if (!existsSync(root)) return assets
+  const walk = (dir: string, prefix: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = join(dir, name)
+      if (statSync(full).isDirectory()) {
+        walk(full, `${prefix}${name}/`)
+        continue
+      }
+      const body = readFileSync(full)
+      const type = TYPES[extname(name)] ?? 'application/octet-stream'
+      const compressible = /^(text|application\/json|image\/svg)/.test(type) && body.length > 1024
+      assets.set(`${prefix}${name}`, { body, gzip: compressible ? gzipSync(body, { level: 9 }) : undefined, type, immutable: prefix.startsWith('assets/') })
+    }
+  }
+  walk(root, '')
+  return assets
+}
+
+const NOT_BUILT_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dashboard not built</title></head><body>' +
+  '<h1>The dashboard is not built</h1><p>Run <code>npm run build</code> (it builds <code>dist/web</code>), then restart. ' +
+  'The API and its <a href="/docs/">reference</a> work without it.</p></body></html>'
+
+/**
+ * The web dashboard (API.md §11) under `/app`, on default domains, and `/` sending a person there (or
+ * to LINKLINE_ROOT_URL). Paths under `/app` that are not files are the dashboard's own pages: they
+ * get index.html, whose script routes them.
+ */
+export function dashboardRoutes(app: App, deps: { rootUrl: string | undefined; domains: DomainsService; webRoot?: string }): void {
+  const assets = loadAssets(deps.webRoot ?? WEB_ROOT)
+  const onDefaultDomain = (req: FastifyRequest) => deps.domains.isDefault(deps.domains.effectiveHost(req.host.toLowerCase()))
+
+  const send = (req: FastifyRequest, reply: FastifyReply, asset: Asset) => {
+    reply
+      .header('Content-Type', asset.type)
+      .header('Cache-Control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .header('Content-Security-Policy', DASHBOARD_CSP)
+      .header('Referrer-Policy', 'same-origin')
+      .header('Cross-Origin-Opener-Policy', 'same-origin')
+      .header('Vary', 'Accept-Encoding')
+    if (asset.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+      return reply.header('Content-Encoding', 'gzip').send(asset.gzip)
+    }
+    return reply.send(asset.body)
+  }
+
+  app.get('/', { schema: { hide: true } }, async (_req, reply) =>
+    reply.header('Cache-Control', 'no-store').redirect(deps.rootUrl ?? '/app/', 302))
+
+  app.get('/app', { schema: { hide: true } }, async (req, reply) => {
+    if (!onDefaultDomain(req)) throw notFound('route')
+    return reply.redirect('/app/', 301)
+  })
+
+  app.get('/app/*', { schema: { hide: true } }, async (req, reply) => {
+    if (!onDefaultDomain(req)) throw notFound('route')
+    const rest = (req.params as { '*': string })['*']
+    const file = assets.get(rest)
+    if (file) return send(req, reply, file)
+    // A missing hashed file is a 404, never the page: a script tag must not receive HTML.
+    if (rest.startsWith('assets/') || extname(rest) !== '') throw notFound('file')
+    const index = assets.get('index.html')
+    if (!index) return reply.code(503).header('Content-Type', 'text/html; charset=utf-8').header('Cache-Control', 'no-store').send(NOT_BUILT_PAGE)
+    return send(req, reply, index)
+  })
+}

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+
+describe('the root of a default domain', () => {
+  let s: TestServer
+  let elsewhere: TestServer
+  before(async () => {
+    s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
+    elsewhere = await startTestServer({ env: { LINKLINE_ROOT_URL: 'https://www.example.com/' } })
+  })
+  after(async () => {
+    await s.close()
+    await elsewhere.close()
+  })
+
+  test('sends a person to the dashboard, or to LINKLINE_ROOT_URL', async () => {
+    const root = await s.request('GET', '/', { token: null })
+    assert.equal(root.status, 302)
+    assert.equal(root.headers.location, '/app/')
+    const configured = await elsewhere.request('GET', '/', { token: null })
+    assert.equal(configured.status, 302)
+    assert.equal(configured.headers.location, 'https://www.example.com/')
+    const app = await s.request('GET', '/app', { token: null })
+    assert.equal(app.status, 301)
+    assert.equal(app.headers.location, '/app/')
+  })
+
+  test('/app serves the built dashboard: index.html revalidated under a strict CSP, hashed assets cached for a year', async () => {
+    const index = await s.request('GET', '/app/', { token: null })
+    assert.equal(index.status, 200)
+    assert.match(String(index.headers['content-type']), /^text\/html/)
+    assert.equal(index.headers['cache-control'], 'no-cache')
+    const csp = String(index.headers['content-security-policy'])
+    assert.match(csp, /default-src 'none'/)
+    assert.match(csp, /script-src 'self'(;|$)/)
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|https?:/, 'no inline script, no other host')
+    assert.doesNotMatch(index.text, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script in the page')
+    // Every asset the page names is served from this origin, with a hashed name and a year of caching.
+    const assets = [...index.text.matchAll(/(?:src|href)="(\/app\/assets\/[^"]+)"/g)].map((m) => m[1] as string)
+    assert.ok(assets.some((a) => a.endsWith('.js')) && assets.some((a) => a.endsWith('.css')), assets.join(' '))
+    for (const asset of assets) {
+      const res = await s.request('GET', asset, { token: null, headers: { 'accept-encoding': 'gzip' } })
+      assert.equal(res.status, 200, asset)
+      assert.match(asset, /-[\w-]{8}\.(js|css)$/)
+      assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable')
+      assert.equal(res.headers['content-encoding'], 'gzip')
+    }
+    // A page of the dashboard is index.html; a missing asset is a 404, never the page.
+    const deep = await s.request('GET', '/app/links/lnk_123', { token: null })
+    assert.equal(deep.status, 200)
+    assert.equal(deep.text, index.text)
+    assert.equal((await s.request('GET', '/app/assets/index-missing.js', { token: null })).status, 404)
+  })
+
+  test('the dashboard is served on default domains only', async () => {
+    // An unknown host is resolved against the first default domain, as redirects are.
+    assert.equal((await s.request('GET', '/app/', { token: null, headers: { host: 'elsewhere.example' } })).status, 200)
+    assert.equal((await s.request('POST', '/v1/domains', { json: { name: 'go.custom.example' } })).status, 201)
+    const custom = await s.request('GET', '/app/', { token: null, headers: { host: 'go.custom.example' } })
+    assert.equal(custom.status, 404)
+    assert.equal(custom.body.error.code, 'not_found')
+  })
+})

@@ -1,0 +1,13 @@
+import type { Insertable, Selectable } from 'kysely'
+
+export interface SessionsTable {
+  id: string
+  /** SHA-256 of the cookie's value, hex; the value itself is never stored. */
+  session_hash: string
+  /** The token the session acts as: revoking it ends the session. */
+  token_id: string
+  created_at: number
+  last_used_at: number
+}
+export type SessionRow = Selectable<SessionsTable>
+export type NewSessionRow = Insertable<SessionsTable>

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { backends } from '../../test/backends.js'
+import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { SESSION_IDLE_MS } from './sessions.service.js'
+
+/** A clock the test moves forward: the container reads "now" from it. */
+const movableClock = () => {
+  let offset = 0
+  return { now: () => Date.now() + offset, advance: (ms: number) => { offset += ms } }
+}
+
+const cookieOf = (setCookie: string[] | string | undefined) => {
+  const header = [setCookie ?? []].flat()[0] ?? ''
+  return { header, value: /^linkline_session=([^;]*)/.exec(header)?.[1] ?? '' }
+}
+
+for (const backend of backends) {
+  describe(`sessions (${backend})`, () => {
+    let s: TestServer
+    const clock = movableClock()
+    before(async () => {
+      s = await startTestServer({ backend, container: { clock }, env: { LINKLINE_TRUST_PROXY: 'true' } })
+    })
+    after(() => s.close())
+
+    const signIn = async (token: string, headers: Record<string, string> = {}) => {
+      const res = await s.request('POST', '/v1/sessions', { token: null, json: { token }, headers })
+      assert.equal(res.status, 201, res.text)
+      return { res, cookie: `linkline_session=${cookieOf(res.headers['set-cookie']).value}` }
+    }
+    const origin = () => `http://${s.host}`
+
+    test('a token is exchanged for an HttpOnly, SameSite=Strict cookie that acts as the token', async () => {
+      const { res, cookie } = await signIn(s.token)
+      const { header, value } = cookieOf(res.headers['set-cookie'])
+      assert.match(value, /^[A-Za-z0-9_-]{43}$/)
+      assert.match(header, /; Path=\//)
+      assert.match(header, /; HttpOnly/)
+      assert.match(header, /; SameSite=Strict/)
+      assert.doesNotMatch(header, /Secure/, 'plain HTTP: no Secure flag')
+      assert.equal(res.body.data.ownerId, 'alice')
+      assert.ok(res.body.data.scopes.includes('links:write'))
+      assert.doesNotMatch(res.text, new RegExp(s.token), 'the token is not echoed')
+
+      const me = await s.request('GET', '/v1/sessions/current', { token: null, headers: { cookie } })
+      assert.equal(me.status, 200)
+      assert.deepEqual({ ownerId: me.body.data.ownerId, via: me.body.data.via }, { ownerId: 'alice', via: 'session' })
+      const viaBearer = await s.request('GET', '/v1/sessions/current')
+      assert.equal(viaBearer.body.data.via, 'bearer')
+      const list = await s.request('GET', '/v1/links', { token: null, headers: { cookie } })
+      assert.equal(list.status, 200)
+    })
+
+    test('over HTTPS (a trusted proxy says so) the cookie is Secure', async () => {
+      const { res } = await signIn(s.token, { 'x-forwarded-proto': 'https' })
+      assert.match(cookieOf(res.headers['set-cookie']).header, /; Secure/)
+    })
+
+    test('an unknown token is 401 naming the token; a session has the scopes of its token', async () => {
+      const bad = await s.request('POST', '/v1/sessions', { token: null, json: { token: 'll_nope' } })
+      assert.equal(bad.status, 401)
+      assert.equal(bad.body.error.param, 'token')
+      assert.equal(bad.headers['set-cookie'], undefined)
+
+      const { cookie } = await signIn(await s.createToken('carol', ['links:read']))
+      const read = await s.request('GET', '/v1/links', { token: null, headers: { cookie } })
+      assert.equal(read.status, 200)
+      const write = await s.request('POST', '/v1/links', { token: null, json: { destination: 'https://example.com' }, headers: { cookie, origin: origin() } })
+      assert.equal(write.status, 403)
+      assert.equal(write.body.error.code, 'forbidden')
+    })
+
+    test('a cookie-authenticated change needs an Origin of this host; bearer tokens do not', async () => {
+      const { cookie } = await signIn(s.token)
+      const body = { destination: 'https://example.com/origin' }
+      const none = await s.request('POST', '/v1/links', { token: null, json: body, headers: { cookie } })
+      assert.equal(none.status, 403)
+      assert.equal(none.body.error.param, 'Origin')
+      const other = await s.request('POST', '/v1/links', { token: null, json: body, headers: { cookie, origin: 'http://evil.example' } })
+      assert.equal(other.status, 403)
+      const opaque = await s.request('POST', '/v1/links', { token: null, json: body, headers: { cookie, origin: 'null' } })
+      assert.equal(opaque.status, 403)
+      const same = await s.request('POST', '/v1/links', { token: null, json: body, headers: { cookie, origin: origin() } })
+      assert.equal(same.status, 201, same.text)
+      const del = await s.request('DELETE', `/v1/links/${same.body.data.id}`, { token: null, headers: { cookie, origin: 'http://evil.example' } })
+      assert.equal(del.status, 403)
+      assert.equal((await s.request('GET', `/v1/links/${same.body.data.id}`)).status, 200, 'the refused delete changed nothing')
+      // Reads need no Origin (a top-level navigation sends none).
+      assert.equal((await s.request('GET', `/v1/links/${same.body.data.id}`, { token: null, headers: { cookie } })).status, 200)
+      // A bearer token is what it was: no Origin asked for, the cookie beside it ignored.
+      const bearer = await s.request('POST', '/v1/links', { json: { destination: 'https://example.com/bearer' }, headers: { cookie: 'linkline_session=garbage-garbage-garbage' } })
+      assert.equal(bearer.status, 201)
+    })
+
+    test('a session ends after 7 days without use, and each use keeps it alive', async () => {
+      const { cookie } = await signIn(s.token)
+      const get = () => s.request('GET', '/v1/sessions/current', { token: null, headers: { cookie } })
+      clock.advance(SESSION_IDLE_MS - 60_000)
+      const used = await get()
+      assert.equal(used.status, 200, 'used just before the limit')
+      assert.match(cookieOf(used.headers['set-cookie']).header, /Max-Age=604800/, 'the cookie is renewed with the session')
+      clock.advance(SESSION_IDLE_MS - 60_000)
+      assert.equal((await get()).status, 200, 'the use moved the limit')
+      clock.advance(SESSION_IDLE_MS)
+      const expired = await get()
+      assert.equal(expired.status, 401)
+      assert.match(cookieOf(expired.headers['set-cookie']).header, /Max-Age=0/, 'the dead cookie is cleared')
+      assert.equal((await get()).status, 401, 'and it stays ended')
+      assert.equal((await s.request('GET', '/v1/sessions/current')).status, 200, 'the token itself still works')
+    })
+
+    test('revoking the token ends its sessions', async () => {
+      const made = await s.request('POST', '/v1/tokens', { json: { name: 'laptop' } })
+      assert.equal(made.status, 201)
+      const { cookie } = await signIn(made.body.data.token)
+      assert.equal((await s.request('GET', '/v1/links', { token: null, headers: { cookie } })).status, 200)
+      assert.equal((await s.request('DELETE', `/v1/tokens/${made.body.data.id}`)).status, 200)
+      assert.equal((await s.request('GET', '/v1/links', { token: null, headers: { cookie } })).status, 401)
+    })
+
+    test('signing out ends the session and clears the cookie; with a bearer token there is no session to end', async () => {
+      const { cookie } = await signIn(s.token)
+      const crossSite = await s.request('DELETE', '/v1/sessions/current', { token: null, headers: { cookie } })
+      assert.equal(crossSite.status, 403)
+      const out = await s.request('DELETE', '/v1/sessions/current', { token: null, headers: { cookie, origin: origin() } })
+      assert.equal(out.status, 200)
+      assert.match(cookieOf(out.headers['set-cookie']).header, /^linkline_session=;.*Max-Age=0/)
+      assert.equal((await s.request('GET', '/v1/sessions/current', { token: null, headers: { cookie } })).status, 401)
+      const bearer = await s.request('DELETE', '/v1/sessions/current')
+      assert.equal(bearer.status, 404)
+      assert.equal((await s.request('GET', '/v1/links')).status, 200, 'the token still works')
+    })
+  })
+}

@@ -1,0 +1,137 @@
+import { useEffect, useState } from 'preact/hooks'
+import { api, type Domain, type Envelope, type Link } from '../api'
+import { navigate } from '../router'
+import { A, confirmed, CopyButton, Empty, ErrorBox, Loading, formatDate, formatDay } from '../ui'
+import { LinkForm } from './link-form'
+
+interface LinkPage extends Envelope<Link[]> {
+  pagination: { page: number; limit: number; hasMore: boolean }
+}
+
+const SEARCH_FIELDS = [
+  { value: 'title', label: 'Title' },
+  { value: 'destination', label: 'Destination' },
+  { value: 'path', label: 'Path' },
+]
+
+export function LinksPage({ canWrite }: { canWrite: boolean }) {
+  const [page, setPage] = useState(1)
+  const [searchField, setSearchField] = useState('title')
+  const [search, setSearch] = useState('')
+  const [applied, setApplied] = useState<{ field: string; value: string }>({ field: 'title', value: '' })
+  const [domain, setDomain] = useState('')
+  const [data, setData] = useState<LinkPage | null>(null)
+  const [domains, setDomains] = useState<Domain[]>([])
+  const [error, setError] = useState<unknown>(null)
+  const [editing, setEditing] = useState<Link | 'new' | null>(null)
+  const [selected, setSelected] = useState<Set<string>>(new Set())
+  const [version, setVersion] = useState(0)
+
+  useEffect(() => {
+    api<Envelope<Domain[]>>('GET', '/v1/domains').then((r) => setDomains(r.data), () => setDomains([]))
+  }, [])
+
+  useEffect(() => {
+    let live = true
+    setError(null)
+    const query: Record<string, string | number> = { page, limit: 20 }
+    if (applied.value !== '') query[`query[${applied.field}]`] = applied.field === 'path' && !applied.value.startsWith('/') ? `/${applied.value}` : applied.value
+    if (domain !== '') query['query[domain]'] = domain
+    api<LinkPage>('GET', '/v1/links', { query }).then(
+      (r) => live && setData(r),
+      (e) => live && (setError(e), setData(null)),
+    )
+    return () => { live = false }
+  }, [page, applied, domain, version])
+
+  const reload = () => setVersion((v) => v + 1)
+  const remove = async (link: Link) => {
+    if (!confirmed(`Delete ${link.shortUrl}? Its statistics and conversations go with it, and the short URL stops working at once.`)) return
+    try {
+      await api('DELETE', `/v1/links/${link.id}`)
+      reload()
+    } catch (e) {
+      setError(e)
+    }
+  }
+  const removeSelected = async () => {
+    if (!confirmed(`Delete ${selected.size} link${selected.size === 1 ? '' : 's'}? Their statistics and conversations go with them.`)) return
+    const failures: unknown[] = []
+    for (const id of selected) await api('DELETE', `/v1/links/${id}`).catch((e: unknown) => failures.push(e))
+    setSelected(new Set())
+    if (failures.length > 0) setError(failures[0])
+    reload()
+  }
+  const toggle = (id: string) => {
+    const next = new Set(selected)
+    if (next.has(id)) next.delete(id)
+    else next.add(id)
+    setSelected(next)
+  }
+
+  return (
+    <section>
+      <header class="page-header">
+        <h1>Links</h1>
+        {canWrite ? <button class="primary" onClick={() => setEditing('new')}>New link</button> : null}
+      </header>
+      {editing !== null ? (
+        <LinkForm link={editing === 'new' ? null : editing} domains={domains}
+          onCancel={() => setEditing(null)}
+          onSaved={() => { setEditing(null); setPage(1); reload() }} />
+      ) : null}
+      <form class="toolbar" role="search" onSubmit={(e) => { e.preventDefault(); setPage(1); setApplied({ field: searchField, value: search.trim() }) }}>
+        <select aria-label="Search in" value={searchField} onChange={(e) => setSearchField(e.currentTarget.value)}>
+          {SEARCH_FIELDS.map((f) => <option key={f.value} value={f.value}>{f.label}</option>)}
+        </select>
+        <input type="search" name="search" placeholder="Exact title, destination or path" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+        <button type="submit">Search</button>
+        <select aria-label="Domain" value={domain} onChange={(e) => { setPage(1); setDomain(e.currentTarget.value) }}>
+          <option value="">All domains</option>
+          {domains.map((d) => <option key={d.name} value={d.name}>{d.name}</option>)}
+        </select>
+        {selected.size > 0 && canWrite ? <button type="button" class="danger" onClick={removeSelected}>Delete {selected.size} selected</button> : null}
+      </form>
+      <ErrorBox error={error} />
+      {data === null && error === null ? <Loading what="links" /> : null}
+      {data !== null && data.data.length === 0 ? (
+        <Empty>{applied.value !== '' || domain !== '' ? 'No link matches this search.' : 'No links yet. Create the first one with “New link”.'}</Empty>
+      ) : null}
+      {data !== null && data.data.length > 0 ? (
+        <div class="table-wrap"><table class="links">
+          <thead>
+            <tr>
+              <th class="check"><input type="checkbox" aria-label="Select all on this page"
+                checked={data.data.every((l) => selected.has(l.id))}
+                onChange={(e) => setSelected(e.currentTarget.checked ? new Set(data.data.map((l) => l.id)) : new Set())} /></th>
+              <th>Short URL</th><th>Destination</th><th>Title</th><th>Created</th><th></th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.data.map((link) => (
+              <tr key={link.id} data-link={link.id}>
+                <td class="check"><input type="checkbox" aria-label={`Select ${link.shortUrl}`} checked={selected.has(link.id)} onChange={() => toggle(link.id)} /></td>
+                <td class="short"><A to={`/links/${link.id}`}>{link.shortUrl.replace(/^https?:\/\//, '')}</A> <CopyButton text={link.shortUrl} /></td>
+                <td class="destination" title={link.destination}>{link.destination}</td>
+                <td>{link.title ?? <span class="muted">—</span>}</td>
+                <td class="nowrap" title={formatDate(link.createdAt)}>{formatDay(link.createdAt)}</td>
+                <td class="row-actions">
+                  <button class="small" onClick={() => navigate(`/links/${link.id}`)}>Stats &amp; QR</button>
+                  {canWrite ? <button class="small" onClick={() => setEditing(link)}>Edit</button> : null}
+                  {canWrite ? <button class="small danger" onClick={() => remove(link)}>Delete</button> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table></div>
+      ) : null}
+      {data !== null && (page > 1 || data.pagination.hasMore) ? (
+        <nav class="pager">
+          <button disabled={page === 1} onClick={() => setPage(page - 1)}>← Newer</button>
+          <span>Page {page}</span>
+          <button disabled={!data.pagination.hasMore} onClick={() => setPage(page + 1)}>Older →</button>
+        </nav>
+      ) : null}
+    </section>
+  )
+}

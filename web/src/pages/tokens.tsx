@@ -1,0 +1,89 @@
+import { useEffect, useState } from 'preact/hooks'
+import { api, type Envelope, type Me, type Token } from '../api'
+import { confirmed, CopyButton, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
+
+export function TokensPage({ me }: { me: Me }) {
+  const [tokens, setTokens] = useState<Token[] | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const [name, setName] = useState('')
+  const [scopes, setScopes] = useState<Set<string>>(new Set(me.scopes))
+  const [created, setCreated] = useState<Token | null>(null)
+  const [createError, setCreateError] = useState<unknown>(null)
+  const load = () => api<Envelope<Token[]>>('GET', '/v1/tokens').then((r) => setTokens(r.data), setError)
+  useEffect(() => void load(), [])
+
+  const create = async (e: Event) => {
+    e.preventDefault()
+    setCreateError(null)
+    try {
+      const res = await api<Envelope<Token>>('POST', '/v1/tokens', { body: { name: name.trim() === '' ? null : name.trim(), scopes: me.scopes.filter((s) => scopes.has(s)) } })
+      setCreated(res.data)
+      setName('')
+      await load()
+    } catch (err) {
+      setCreateError(err)
+    }
+  }
+  const revoke = async (token: Token) => {
+    const warning = token.current ? ' This is the token of your own session: you will be signed out.' : ''
+    if (!confirmed(`Revoke ${token.name ?? token.prefix}? Programs using it stop working at once.${warning}`)) return
+    try {
+      await api('DELETE', `/v1/tokens/${token.id}`)
+      await load()
+    } catch (err) {
+      setError(err)
+    }
+  }
+  const toggle = (scope: string) => {
+    const next = new Set(scopes)
+    if (next.has(scope)) next.delete(scope)
+    else next.add(scope)
+    setScopes(next)
+  }
+  return (
+    <section>
+      <header class="page-header"><h1>API tokens</h1></header>
+      <form class="card" onSubmit={create}>
+        <h2>Create a token</h2>
+        <Field label="Name" name="name" error={createError} hint="What it is for, e.g. “CI” or “reporting”">
+          <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="reporting" />
+        </Field>
+        <Field label="Scopes" name="scopes" error={createError} hint="At most the scopes of your own token">
+          <span class="checks">
+            {me.scopes.map((s) => (
+              <label key={s}><input type="checkbox" name="scope" value={s} checked={scopes.has(s)} onChange={() => toggle(s)} /> {s}</label>
+            ))}
+          </span>
+        </Field>
+        <ErrorBox error={generalError(createError, ['name', 'scopes'])} />
+        <button type="submit" class="primary">Create token</button>
+        {created?.token ? (
+          <div class="notice" role="status" data-testid="new-token">
+            <strong>Copy this token now: it is shown only once.</strong>
+            <code class="secret">{created.token}</code>
+            <CopyButton text={created.token} label="Copy token" /> <button type="button" class="small" onClick={() => setCreated(null)}>Done</button>
+          </div>
+        ) : null}
+      </form>
+      <ErrorBox error={error} />
+      {tokens === null && !error ? <Loading what="tokens" /> : null}
+      {tokens?.length === 0 ? <Empty>No active tokens.</Empty> : null}
+      {tokens && tokens.length > 0 ? (
+        <table>
+          <thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th>Created</th><th></th></tr></thead>
+          <tbody>
+            {tokens.map((t) => (
+              <tr key={t.id} data-token={t.id}>
+                <td>{t.name ?? <span class="muted">unnamed</span>} {t.current ? <span class="tag">this session</span> : null}</td>
+                <td><code>{t.prefix}…</code></td>
+                <td class="small-print">{t.scopes.join(', ')}</td>
+                <td class="nowrap">{formatDate(t.createdAt)}</td>
+                <td class="row-actions"><button class="small danger" onClick={() => revoke(t)}>Revoke</button></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  )
+}

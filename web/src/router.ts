@@ -1,0 +1,34 @@
+import { useEffect, useState } from 'preact/hooks'
+
+/** The dashboard's pages live under /app; the server answers index.html for every one of them. */
+export const BASE = '/app'
+
+const listeners = new Set<() => void>()
+window.addEventListener('popstate', () => listeners.forEach((l) => l()))
+
+export function navigate(to: string): void {
+  history.pushState(null, '', `${BASE}${to}`)
+  listeners.forEach((l) => l())
+  window.scrollTo(0, 0)
+}
+
+/** The current page's path below /app (`/`, `/links/lnk_…`) and its query. */
+export function useRoute(): { path: string; query: URLSearchParams } {
+  const read = () => ({ path: location.pathname.slice(BASE.length) || '/', query: new URLSearchParams(location.search) })
+  const [route, setRoute] = useState(read)
+  useEffect(() => {
+    const listener = () => setRoute(read())
+    listeners.add(listener)
+    return () => void listeners.delete(listener)
+  }, [])
+  return route
+}
+
+/** A link inside the dashboard: a real href (open in a new tab works), navigated without a reload. */
+export function onNavigate(to: string) {
+  return (event: MouseEvent) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+    event.preventDefault()
+    navigate(to)
+  }
+}

@@ -1,0 +1,63 @@
+import type { ComponentChildren } from 'preact'
+import { useState } from 'preact/hooks'
+import { ApiError, describeError } from './api'
+import { BASE, onNavigate } from './router'
+
+export function A({ to, children, class: className }: { to: string; children: ComponentChildren; class?: string }) {
+  return <a href={`${BASE}${to}`} onClick={onNavigate(to)} class={className}>{children}</a>
+}
+
+/** An error that belongs to no one field: shown where the action happened. */
+export function ErrorBox({ error }: { error: unknown }) {
+  if (error === null || error === undefined) return null
+  return <div class="error" role="alert">{describeError(error)}</div>
+}
+
+/** The error for one field, when the API named that field (`param`). */
+export function fieldError(error: unknown, ...names: string[]): string | null {
+  return error instanceof ApiError && error.param !== null && names.some((n) => error.param === n || error.param?.startsWith(`${n}[`) || error.param?.startsWith(`${n}.`))
+    ? describeError(error)
+    : null
+}
+/** The error when no field on the form carries it. */
+export const generalError = (error: unknown, fields: string[]) => (fieldError(error, ...fields) === null ? error : null)
+
+export function Field(props: { label: string; name: string; error: unknown; hint?: string; children: ComponentChildren }) {
+  const message = fieldError(props.error, props.name)
+  return (
+    <label class={message ? 'field invalid' : 'field'} data-field={props.name}>
+      <span class="label">{props.label}</span>
+      {props.children}
+      {props.hint && !message ? <span class="hint">{props.hint}</span> : null}
+      {message ? <span class="field-error" role="alert">{message}</span> : null}
+    </label>
+  )
+}
+
+export const Loading = ({ what }: { what: string }) => <p class="muted loading" aria-busy="true">Loading {what}…</p>
+export const Empty = ({ children }: { children: ComponentChildren }) => <div class="empty">{children}</div>
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [done, setDone] = useState<'copied' | 'failed' | null>(null)
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text)
+      setDone('copied')
+    } catch {
+      setDone('failed')
+    }
+    setTimeout(() => setDone(null), 1500)
+  }
+  return <button type="button" class="small" onClick={copy} title={`Copy ${text}`}>{done === 'copied' ? 'Copied' : done === 'failed' ? 'Select and copy' : label}</button>
+}
+
+export function formatDate(iso: string | number | null): string {
+  if (iso === null) return '—'
+  const date = typeof iso === 'number' ? new Date(iso * 1000) : new Date(iso)
+  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+}
+
+export const formatDay = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' })
+
+/** Asks before a destructive action; returns whether the person agreed. */
+export const confirmed = (question: string) => window.confirm(question)
