@@ -85,7 +85,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     listen: { host: config.host, port: config.port },
     verification: config.domainVerification,
     resolver: options.txtResolver ?? systemTxtResolver,
-    linksOnDomain: (trx, name) => createLinksRepository(trx).anyOnDomain(name),
+    // Links depend on domains, so domains reach the links service late, through this closure.
+    linksOnDomain: (name, trx) => links.anyOnDomain(name, trx),
     clock,
     logger,
     onChange: invalidateAll,

@@ -49,8 +49,8 @@ export function createDomainsService(deps: {
   /** When false (LINKLINE_DOMAIN_VERIFICATION=off), new domains are verified at once. */
   verification: boolean
   resolver: TxtResolver
-  /** Whether any link uses the domain, asked inside the transaction that deletes it. */
-  linksOnDomain: (trx: Db, name: string) => Promise<boolean>
+  /** Whether any link uses the domain (LinksService.anyOnDomain), asked inside the transaction that deletes it. */
+  linksOnDomain: (name: string, trx: Db) => Promise<boolean>
   clock: Clock
   logger: Pick<FastifyBaseLogger, 'warn'>
   /** Told whenever the set of custom domains changes, so that redirect caches (on every instance) can follow. */
@@ -243,7 +243,7 @@ export function createDomainsService(deps: {
       // wait, and the check that follows sees every link committed before it (rolled back when in use).
       await repo.transaction(async (tx, trx) => {
         if (!(await tx.delete(principal.ownerId, name))) throw domainNotFound()
-        if (await deps.linksOnDomain(trx, name)) throw domainInUse(name)
+        if (await deps.linksOnDomain(name, trx)) throw domainInUse(name)
       })
       custom.delete(name)
       await deps.onChange?.()

@@ -2,6 +2,7 @@ import type { DomainsService } from '../domains/domains.service.js'
 import type { Clock } from '../shared/clock.js'
 import { normalizeHostAndPort } from '../shared/hosts.js'
 import { newId, randomBase62 } from '../shared/ids.js'
+import type { Db } from '../storage/database.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import {
@@ -226,6 +227,12 @@ export function createLinksService(deps: {
       if (moved) await invalidate(domain, path)
       return toObject(next)
     },
+
+    /**
+     * Whether any link, whoever owns it, uses the domain. Domains ask it inside the transaction that
+     * deletes the domain (`trx`), so that the answer and the delete are one atomic step.
+     */
+    anyOnDomain: (domain: string, trx?: Db): Promise<boolean> => repo.anyOnDomain(domain, trx),
 
     async delete(principal: Principal, id: string): Promise<{ id: string; deleted: true }> {
       const row = await repo.deleteForOwner(principal.ownerId, id)
