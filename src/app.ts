@@ -107,7 +107,7 @@ export async function buildApp(c: Container): Promise<App> {
       new AppError(429, 'rate_limited', `over the limit of ${context.max} requests per minute for this token; retry in ${context.after}`),
   })
   app.addHook('onRequest', answerUnknownRoutes)
-  registerIdempotency(app, { db: c.storage.db, clock: c.clock })
+  registerIdempotency(app, c.idempotency)
   await registerOpenApi(app, [LinkObject, DomainObject, ConversationObject, MessageObject, StatsObject])
 
   opsRoutes(app, { storage: c.storage, metrics: c.metrics })

@@ -8,7 +8,8 @@ import { createConversationsService } from './conversations/conversations.servic
 import { createDomainsRepository } from './domains/domains.repository.js'
 import { createDomainsService } from './domains/domains.service.js'
 import { systemTxtResolver, type TxtResolver } from './domains/domains.verification.js'
-import { pruneIdempotencyKeys } from './http/idempotency.js'
+import { createIdempotencyRepository } from './idempotency/idempotency.repository.js'
+import { createIdempotencyService } from './idempotency/idempotency.service.js'
 import { createLinksRepository } from './links/links.repository.js'
 import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
@@ -74,6 +75,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize)
 
   const tokens = createTokensService({ repo: createTokensRepository(db), clock })
+  const idempotency = createIdempotencyService({ repo: createIdempotencyRepository(db), clock })
   const invalidateAll = async () => {
     redirectCache.clear()
     await bus.publishDomainsChanged()
@@ -137,7 +139,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   let closed: Promise<number> | undefined
 
   return {
-    config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, domains, links, conversations, clicks, stats, qr,
+    config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, idempotency, domains, links, conversations, clicks, stats, qr,
 
     /** Migrates the database and loads what the redirect keeps in memory. */
     async start(): Promise<void> {
@@ -146,7 +148,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       clicks.start()
       maintenance = setInterval(faults.guard('timer', () => {
         const failed = (what: string) => (error: unknown) => logger.warn({ err: error }, `pruning ${what} failed; retried in an hour`)
-        pruneIdempotencyKeys(db, clock.now()).catch(failed('idempotency keys'))
+        idempotency.prune().catch(failed('idempotency keys'))
         stats.prune().catch(failed('old clicks'))
       }), MAINTENANCE_INTERVAL_MS).unref()
       if (config.domainVerification) {
