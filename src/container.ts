@@ -69,9 +69,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     ? undefined
     : connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, logger, metrics, faults })
   const bus = redis?.bus ?? createMemoryInvalidationBus()
-  // PostgreSQL without Redis may mean several instances and no way to hear of each other's writes:
-  // no redirect cache then (docs/adr/0003-redirect-cache-across-instances.md).
-  const shared = storage.dialect === 'postgres'
+  // Several instances without Redis have no way to hear of each other's writes: no redirect cache
+  // then (docs/adr/0003-redirect-cache-across-instances.md).
+  const shared = storage.adapter.sharedAcrossInstances
   const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize)
 
   const tokens = createTokensService({ repo: createTokensRepository(db), clock })
@@ -103,7 +103,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onInvalidateAll: invalidateAll,
   })
   const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
-  const stats = createStatsService({ repo: createStatsRepository(db, storage.dialect), links, clock, retentionDays: config.clickRetentionDays })
+  const stats = createStatsService({ repo: createStatsRepository(db, storage.adapter), links, clock, retentionDays: config.clickRetentionDays })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
   const qr = createQrService({ links, renderer: qrRenderer })
   const writer = startClickWriterThread({

@@ -1,6 +1,5 @@
 import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
-import { sql } from 'kysely'
 import { openStorage } from '../storage/database.js'
 import { decodeVisits, type WriteReply, type WriterSettings } from './click-writer.thread.js'
 import { createStatsRepository } from './stats.repository.js'
@@ -16,8 +15,8 @@ const port = parentPort as NonNullable<typeof parentPort>
 const storage = openStorage({ ...settings, databasePoolSize: 1 })
 // The staging tables and GROUP BY sorts of a batch stay in memory rather than in temporary files (only
 // on this connection: the server's own large sorts, such as a deep page of links, keep using files).
-if (storage.dialect === 'sqlite') await sql`pragma temp_store = memory`.execute(storage.db)
-const write = createVisitWriter(createStatsRepository(storage.db, storage.dialect))
+await storage.adapter.prepareBulkWriter(storage.db)
+const write = createVisitWriter(createStatsRepository(storage.db, storage.adapter))
 
 let queue = Promise.resolve()
 port.on('message', (message: { id: number; visits: unknown[] } | { close: true }) => {

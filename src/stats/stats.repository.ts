@@ -1,5 +1,5 @@
-import { sql } from 'kysely'
-import type { Db, DialectName } from '../storage/database.js'
+import type { Db } from '../storage/database.js'
+import { bucketStart, type DialectAdapter } from '../storage/dialect.js'
 import { inTransaction } from '../storage/transaction.js'
 import { stage, writeStagedBatch } from './click-batch.js'
 import { DAY_MS, dayOf } from './classify.js'
@@ -22,7 +22,7 @@ export interface BucketTotals {
   uniques: number
 }
 
-export function createStatsRepository(db: Db, dialect: DialectName) {
+export function createStatsRepository(db: Db, dialect: DialectAdapter) {
   return {
     /** The salt of a UTC day: the first instance to ask creates it, every other one reads the same. */
     async daySalt(day: number, candidate: string): Promise<string> {
@@ -36,13 +36,13 @@ export function createStatsRepository(db: Db, dialect: DialectName) {
      * and the rollups as increments. The batch is staged in temporary tables and everything else is
      * computed by the database (`INSERT … SELECT … GROUP BY`), so the cost in this process is one
      * staging insert per click, whatever the rollups; see writeStagedBatch. Clicks of links deleted
-     * since the visit are left out. On PostgreSQL, click writers of all instances take turns
-     * (a transaction-scoped advisory lock): uniques are then exact and their upserts cannot deadlock.
+     * since the visit are left out. Click writers of all instances take turns (the dialect's
+     * transaction lock: an advisory lock on PostgreSQL): uniques are then exact and their upserts cannot deadlock.
      */
     async writeBatch(batch: readonly NewClickRow[]): Promise<void> {
       if (batch.length === 0) return
       await inTransaction(db, async (trx) => {
-        if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${CLICK_WRITER_LOCK})`.execute(trx)
+        await dialect.lockForTransaction(trx, CLICK_WRITER_LOCK)
         const staging = await stage(trx)
         for (const rows of chunks(batch)) await staging.insertInto('click_batch').values(rows).execute()
         await writeStagedBatch(staging)
@@ -57,7 +57,7 @@ export function createStatsRepository(db: Db, dialect: DialectName) {
       const rows = await db
         .selectFrom('link_click_rollups')
         .select((eb) => {
-          const bucket = eb('hour', '-', eb('hour', '%', unit))
+          const bucket = bucketStart('hour', unit)
           return [
             bucket.as('bucket'),
             eb.fn.sum<number | string>('total_clicks').as('total'),
