@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto'
-import { createServer, type IncomingMessage } from 'node:http'
+import { createServer } from 'node:http'
 import rateLimit from '@fastify/rate-limit'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify from 'fastify'
@@ -15,6 +14,7 @@ import { compileTrust } from './http/client-address.js'
 import { answerClientError, answerMissingHost, registerErrorHandling, sendError, toAppError } from './http/errors.js'
 import { registerIdempotency } from './http/idempotency.js'
 import { registerOpenApi } from './http/openapi.js'
+import { requestIdOf } from './http/request-id.js'
 import { parseParams, registerBodyParsers } from './http/parsing.js'
 import type { App } from './http/types.js'
 import { coerceRequest } from './http/validation.js'
@@ -26,8 +26,6 @@ import { qrRoutes } from './qr/qr.routes.js'
 import { AppError, serviceUnavailable } from './shared/errors.js'
 import { statsRoutes } from './stats/stats.routes.js'
 import { StatsObject } from './stats/stats.schemas.js'
-
-const REQUEST_ID = /^[\w.:-]{1,128}$/
 
 /**
  * Builds the HTTP application over a container: the redirect fast path in front, then Fastify with
@@ -46,10 +44,7 @@ export async function buildApp(c: Container): Promise<App> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trust,
     requestIdHeader: false,
-    genReqId: (req: IncomingMessage) => {
-      const sent = req.headers['x-request-id']
-      return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID()
-    },
+    genReqId: requestIdOf,
     routerOptions: { querystringParser: (query: string) => parseParams(query, false), maxParamLength: 1024 },
     // Errors the router raises before any hook runs still get the one error shape and a request id.
     frameworkErrors: (error, req, reply) => sendError(reply.header('X-Request-Id', req.id), toAppError(error)),

@@ -1,7 +1,8 @@
+import { sql, type Expression, type SqlBool } from 'kysely'
 import type { Db } from '../storage/database.js'
 import { inTransaction } from '../storage/transaction.js'
 import type { ConversationRow, ConversationRowUpdate, MessageRow, NewConversationRow } from './conversations.table.js'
-import { pastCursor, type Cursor, type Direction } from './pagination.js'
+import type { Cursor, Direction } from './pagination.js'
 
 export interface ConversationFilters {
   muted?: boolean
@@ -13,6 +14,18 @@ export interface ConversationFilters {
 }
 
 const order = (direction: Direction) => (direction === 'older' ? 'desc' : 'asc')
+
+/**
+ * Rows strictly past the cursor in the direction of travel. The bound on the key alone is implied
+ * by the rest; it is there so that SQLite and PostgreSQL both seek in the (…, key, id) index rather
+ * than read the list from its start and filter.
+ */
+function pastCursor(key: 'activity_at' | 'created_at', cursor: Cursor, direction: Direction): Expression<SqlBool> {
+  const strict = sql.raw(direction === 'older' ? '<' : '>')
+  const loose = sql.raw(direction === 'older' ? '<=' : '>=')
+  const column = sql.ref(key)
+  return sql<SqlBool>`(${column} ${loose} ${cursor.key} and (${column} ${strict} ${cursor.key} or id ${strict} ${cursor.id}))`
+}
 
 /** The queries on conversations and their messages, bound to `db` or to a transaction. */
 function queries(db: Db) {

@@ -16,18 +16,9 @@ import {
   serviceHostDomain,
 } from './domains.errors.js'
 import type { DomainsRepository } from './domains.repository.js'
+import type { DomainObject } from './domains.schemas.js'
 import type { DomainRow, DomainStatus } from './domains.table.js'
 import { hasVerificationRecord, newVerificationToken, verificationRecordName, type TxtResolver } from './domains.verification.js'
-
-export interface DomainObject {
-  name: string
-  isDefault: boolean
-  status: DomainStatus
-  createdAt: string | null
-  verifiedAt: string | null
-  lastCheckedAt: string | null
-  verification: { type: 'dns-txt'; name: string; value: string } | null
-}
 
 /**
  * How long a pending claim holds its name against other owners: long enough to publish a record,
