@@ -36,7 +36,7 @@ export async function buildApp(c: Container): Promise<App> {
   let closing = false
   const trust = compileTrust(config.trustProxy)
   const redirect = createRedirectHandler({
-    config, trust, domains: c.domains, links: c.links, cache: c.redirectCache, clicks: c.clicks, metrics: c.metrics, faults: c.faults,
+    config, trust, domains: c.domains, links: c.links, cache: c.redirectCache, clicks: c.clicks, metrics: c.metrics, faults: c.faults, clock: c.clock,
   })
 
   const app: App = Fastify({

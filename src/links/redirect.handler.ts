@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks'
 import type { Config } from '../config.js'
 import type { DomainsService } from '../domains/domains.service.js'
 import type { Faults } from '../ops/faults.js'
+import type { Clock } from '../shared/clock.js'
 import { clientAddress, type TrustFunction } from '../http/client-address.js'
 import { requestIdOf } from '../http/request-id.js'
 import type { Metrics } from '../ops/metrics.js'
@@ -34,8 +35,10 @@ export function createRedirectHandler(deps: {
   clicks: ClickRecorder
   metrics: Metrics
   faults: Faults
+  /** Stamps each visit: the container's clock, which tests move instead of sleeping. */
+  clock: Clock
 }) {
-  const { config, trust, domains, links, cache, clicks, metrics, faults } = deps
+  const { config, trust, domains, links, cache, clicks, metrics, faults, clock } = deps
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown, started: number) => {
     faults.failRequest('redirect', req, res, error)
@@ -54,7 +57,7 @@ export function createRedirectHandler(deps: {
       res.end()
       clicks.record({
         linkId: target.linkId,
-        at: Date.now(),
+        at: clock.now(),
         qr,
         head: req.method === 'HEAD',
         ip: clientAddress(req, trust),

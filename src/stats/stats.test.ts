@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { CLICK_BATCH_SIZE } from '../container.js'
+import { createManualClock } from '../shared/clock.js'
 import type { ClickSink, Visit } from './clicks.js'
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
@@ -348,6 +349,27 @@ describe('click flusher triggers', () => {
       const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/timer' } })).body.data.id
       assert.equal((await s.request('GET', '/timer', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
       await eventually(async () => (await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks === 1)
+    } finally {
+      await s.close()
+    }
+  })
+})
+
+describe('visits are stamped by the container clock', () => {
+  test('a redirect at a chosen time is counted in that hour and day, with no sleep and no backdated row', async () => {
+    const clock = createManualClock(Date.parse('2025-07-14T09:30:00Z'))
+    const s = await startTestServer({ container: { clock } })
+    try {
+      const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://clock.example/', path: '/clocked' } })).body.data.id
+      assert.equal((await s.request('GET', '/clocked', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
+      clock.advance(DAY)
+      assert.equal((await s.request('GET', '/clocked', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
+      await s.container.clicks.flush()
+      const data = (await s.request('GET', `/v1/links/${id}/stats?from=2025-07-14&to=2025-07-15`)).body.data
+      assert.deepEqual(data.timeseries, [{ start: '2025-07-14T00:00:00.000Z', clicks: 1 }, { start: '2025-07-15T00:00:00.000Z', clicks: 1 }])
+      assert.equal(data.lastClickedAt, '2025-07-15T09:30:00.000Z')
+      // The default range ends at the clock's now, not the machine's.
+      assert.equal((await s.request('GET', `/v1/links/${id}/stats`)).body.data.to, '2025-07-15T10:00:00.000Z')
     } finally {
       await s.close()
     }
