@@ -132,6 +132,15 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     listening: (listening) => redirectCache.setEnabled(listening),
   })
 
+  /**
+   * Migrates the database and loads what the services keep in memory: all that a CLI command needs.
+   * Nothing runs in the background, and Redis is not contacted.
+   */
+  async function prepare(): Promise<void> {
+    await migrateToLatest(storage)
+    await domains.load()
+  }
+
   let maintenance: NodeJS.Timeout | undefined
   let domainsRefresh: NodeJS.Timeout | undefined
   let domainsCheck: NodeJS.Timeout | undefined
@@ -141,10 +150,22 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   return {
     config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, idempotency, domains, links, conversations, clicks, stats, qr,
 
-    /** Migrates the database and loads what the redirect keeps in memory. */
+    prepare,
+
+    /**
+     * Opens the Redis connections (when REDIS_URL is set), resolving once the first attempt is over,
+     * connected or not: a CLI command whose writes other instances must hear of (domains rename).
+     */
+    connectRedis: async (): Promise<void> => redis?.connect(),
+
+    /**
+     * For a server: prepare(), then connect to Redis and start the background work (the click
+     * flusher, maintenance, domain checks). Constructing the container does none of this.
+     */
     async start(): Promise<void> {
-      await migrateToLatest(storage)
-      await domains.load()
+      await prepare()
+      // Not awaited: a server starts without Redis, and its connections keep trying.
+      void redis?.connect()
       clicks.start()
       maintenance = setInterval(faults.guard('timer', () => {
         const failed = (what: string) => (error: unknown) => logger.warn({ err: error }, `pruning ${what} failed; retried in an hour`)
