@@ -2,6 +2,7 @@ import { newId } from '../src/shared/ids.js'
 import { createStatsRepository } from '../src/stats/stats.repository.js'
 import type { NewClickRow } from '../src/stats/stats.table.js'
 import type { Db } from '../src/storage/database.js'
+import { sqliteAdapter } from '../src/storage/dialect.js'
 import type { Read } from './reads.js'
 import { insertInBatches, linkRow } from './seed.js'
 
@@ -25,7 +26,7 @@ const COUNTRIES = ['US', 'DE', 'FR', 'GB', 'JP', 'BR', 'IN', 'CA', 'NL', 'ES', '
 export async function seedClicks(db: Db, owner: string, count: number, now: number): Promise<string> {
   const linkId = newId('lnk')
   await insertInBatches(db, 'links', 1, () => ({ id: linkId, ...linkRow(owner, '/stats', 'https://shop.example/stats', 'Stats', now) }))
-  const repo = createStatsRepository(db, 'sqlite')
+  const repo = createStatsRepository(db, sqliteAdapter)
   for (let done = 0; done < count; done += CLICKS_PER_WRITE) {
     const rows: NewClickRow[] = []
     for (let i = done; i < Math.min(count, done + CLICKS_PER_WRITE); i++) {

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto'
-import { createServer, type IncomingMessage } from 'node:http'
+import { createServer } from 'node:http'
 import rateLimit from '@fastify/rate-limit'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify from 'fastify'
@@ -15,6 +14,7 @@ import { compileTrust } from './http/client-address.js'
 import { answerClientError, answerMissingHost, registerErrorHandling, sendError, toAppError } from './http/errors.js'
 import { registerIdempotency } from './http/idempotency.js'
 import { registerOpenApi } from './http/openapi.js'
+import { requestIdOf } from './http/request-id.js'
 import { parseParams, registerBodyParsers } from './http/parsing.js'
 import type { App } from './http/types.js'
 import { coerceRequest } from './http/validation.js'
@@ -32,8 +32,6 @@ import { tokensRoutes } from './tokens/tokens.routes.js'
 import { TokenObject } from './tokens/tokens.schemas.js'
 import { dashboardRoutes } from './dashboard/dashboard.routes.js'
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/
-
 /**
  * Builds the HTTP application over a container: the redirect fast path in front, then Fastify with
  * the global plugins and the explicit route table below (the whole URL map on one screen).
@@ -43,7 +41,7 @@ export async function buildApp(c: Container): Promise<App> {
   let closing = false
   const trust = compileTrust(config.trustProxy)
   const redirect = createRedirectHandler({
-    config, trust, domains: c.domains, links: c.links, cache: c.redirectCache, clicks: c.clicks, metrics: c.metrics, faults: c.faults,
+    config, trust, domains: c.domains, links: c.links, cache: c.redirectCache, clicks: c.clicks, metrics: c.metrics, faults: c.faults, clock: c.clock,
   })
 
   const app: App = Fastify({
@@ -51,10 +49,7 @@ export async function buildApp(c: Container): Promise<App> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trust,
     requestIdHeader: false,
-    genReqId: (req: IncomingMessage) => {
-      const sent = req.headers['x-request-id']
-      return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID()
-    },
+    genReqId: requestIdOf,
     routerOptions: { querystringParser: (query: string) => parseParams(query, false), maxParamLength: 1024 },
     // Errors the router raises before any hook runs still get the one error shape and a request id.
     frameworkErrors: (error, req, reply) => sendError(reply.header('X-Request-Id', req.id), toAppError(error)),
@@ -112,7 +107,7 @@ export async function buildApp(c: Container): Promise<App> {
       new AppError(429, 'rate_limited', `over the limit of ${context.max} requests per minute for this token; retry in ${context.after}`),
   })
   app.addHook('onRequest', answerUnknownRoutes)
-  registerIdempotency(app, { db: c.storage.db, clock: c.clock })
+  registerIdempotency(app, c.idempotency)
   await registerOpenApi(app, [LinkObject, DomainObject, ConversationObject, MessageObject, StatsObject, SessionObject, TokenObject])
 
   opsRoutes(app, { storage: c.storage, metrics: c.metrics })

@@ -8,7 +8,8 @@ import { createConversationsService } from './conversations/conversations.servic
 import { createDomainsRepository } from './domains/domains.repository.js'
 import { createDomainsService } from './domains/domains.service.js'
 import { systemTxtResolver, type TxtResolver } from './domains/domains.verification.js'
-import { pruneIdempotencyKeys } from './http/idempotency.js'
+import { createIdempotencyRepository } from './idempotency/idempotency.repository.js'
+import { createIdempotencyService } from './idempotency/idempotency.service.js'
 import { createLinksRepository } from './links/links.repository.js'
 import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
@@ -70,13 +71,14 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     ? undefined
     : connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, logger, metrics, faults })
   const bus = redis?.bus ?? createMemoryInvalidationBus()
-  // PostgreSQL without Redis may mean several instances and no way to hear of each other's writes:
-  // no redirect cache then (docs/adr/0003-redirect-cache-across-instances.md).
-  const shared = storage.dialect === 'postgres'
+  // Several instances without Redis have no way to hear of each other's writes: no redirect cache
+  // then (docs/adr/0003-redirect-cache-across-instances.md).
+  const shared = storage.adapter.sharedAcrossInstances
   const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize)
 
   const tokens = createTokensService({ repo: createTokensRepository(db), clock })
   const sessions = createSessionsService({ repo: createSessionsRepository(db), tokens, clock })
+  const idempotency = createIdempotencyService({ repo: createIdempotencyRepository(db), clock })
   const invalidateAll = async () => {
     redirectCache.clear()
     await bus.publishDomainsChanged()
@@ -88,7 +90,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     listen: { host: config.host, port: config.port },
     verification: config.domainVerification,
     resolver: options.txtResolver ?? systemTxtResolver,
-    linksOnDomain: (trx, name) => createLinksRepository(trx).anyOnDomain(name),
+    // Links depend on domains, so domains reach the links service late, through this closure.
+    linksOnDomain: (name, trx) => links.anyOnDomain(name, trx),
     clock,
     logger,
     onChange: invalidateAll,
@@ -110,8 +113,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onInvalidateAll: invalidateAll,
     onDeleted: purger.kick,
   })
-  const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.dialect), links, clock })
-  const stats = createStatsService({ repo: createStatsRepository(db, storage.dialect), links, clock, retentionDays: config.clickRetentionDays })
+  const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock })
+  const stats = createStatsService({ repo: createStatsRepository(db, storage.adapter), links, clock, retentionDays: config.clickRetentionDays })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
   const qr = createQrService({ links, renderer: qrRenderer })
   const clicks = new ClickBuffer({
@@ -135,6 +138,15 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     listening: (listening) => redirectCache.setEnabled(listening),
   })
 
+  /**
+   * Migrates the database and loads what the services keep in memory: all that a CLI command needs.
+   * Nothing runs in the background, and Redis is not contacted.
+   */
+  async function prepare(): Promise<void> {
+    await migrateToLatest(storage)
+    await domains.load()
+  }
+
   let maintenance: NodeJS.Timeout | undefined
   let domainsRefresh: NodeJS.Timeout | undefined
   let domainsCheck: NodeJS.Timeout | undefined
@@ -142,19 +154,31 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   let closed: Promise<number> | undefined
 
   return {
-    config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, sessions, domains, links, purger, conversations, clicks, stats, qr,
+    config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, sessions, idempotency, domains, links, purger, conversations, clicks, stats, qr,
 
-    /** Migrates the database and loads what the redirect keeps in memory. */
+    prepare,
+
+    /**
+     * Opens the Redis connections (when REDIS_URL is set), resolving once the first attempt is over,
+     * connected or not: a CLI command whose writes other instances must hear of (domains rename).
+     */
+    connectRedis: async (): Promise<void> => redis?.connect(),
+
+    /**
+     * For a server: prepare(), then connect to Redis and start the background work (the click
+     * flusher, maintenance, domain checks). Constructing the container does none of this.
+     */
     async start(): Promise<void> {
-      await migrateToLatest(storage)
-      await domains.load()
+      await prepare()
+      // Not awaited: a server starts without Redis, and its connections keep trying.
+      void redis?.connect()
       clicks.start()
       // Deletes a crash or a stop interrupted resume now; the hourly kick catches any a failed round left.
       purger.kick()
       maintenance = setInterval(faults.guard('timer', () => {
         purger.kick()
         const failed = (what: string) => (error: unknown) => logger.warn({ err: error }, `pruning ${what} failed; retried in an hour`)
-        pruneIdempotencyKeys(db, clock.now()).catch(failed('idempotency keys'))
+        idempotency.prune().catch(failed('idempotency keys'))
         stats.prune().catch(failed('old clicks'))
         sessions.prune().catch(failed('ended sessions'))
       }), MAINTENANCE_INTERVAL_MS).unref()

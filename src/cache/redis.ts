@@ -13,8 +13,8 @@ const retryStrategy = (attempt: number) => Math.min(attempt * 100, 2000)
  * Commands must fail fast while Redis is away (the rate limit then skips, a publish is retried
  * later) instead of queueing and holding requests: no offline queue, one retry, a short timeout.
  */
-const COMMAND_OPTIONS: RedisOptions = { retryStrategy, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 }
-const SUBSCRIBER_OPTIONS: RedisOptions = { retryStrategy, autoResubscribe: false }
+const COMMAND_OPTIONS: RedisOptions = { retryStrategy, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000, lazyConnect: true }
+const SUBSCRIBER_OPTIONS: RedisOptions = { retryStrategy, autoResubscribe: false, lazyConnect: true }
 
 type Message = { from: string; type: 'link'; domain: string; path: string } | { from: string; type: 'domains' }
 
@@ -105,5 +105,12 @@ export function connectRedis(deps: { url: string; prefix: string; logger: Pick<B
       subscriber.disconnect()
     },
   }
-  return { client, bus }
+  /**
+   * Opens both connections (constructing them does not: a CLI command that never starts the container
+   * never reaches Redis). A first attempt that fails is retried like any lost connection.
+   */
+  const connect = async (): Promise<void> => {
+    await Promise.allSettled([client, subscriber].map((connection) => connection.connect()))
+  }
+  return { client, bus, connect }
 }

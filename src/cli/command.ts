@@ -20,11 +20,16 @@ export interface Command {
 export const createCliContainer = (config: Config) =>
   createContainer(config, { logger: pino({ level: config.logLevel }, pino.destination(2)) })
 
-/** Runs `work` with a migrated container, and always closes it. */
-export async function withContainer<T>(config: Config, work: (c: Container) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` with a migrated container, and always closes it. Only prepared, not started: a command
+ * starts no background work and opens no Redis connection (constructing the container opens none),
+ * unless `redis` asks for one: a write that other instances must hear of.
+ */
+export async function withContainer<T>(config: Config, work: (c: Container) => Promise<T>, options: { redis?: boolean } = {}): Promise<T> {
   const container = await withDatabaseContext(config, () => createCliContainer(config))
   try {
-    await withDatabaseContext(config, () => container.start())
+    await withDatabaseContext(config, () => container.prepare())
+    if (options.redis) await container.connectRedis()
     return await work(container)
   } finally {
     await container.close()

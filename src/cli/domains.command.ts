@@ -20,7 +20,7 @@ export const domainsCommand: Command = {
     const [from, to] = positionals as [string, string]
     const dryRun = values['dry-run'] === true
     try {
-      const r = await withContainer(config(), (c) => c.links.moveDomain(from, to, { dryRun }))
+      const r = await withContainer(config(), (c) => c.links.moveDomain(from, to, { dryRun }), { redis: !dryRun })
       process.stdout.write(`${dryRun ? 'would move' : 'moved'} ${r.moved} link(s) from ${r.from} to ${r.to}\n`)
       return 0
     } catch (error) {

@@ -1,10 +1,10 @@
-import type { ExpressionBuilder } from 'kysely'
-import { deleteBatch, isOneOf } from '../storage/batch-delete.js'
-import type { Db, DialectName } from '../storage/database.js'
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely'
+import type { Db } from '../storage/database.js'
+import { isOneOf, type DialectAdapter } from '../storage/dialect.js'
 import type { Database } from '../storage/schema.js'
 import { inTransaction } from '../storage/transaction.js'
 import type { ConversationRow, ConversationRowUpdate, MessageRow, NewConversationRow } from './conversations.table.js'
-import { pastCursor, type Cursor, type Direction } from './pagination.js'
+import type { Cursor, Direction } from './pagination.js'
 
 export interface ConversationFilters {
   muted?: boolean
@@ -28,6 +28,18 @@ const visible = (eb: ExpressionBuilder<Database, 'conversations'>) =>
     eb('conversations.link_id', 'is', null),
     eb.not(eb.exists(eb.selectFrom('links').select('links.id').whereRef('links.id', '=', 'conversations.link_id').where('links.deleted_at', 'is not', null))),
   ])
+
+/**
+ * Rows strictly past the cursor in the direction of travel. The bound on the key alone is implied
+ * by the rest; it is there so that SQLite and PostgreSQL both seek in the (…, key, id) index rather
+ * than read the list from its start and filter.
+ */
+function pastCursor(key: 'activity_at' | 'created_at', cursor: Cursor, direction: Direction): Expression<SqlBool> {
+  const strict = sql.raw(direction === 'older' ? '<' : '>')
+  const loose = sql.raw(direction === 'older' ? '<=' : '>=')
+  const column = sql.ref(key)
+  return sql<SqlBool>`(${column} ${loose} ${cursor.key} and (${column} ${strict} ${cursor.key} or id ${strict} ${cursor.id}))`
+}
 
 /** The queries on conversations and their messages, bound to `db` or to a transaction. */
 function queries(db: Db) {
@@ -121,15 +133,15 @@ function queries(db: Db) {
 }
 type Queries = ReturnType<typeof queries>
 
-export function createConversationsRepository(db: Db, dialect: DialectName) {
+export function createConversationsRepository(db: Db, dialect: DialectAdapter) {
   return {
     ...queries(db),
     /** One batch of a deleted link's conversations (links.purger.ts): their messages first, then the conversations. */
     async purgeLink(linkId: string, limit: number): Promise<number> {
       const ids = (await db.selectFrom('conversations').select('id').where('link_id', '=', linkId).limit(PURGED_CONVERSATIONS).execute()).map((r) => r.id)
       if (ids.length === 0) return 0
-      const messages = await deleteBatch(db, dialect, 'messages', isOneOf('conversation_id', ids), limit)
-      return messages > 0 ? messages : deleteBatch(db, dialect, 'conversations', isOneOf('id', ids), limit)
+      const messages = await dialect.deleteBatch(db, 'messages', isOneOf('conversation_id', ids), limit)
+      return messages > 0 ? messages : dialect.deleteBatch(db, 'conversations', isOneOf('id', ids), limit)
     },
     /** Runs `work` in one transaction, over the same queries bound to it; again if it lost a deadlock. */
     transaction: <T>(work: (tx: Queries) => Promise<T>): Promise<T> => inTransaction(db, (trx) => work(queries(trx))),

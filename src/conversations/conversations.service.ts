@@ -1,21 +1,24 @@
 import type { LinksService } from '../links/links.service.js'
 import type { Clock } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
+import { defaultOf } from '../shared/schema.js'
 import { isForeignKeyViolation, isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import { contactOrGroup, conversationNotFound, linkNotFound, messageNotFound, pinnedMessageElsewhere } from './conversations.errors.js'
 import type { ConversationsRepository } from './conversations.repository.js'
-import type {
-  ConversationObject,
-  CreateConversationBody,
+import {
   CreateMessageBody,
-  ListConversationsQuery,
-  MessageObject,
-  PageQuery,
-  UpdateConversationBody,
+  type ConversationObject,
+  type CreateConversationBody,
+  type ListConversationsQuery,
+  type MessageObject,
+  type PageQuery,
+  type UpdateConversationBody,
 } from './conversations.schemas.js'
 import type { ConversationRow, ConversationRowUpdate, MessageRow } from './conversations.table.js'
 import { paginate } from './pagination.js'
+
+const DEFAULT_DIRECTION = defaultOf(CreateMessageBody, 'direction')
 
 const toObject = (row: ConversationRow): ConversationObject => ({
   id: row.id,
@@ -156,7 +159,7 @@ export function createConversationsService(deps: { repo: ConversationsRepository
         // Touching the conversation first also locks it against a concurrent delete.
         const touched = await tx.update(principal.ownerId, id, { last_active_at: now, activity_at: now })
         if (!touched) throw conversationNotFound()
-        const row: MessageRow = { id: newId('msg'), conversation_id: id, direction: input.direction ?? 'outbound', text: input.text, created_at: now }
+        const row: MessageRow = { id: newId('msg'), conversation_id: id, direction: input.direction ?? DEFAULT_DIRECTION, text: input.text, created_at: now }
         await tx.insertMessage(row)
         return toMessage(row)
       })

@@ -5,6 +5,7 @@ import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import type { RequestOptions } from '../../test/http-client.js'
 import { createConversationsRepository } from './conversations.repository.js'
+import { sqliteAdapter } from '../storage/dialect.js'
 
 type Fields = Record<string, string | number | boolean | null>
 type Encoding = 'json' | 'form'
@@ -631,7 +632,7 @@ for (const backend of backends) {
 
     if (backend === 'sqlite') {
       test('query plans: every list seeks its index and reads it in order, with no scan and no sort step', async () => {
-        const repo = createConversationsRepository(db(), 'sqlite')
+        const repo = createConversationsRepository(db(), sqliteAdapter)
         const cursor = { key: nowSeconds(), id: 'conv_01ZZZZZZZZZZZZZZZZZZZZZZZZ' }
         const plans: [string, { compile(): CompiledQuery }, string][] = [
           ['first page', repo.listQuery('alice', {}, undefined, 'older', 11), 'conversations_owner_activity (owner_id=?)'],

@@ -1,6 +1,9 @@
-import { sql, type Expression, type SqlBool } from 'kysely'
+import { defaultOf } from '../shared/schema.js'
 import { bothCursors, unknownCursor } from './conversations.errors.js'
-import type { PageQuery } from './conversations.schemas.js'
+import { ListMessagesQuery, type PageQuery } from './conversations.schemas.js'
+
+/** Both lists page by the same parameters (PageParams), with one default. */
+const DEFAULT_LIMIT = defaultOf(ListMessagesQuery, 'limit')
 
 /** A position in a list ordered by (key desc, id desc): the key and id of the cursor's item. */
 export interface Cursor {
@@ -9,18 +12,6 @@ export interface Cursor {
 }
 /** `older` walks down the list (starting_after), `newer` walks up (ending_before). */
 export type Direction = 'older' | 'newer'
-
-/**
- * Rows strictly past the cursor in the direction of travel. The bound on the key alone is implied
- * by the rest; it is there so that SQLite and PostgreSQL both seek in the (…, key, id) index rather
- * than read the list from its start and filter.
- */
-export function pastCursor(key: 'activity_at' | 'created_at', cursor: Cursor, direction: Direction): Expression<SqlBool> {
-  const strict = sql.raw(direction === 'older' ? '<' : '>')
-  const loose = sql.raw(direction === 'older' ? '<=' : '>=')
-  const column = sql.ref(key)
-  return sql<SqlBool>`(${column} ${loose} ${cursor.key} and (${column} ${strict} ${cursor.key} or id ${strict} ${cursor.id}))`
-}
 
 /**
  * Keyset paging for both lists. A cursor must name an item of the list (another owner's, another
@@ -33,7 +24,7 @@ export async function paginate<Row>(
   fetch: (cursor: Cursor | undefined, direction: Direction, limit: number) => Promise<Row[]>,
 ): Promise<{ has_more: boolean; rows: Row[] }> {
   if (query.starting_after !== undefined && query.ending_before !== undefined) throw bothCursors()
-  const limit = query.limit ?? 10
+  const limit = query.limit ?? DEFAULT_LIMIT
   const param = query.ending_before !== undefined ? 'ending_before' : 'starting_after'
   const cursorId = query[param]
   let cursor: Cursor | undefined

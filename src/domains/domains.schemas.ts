@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
 import { Envelope, Nullable } from '../shared/schema.js'
 
 const DateTime = Nullable(Type.String({ format: 'date-time' }))
@@ -21,6 +21,7 @@ export const DomainObject = Type.Object(
   },
   { $id: 'Domain' },
 )
+export type DomainObject = Static<typeof DomainObject>
 
 export const CreateDomainBody = Type.Object(
   {

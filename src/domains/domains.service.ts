@@ -16,18 +16,9 @@ import {
   serviceHostDomain,
 } from './domains.errors.js'
 import type { DomainsRepository } from './domains.repository.js'
+import type { DomainObject } from './domains.schemas.js'
 import type { DomainRow, DomainStatus } from './domains.table.js'
 import { hasVerificationRecord, newVerificationToken, verificationRecordName, type TxtResolver } from './domains.verification.js'
-
-export interface DomainObject {
-  name: string
-  isDefault: boolean
-  status: DomainStatus
-  createdAt: string | null
-  verifiedAt: string | null
-  lastCheckedAt: string | null
-  verification: { type: 'dns-txt'; name: string; value: string } | null
-}
 
 /**
  * How long a pending claim holds its name against other owners: long enough to publish a record,
@@ -49,8 +40,8 @@ export function createDomainsService(deps: {
   /** When false (LINKLINE_DOMAIN_VERIFICATION=off), new domains are verified at once. */
   verification: boolean
   resolver: TxtResolver
-  /** Whether any link uses the domain, asked inside the transaction that deletes it. */
-  linksOnDomain: (trx: Db, name: string) => Promise<boolean>
+  /** Whether any link uses the domain (LinksService.anyOnDomain), asked inside the transaction that deletes it. */
+  linksOnDomain: (name: string, trx: Db) => Promise<boolean>
   clock: Clock
   logger: Pick<FastifyBaseLogger, 'warn'>
   /** Told whenever the set of custom domains changes, so that redirect caches (on every instance) can follow. */
@@ -243,7 +234,7 @@ export function createDomainsService(deps: {
       // wait, and the check that follows sees every link committed before it (rolled back when in use).
       await repo.transaction(async (tx, trx) => {
         if (!(await tx.delete(principal.ownerId, name))) throw domainNotFound()
-        if (await deps.linksOnDomain(trx, name)) throw domainInUse(name)
+        if (await deps.linksOnDomain(name, trx)) throw domainInUse(name)
       })
       custom.delete(name)
       await deps.onChange?.()

@@ -124,6 +124,19 @@ for (const backend of backends) {
       const r = await s.request('POST', '/v1/links', { form: { destination: 'https://form.example', title: '' } })
       assert.equal(r.status, 201)
       assert.equal(r.body.data.title, null, 'an empty form value for a nullable field is null')
+      // JSON values keep their types: a boolean, a number and a digit string arrive as sent. Only strings
+      // are coerced (docs/api.md), so a number where a boolean belongs is refused, not converted.
+      const typed = await s.request('POST', '/v1/links', { json: { destination: 'https://json.example', title: '007' } })
+      assert.equal(typed.status, 201)
+      assert.equal(typed.body.data.title, '007', 'a digit string stays a string')
+      const conversation = (await s.request('POST', '/v1/conversations', { json: { contact_id: 'typed-1' } })).body.id
+      const json = await s.request('PUT', `/v1/conversations/${conversation}`, { json: { is_pinned: true, is_muted: false, archived_at: 1_700_000_000 } })
+      assert.equal(json.status, 200, json.text)
+      assert.deepEqual([json.body.is_pinned, json.body.is_muted, json.body.archived_at], [true, false, 1_700_000_000])
+      const number = await s.request('PUT', `/v1/conversations/${conversation}`, { json: { is_muted: 1 } })
+      assertError(number, 400, 'validation_error')
+      assert.equal(number.body.error.param, 'is_muted')
+      assertError(await s.request('PUT', `/v1/conversations/${conversation}`, { json: { archived_at: 1.5 } }), 400, 'validation_error')
     })
 
     test('X-Request-Id is echoed when sent, generated otherwise, on success and error', async () => {

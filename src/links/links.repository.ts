@@ -27,9 +27,9 @@ export function createLinksRepository(db: Db) {
     findTarget: (domain: string, path: string): Promise<{ id: string; destination: string } | undefined> =>
       live().select(['id', 'destination']).where('domain', '=', domain).where('path', '=', path).executeTakeFirst(),
 
-    /** Whether any link uses the domain: asked by domains, inside the transaction that deletes it. */
-    anyOnDomain: async (domain: string): Promise<boolean> =>
-      (await live().select('id').where('domain', '=', domain).limit(1).executeTakeFirst()) !== undefined,
+    /** Whether any live link uses the domain; `trx`: inside another feature's transaction (the one deleting the domain). */
+    anyOnDomain: async (domain: string, trx: Db = db): Promise<boolean> =>
+      (await trx.selectFrom('links').select('id').where('domain', '=', domain).where('deleted_at', 'is', null).limit(1).executeTakeFirst()) !== undefined,
 
     /** One page, newest first; asks for one row more than the page to know whether more follow. */
     list(ownerId: string, filters: LinkFilters, offset: number, limit: number): Promise<LinkRow[]> {

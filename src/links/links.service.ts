@@ -2,6 +2,8 @@ import type { DomainsService } from '../domains/domains.service.js'
 import type { Clock } from '../shared/clock.js'
 import { normalizeHostAndPort } from '../shared/hosts.js'
 import { newId, randomBase62 } from '../shared/ids.js'
+import { defaultOf } from '../shared/schema.js'
+import type { Db } from '../storage/database.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import {
@@ -22,13 +24,24 @@ import {
   titleAndDisplayName,
 } from './links.errors.js'
 import type { LinkFilters, LinksRepository } from './links.repository.js'
-import type { CreateLinkBody, LinkObject, UpdateLinkBody } from './links.schemas.js'
+import { ListLinksQuery, type CreateLinkBody, type LinkObject, type UpdateLinkBody } from './links.schemas.js'
 import type { LinkRow } from './links.table.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
 
 /** First path segments that Linkline serves itself, on every host (so that no domain can shadow the API). */
 export const RESERVED_SEGMENTS = new Set(['v1', 'docs', 'healthz', 'readyz', 'metrics', 'app', 'favicon.ico', 'robots.txt', '.well-known'])
+/** The first segment of a path: `/v1/links` → `v1`, `/sale` → `sale`. */
+export function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1)
+  return end === -1 ? path.slice(1) : path.slice(1, end)
+}
+/** Whether Linkline serves the path itself, on every host: no link may take it, and the redirect leaves it to the API. */
+export const isReservedPath = (path: string): boolean => RESERVED_SEGMENTS.has(firstSegment(path))
+/** Query parameter that marks a visit as a QR scan (the QR code's URL carries it); stripped before the destination sees the query. */
+export const QR_MARKER = 'qr'
 const RANDOM_PATH_LENGTH = 7
+const DEFAULT_LIMIT = defaultOf(ListLinksQuery, 'limit')
+const DEFAULT_PAGE = defaultOf(ListLinksQuery, 'page')
 // eslint-disable-next-line no-control-regex -- the control characters are what this looks for
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
 /** Percent-encoding can triple a 2048-character input; beyond this, no browser or server takes the URL. */
@@ -72,8 +85,7 @@ export function createLinksService(deps: {
   }
 
   function checkPath(path: string) {
-    const firstSegment = path.slice(1).split('/')[0] as string
-    if (RESERVED_SEGMENTS.has(firstSegment)) throw reservedPath(path)
+    if (isReservedPath(path)) throw reservedPath(path)
     // Every WHATWG client turns /a/. into /a/ and /a/.. into / before sending: such a link could never be visited.
     if (path.split('/').some((segment) => segment === '.' || segment === '..')) throw dotSegment()
   }
@@ -192,8 +204,8 @@ export function createLinksService(deps: {
     },
 
     async list(principal: Principal, input: { limit?: number; page?: number; query?: LinkFilters }) {
-      const limit = input.limit ?? 20
-      const page = input.page ?? 1
+      const limit = input.limit ?? DEFAULT_LIMIT
+      const page = input.page ?? DEFAULT_PAGE
       const query = { ...input.query }
       if (query.domain !== undefined) query.domain = query.domain.toLowerCase()
       // Destinations are stored serialized: a filter written as the user typed it must match too.
@@ -229,6 +241,12 @@ export function createLinksService(deps: {
       if (moved) await invalidate(domain, path)
       return toObject(next)
     },
+
+    /**
+     * Whether any link, whoever owns it, uses the domain. Domains ask it inside the transaction that
+     * deletes the domain (`trx`), so that the answer and the delete are one atomic step.
+     */
+    anyOnDomain: (domain: string, trx?: Db): Promise<boolean> => repo.anyOnDomain(domain, trx),
 
     /**
      * The link is gone for every reader and its (domain, path) free once this answers; its clicks and

@@ -1,23 +1,20 @@
-import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import type { Config } from '../config.js'
 import type { DomainsService } from '../domains/domains.service.js'
 import type { Faults } from '../ops/faults.js'
+import type { Clock } from '../shared/clock.js'
 import { clientAddress, type TrustFunction } from '../http/client-address.js'
+import { requestIdOf } from '../http/request-id.js'
 import type { Metrics } from '../ops/metrics.js'
 import type { ClickRecorder } from '../stats/clicks.js'
-import { RESERVED_SEGMENTS, type LinksService } from './links.service.js'
+import { firstSegment, isReservedPath, QR_MARKER, type LinksService } from './links.service.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
-
-/** Query parameter that marks a visit as a QR scan; stripped before the destination sees the query. */
-export const QR_MARKER = 'qr'
 
 const NOT_FOUND_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link not found</title></head>' +
   '<body style="font-family:system-ui,sans-serif;text-align:center;padding:4rem">' +
   '<h1>Link not found</h1><p>This short link does not exist or has been removed.</p></body></html>'
-const REQUEST_ID = /^[\w.:-]{1,128}$/
 // The page has no script and only inline styles: nothing else may load or run in it.
 const NOT_FOUND_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
@@ -38,8 +35,10 @@ export function createRedirectHandler(deps: {
   clicks: ClickRecorder
   metrics: Metrics
   faults: Faults
+  /** Stamps each visit: the container's clock, which tests move instead of sleeping. */
+  clock: Clock
 }) {
-  const { config, trust, domains, links, cache, clicks, metrics, faults } = deps
+  const { config, trust, domains, links, cache, clicks, metrics, faults, clock } = deps
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown, started: number) => {
     faults.failRequest('redirect', req, res, error)
@@ -47,8 +46,7 @@ export function createRedirectHandler(deps: {
   }
 
   function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, query: string, started: number) {
-    const requestId = req.headers['x-request-id']
-    res.setHeader('X-Request-Id', typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID())
+    res.setHeader('X-Request-Id', requestIdOf(req))
     if (target) {
       const { location, qr } = query === '' ? { location: target.destination, qr: false } : applyVisitQuery(target.destination, query)
       res.writeHead(302, {
@@ -59,7 +57,7 @@ export function createRedirectHandler(deps: {
       res.end()
       clicks.record({
         linkId: target.linkId,
-        at: Date.now(),
+        at: clock.now(),
         qr,
         head: req.method === 'HEAD',
         ip: clientAddress(req, trust),
@@ -93,9 +91,7 @@ export function createRedirectHandler(deps: {
     // Reserved segments are the API's and the operators' on every host, custom domains included. No
     // link path holds a `%`, so an encoded first segment (`/%76%31/links`) goes to Fastify too, which
     // decodes, routes and authenticates it like the plain spelling.
-    const end = path.indexOf('/', 1)
-    const first = end === -1 ? path.slice(1) : path.slice(1, end)
-    if ((path === '/' && domains.isDefault(host)) || RESERVED_SEGMENTS.has(first) || first.includes('%')) return false
+    if ((path === '/' && domains.isDefault(host)) || isReservedPath(path) || firstSegment(path).includes('%')) return false
     const started = performance.now()
     res.setHeader('X-Content-Type-Options', 'nosniff')
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)

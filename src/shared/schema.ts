@@ -1,4 +1,4 @@
-import { Type, type TSchema, type TSchemaOptions } from 'typebox'
+import { Type, type Static, type TObject, type TSchema, type TSchemaOptions } from 'typebox'
 
 /**
  * Schema helpers shared by every feature. `x-error` is our own annotation (registered with Ajv in
@@ -13,6 +13,16 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
  */
 export const StringEnum = <const T extends string[]>(values: readonly [...T], options: TSchemaOptions = {}) =>
   Type.Enum(values, { type: 'string', ...options })
+
+/**
+ * The `default` a schema declares for one of its properties, so that a service applies the very value
+ * the OpenAPI document shows instead of a copy of it. Throws at start when the property has none.
+ */
+export function defaultOf<T extends TObject, K extends keyof T['properties'] & keyof Static<T> & string>(schema: T, key: K): NonNullable<Static<T>[K]> {
+  const value = (schema.properties[key] as { default?: unknown } | undefined)?.default
+  if (value === undefined) throw new Error(`the schema declares no default for ${key}`)
+  return value as NonNullable<Static<T>[K]>
+}
 
 export const ErrorBody = Type.Object(
   {

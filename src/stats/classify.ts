@@ -3,13 +3,12 @@ import { isbot } from 'isbot'
 import { LRUCache } from 'lru-cache'
 import { UAParser } from 'ua-parser-js'
 import type { Visit } from './clicks.js'
+import { DAY_MS, floorTo, HOUR_MS } from '../shared/time.js'
 import type { NewClickRow } from './stats.table.js'
 
-export const HOUR_MS = 3_600_000
-export const DAY_MS = 86_400_000
-
-export const hourOf = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS
-export const dayOf = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS
+export { DAY_MS, HOUR_MS } from '../shared/time.js'
+export const hourOf = (ms: number) => floorTo(ms, HOUR_MS)
+export const dayOf = (ms: number) => floorTo(ms, DAY_MS)
 
 const COUNTRY = /^[A-Za-z]{2}$/
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely'
 import type { Database } from '../storage/schema.js'
+import { bucketStart } from '../storage/dialect.js'
 import { DAY_MS, HOUR_MS } from './classify.js'
 import type { ClicksTable } from './stats.table.js'
 
@@ -49,8 +50,8 @@ export async function stage(trx: Transaction<Database>): Promise<Staging> {
 }
 
 /** The start of the UTC hour / day of an epoch-ms column, in SQL (both divide epoch time evenly). */
-const hourStart = (column: string) => sql<number>`${sql.ref(column)} - ${sql.ref(column)} % ${sql.lit(HOUR_MS)}`
-const dayStart = (column: string) => sql<number>`${sql.ref(column)} - ${sql.ref(column)} % ${sql.lit(DAY_MS)}`
+const hourStart = (column: string) => bucketStart(column, HOUR_MS)
+const dayStart = (column: string) => bucketStart(column, DAY_MS)
 
 /**
  * Writes what `click_batch` holds (in the caller's transaction): the database does the counting, so

@@ -1,6 +1,5 @@
 import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
-import { sql } from 'kysely'
 import { createConversationsRepository } from '../conversations/conversations.repository.js'
 import { createLinkPurger } from '../links/links.purger.js'
 import { createLinksRepository } from '../links/links.repository.js'
@@ -20,12 +19,12 @@ const port = parentPort as NonNullable<typeof parentPort>
 const storage = openStorage({ ...settings, databasePoolSize: 1 })
 // The staging tables and GROUP BY sorts of a batch stay in memory rather than in temporary files (only
 // on this connection: the server's own large sorts, such as a deep page of links, keep using files).
-if (storage.dialect === 'sqlite') await sql`pragma temp_store = memory`.execute(storage.db)
-const stats = createStatsRepository(storage.db, storage.dialect)
+await storage.adapter.prepareBulkWriter(storage.db)
+const stats = createStatsRepository(storage.db, storage.adapter)
 const write = createVisitWriter(stats)
 const purger = createLinkPurger({
   repo: createLinksRepository(storage.db),
-  steps: [stats.purgeLink, createConversationsRepository(storage.db, storage.dialect).purgeLink],
+  steps: [stats.purgeLink, createConversationsRepository(storage.db, storage.adapter).purgeLink],
   onError: (error) => port.postMessage({ purgeError: describe(error) } satisfies WriteReply),
 })
 

@@ -10,6 +10,27 @@ import { send } from '../../test/http-client.js'
 
 const TOKEN = 'shutdown-test-token-0123456789'
 const MAIN = join(import.meta.dirname, '..', 'main.js')
+/** Deadlines that only end a test that would otherwise hang (a server that never listens or never exits). */
+const START_DEADLINE_MS = 60_000
+const EXIT_DEADLINE_MS = 60_000
+
+/** The child's exit code, or a failure (and SIGKILL) when it has not exited within EXIT_DEADLINE_MS. */
+async function exitOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`the server did not exit within ${EXIT_DEADLINE_MS} ms`))
+    }, EXIT_DEADLINE_MS)
+  })
+  try {
+    const [code] = (await Promise.race([once(child, 'exit'), timeout])) as [number | null]
+    return code
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 describe('graceful shutdown', () => {
   const dir = mkdtempSync(join(tmpdir(), 'linkline-shutdown-'))
@@ -21,8 +42,12 @@ describe('graceful shutdown', () => {
       env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'linkline.db')}`, PORT: String(port), LINKLINE_BOOTSTRAP_TOKEN: TOKEN, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'inherit'],
     })
-    for (;;) {
+    for (const deadline = Date.now() + START_DEADLINE_MS; ;) {
       if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`)
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL')
+        throw new Error(`the server did not answer /healthz within ${START_DEADLINE_MS} ms`)
+      }
       const up = await send(`http://127.0.0.1:${port}`, 'GET', '/healthz').then((r) => r.status === 200, () => false)
       if (up) return child
       await new Promise((resolve) => setTimeout(resolve, 50))
@@ -52,9 +77,14 @@ describe('graceful shutdown', () => {
       }
     }
     const load = Promise.all(Array.from({ length: 8 }, worker))
-    while (redirected < 300) await new Promise((resolve) => setTimeout(resolve, 10))
+    // Workers stop on the first failure: then the loop ends too, and the assertions below say why.
+    for (const deadline = Date.now() + START_DEADLINE_MS; redirected < 300 && !stopped;) {
+      assert.ok(Date.now() < deadline, `only ${redirected} redirects within ${START_DEADLINE_MS} ms`)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    assert.ok(!stopped, 'the load stopped before SIGTERM: a redirect failed')
     server.kill('SIGTERM')
-    const [code] = await once(server, 'exit')
+    const code = await exitOf(server)
     await load
     assert.equal(code, 0)
     assert.ok(redirected >= 300)
@@ -66,7 +96,7 @@ describe('graceful shutdown', () => {
       assert.equal(stats.body.data.humanClicks, redirected)
     } finally {
       server.kill('SIGTERM')
-      await once(server, 'exit')
+      await exitOf(server)
     }
   })
 })
@@ -88,8 +118,12 @@ describe('shutdown while the click store is locked', () => {
     let output = ''
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    for (;;) {
+    for (const deadline = Date.now() + START_DEADLINE_MS; ;) {
       if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${output}`)
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL')
+        throw new Error(`the server did not answer /healthz within ${START_DEADLINE_MS} ms: ${output}`)
+      }
       if (await send(`http://127.0.0.1:${port}`, 'GET', '/healthz').then((r) => r.status === 200, () => false)) return { child, log: () => output }
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
@@ -117,7 +151,7 @@ describe('shutdown while the click store is locked', () => {
     holder.exec('begin immediate')
     child.kill('SIGTERM')
     setTimeout(() => holder.exec('commit'), 1500)
-    const [code] = await once(child, 'exit')
+    const code = await exitOf(child)
     holder.close()
     assert.equal(code, 0, log())
     const again = await startServer(port)
@@ -125,7 +159,7 @@ describe('shutdown while the click store is locked', () => {
       assert.equal(await totalClicks(port, id), 20)
     } finally {
       again.child.kill('SIGTERM')
-      await once(again.child, 'exit')
+      await exitOf(again.child)
     }
   })
 
@@ -138,7 +172,7 @@ describe('shutdown while the click store is locked', () => {
     holder.exec('begin immediate')
     try {
       child.kill('SIGTERM')
-      const [code] = await once(child, 'exit')
+      const code = await exitOf(child)
       assert.notEqual(code, 0)
       assert.match(log(), /15 buffered visits/)
       assert.doesNotMatch(log(), /shut down cleanly/)

@@ -1,7 +1,7 @@
-import { sql } from 'kysely'
-import type { Db, DialectName } from '../storage/database.js'
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
-import { deleteBatch, isOneOf } from '../storage/batch-delete.js'
+import { sql } from 'kysely'
+import type { Db } from '../storage/database.js'
+import { bucketStart, isOneOf, type DialectAdapter } from '../storage/dialect.js'
 import { inTransaction } from '../storage/transaction.js'
 import { stage, writeStagedBatch } from './click-batch.js'
 import { DAY_MS, dayOf } from './classify.js'
@@ -26,7 +26,7 @@ export interface BucketTotals {
   uniques: number
 }
 
-export function createStatsRepository(db: Db, dialect: DialectName) {
+export function createStatsRepository(db: Db, dialect: DialectAdapter) {
   return {
     /** The salt of a UTC day: the first instance to ask creates it, every other one reads the same. */
     async daySalt(day: number, candidate: string): Promise<string> {
@@ -40,13 +40,13 @@ export function createStatsRepository(db: Db, dialect: DialectName) {
      * and the rollups as increments. The batch is staged in temporary tables and everything else is
      * computed by the database (`INSERT … SELECT … GROUP BY`), so the cost in this process is one
      * staging insert per click, whatever the rollups; see writeStagedBatch. Clicks of links deleted
-     * since the visit are left out. On PostgreSQL, click writers of all instances take turns
-     * (a transaction-scoped advisory lock): uniques are then exact and their upserts cannot deadlock.
+     * since the visit are left out. Click writers of all instances take turns (the dialect's
+     * transaction lock: an advisory lock on PostgreSQL): uniques are then exact and their upserts cannot deadlock.
      */
     async writeBatch(batch: readonly NewClickRow[]): Promise<void> {
       if (batch.length === 0) return
       await inTransaction(db, async (trx) => {
-        if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${CLICK_WRITER_LOCK})`.execute(trx)
+        await dialect.lockForTransaction(trx, CLICK_WRITER_LOCK)
         const staging = await stage(trx)
         for (const rows of chunks(batch)) await staging.insertInto('click_batch').values(rows).execute()
         await writeStagedBatch(staging)
@@ -61,7 +61,7 @@ export function createStatsRepository(db: Db, dialect: DialectName) {
       const rows = await db
         .selectFrom('link_click_rollups')
         .select((eb) => {
-          const bucket = eb('hour', '-', eb('hour', '%', unit))
+          const bucket = bucketStart('hour', unit)
           return [
             bucket.as('bucket'),
             eb.fn.sum<number | string>('total_clicks').as('total'),
@@ -138,7 +138,7 @@ export function createStatsRepository(db: Db, dialect: DialectName) {
      */
     async prune(clicksBefore: number, daysBefore: number): Promise<void> {
       for (const [table, where] of [['clicks', sql`clicked_at < ${clicksBefore}`], ['link_daily_visitors', sql`day < ${daysBefore}`]] as const) {
-        while (await deleteBatch(db, dialect, table, where, PRUNE_BATCH) > 0) await yieldToEventLoop()
+        while (await dialect.deleteBatch(db, table, where, PRUNE_BATCH) > 0) await yieldToEventLoop()
       }
       await db.deleteFrom('click_salts').where('day', '<', daysBefore).execute()
     },
@@ -146,7 +146,7 @@ export function createStatsRepository(db: Db, dialect: DialectName) {
     /** One batch of a deleted link's statistics (links.purger.ts): its raw clicks first, its counters last. */
     async purgeLink(linkId: string, limit: number): Promise<number> {
       for (const table of ['clicks', 'link_daily_visitors', 'link_click_breakdowns', 'link_click_rollups'] as const) {
-        const deleted = await deleteBatch(db, dialect, table, isOneOf('link_id', [linkId]), limit)
+        const deleted = await dialect.deleteBatch(db, table, isOneOf('link_id', [linkId]), limit)
         if (deleted > 0) return deleted
       }
       return 0

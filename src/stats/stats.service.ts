@@ -1,11 +1,14 @@
 import type { LinksService } from '../links/links.service.js'
 import type { Clock } from '../shared/clock.js'
+import { defaultOf } from '../shared/schema.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import { DAY_MS, dayOf, HOUR_MS } from './classify.js'
 import type { Dimension } from './click-batch.js'
 import { resolveRange, startOf, type Interval } from './stats.range.js'
 import type { StatsRepository } from './stats.repository.js'
-import type { StatsObject, StatsQuery } from './stats.schemas.js'
+import { StatsQuery, type StatsObject } from './stats.schemas.js'
+
+const DEFAULT_INTERVAL = defaultOf(StatsQuery, 'interval')
 
 const TOP = 10
 
@@ -27,7 +30,7 @@ export function createStatsService(deps: { repo: StatsRepository; links: LinksSe
   return {
     async get(principal: Principal, id: string, query: StatsQuery): Promise<StatsObject> {
       const link = await links.get(principal, id)
-      const interval: Interval = query.interval ?? 'day'
+      const interval: Interval = query.interval ?? DEFAULT_INTERVAL
       const range = resolveRange({ from: query.from, to: query.to, interval }, clock.now())
       const unit = interval === 'hour' ? HOUR_MS : DAY_MS
       const [buckets, breakdowns, lastClickedAt] = await Promise.all([

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { CLICK_BATCH_SIZE } from '../container.js'
+import { createManualClock } from '../shared/clock.js'
 import type { ClickSink, Visit } from './clicks.js'
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
@@ -314,13 +315,17 @@ describe('click writer thread', () => {
 })
 
 describe('click flusher triggers', () => {
-  /** Polls until `check` holds: the flusher runs in the background, so the test waits for its effect. */
+  /**
+   * Polls until `check` holds: the flusher runs in the background, so the test waits for its effect.
+   * The deadline only ends a test that would hang; it is generous, as the writer runs at nice 19 and a
+   * loaded CI machine gives it little CPU (50,000 visits took over 10 s there).
+   */
   async function eventually(check: () => Promise<boolean>): Promise<void> {
-    for (let i = 0; i < 500; i++) {
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
       if (await check()) return
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
-    assert.fail('the flusher did not write the visits')
+    assert.fail('the flusher did not write the visits within 2 minutes')
   }
 
   test('a full batch is written at once, without waiting for the timer', async () => {
@@ -345,6 +350,27 @@ describe('click flusher triggers', () => {
       const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/timer' } })).body.data.id
       assert.equal((await s.request('GET', '/timer', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
       await eventually(async () => (await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks === 1)
+    } finally {
+      await s.close()
+    }
+  })
+})
+
+describe('visits are stamped by the container clock', () => {
+  test('a redirect at a chosen time is counted in that hour and day, with no sleep and no backdated row', async () => {
+    const clock = createManualClock(Date.parse('2025-07-14T09:30:00Z'))
+    const s = await startTestServer({ container: { clock } })
+    try {
+      const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://clock.example/', path: '/clocked' } })).body.data.id
+      assert.equal((await s.request('GET', '/clocked', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
+      clock.advance(DAY)
+      assert.equal((await s.request('GET', '/clocked', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
+      await s.container.clicks.flush()
+      const data = (await s.request('GET', `/v1/links/${id}/stats?from=2025-07-14&to=2025-07-15`)).body.data
+      assert.deepEqual(data.timeseries, [{ start: '2025-07-14T00:00:00.000Z', clicks: 1 }, { start: '2025-07-15T00:00:00.000Z', clicks: 1 }])
+      assert.equal(data.lastClickedAt, '2025-07-15T09:30:00.000Z')
+      // The default range ends at the clock's now, not the machine's.
+      assert.equal((await s.request('GET', `/v1/links/${id}/stats`)).body.data.to, '2025-07-15T10:00:00.000Z')
     } finally {
       await s.close()
     }

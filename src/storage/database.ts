@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Config } from '../config.js'
+import { postgresAdapter, sqliteAdapter, type DialectAdapter, type DialectName } from './dialect.js'
 import { isSqliteBusy } from './errors.js'
 import type { Database } from './schema.js'
 import { ConcurrentSqliteDialect } from './sqlite-driver.js'
@@ -14,11 +15,13 @@ export type Db = Kysely<Database>
 /** `/readyz` answers within this, reachable or not: an orchestrator's probe must not hang. */
 const PING_TIMEOUT_MS = 2000
 const CLIENT_TIMEOUT_MARGIN_MS = 2000
-export type DialectName = 'sqlite' | 'postgres'
+export type { DialectName }
 
 export interface Storage {
   readonly db: Db
   readonly dialect: DialectName
+  /** What differs between the databases (storage/dialect.ts); `adapter.sharedAcrossInstances` above all. */
+  readonly adapter: DialectAdapter
   /** True when the database answers a trivial query (for /readyz). */
   ping(): Promise<boolean>
   /**
@@ -59,6 +62,7 @@ function openSqlite(path: string): Storage {
   return {
     db,
     dialect: 'sqlite',
+    adapter: sqliteAdapter,
     ping: async () => sqlite.open && sqlite.prepare('select 1').get() !== undefined,
     claimServer() {
       // An exclusive lock on a marker database beside the file, held for the process's life: the
@@ -102,6 +106,7 @@ function openPostgres(url: string, poolSize: number, statementTimeoutMs: number)
   return {
     db,
     dialect: 'postgres',
+    adapter: postgresAdapter,
     ping: async () => {
       let timer: NodeJS.Timeout | undefined
       const timedOut = new Promise<false>((resolve) => {

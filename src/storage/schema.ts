@@ -1,6 +1,6 @@
 import type { ConversationsTable, MessagesTable } from '../conversations/conversations.table.js'
 import type { DomainsTable } from '../domains/domains.table.js'
-import type { IdempotencyKeysTable } from '../http/idempotency.table.js'
+import type { IdempotencyKeysTable } from '../idempotency/idempotency.table.js'
 import type { LinksTable } from '../links/links.table.js'
 import type { SessionsTable } from '../sessions/sessions.table.js'
 import type { TokensTable } from '../tokens/tokens.table.js'

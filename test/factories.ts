@@ -1,0 +1,48 @@
+/**
+ * Small factories of rows and visits for repository and service tests: each returns a complete,
+ * valid value whose fields a test overrides only where it matters, and inserts nothing it was not asked to.
+ */
+import { newId } from '../src/shared/ids.js'
+import type { Visit } from '../src/stats/clicks.js'
+import type { Db } from '../src/storage/database.js'
+import type { LinkRow } from '../src/links/links.table.js'
+import type { Principal } from '../src/tokens/tokens.service.js'
+
+export const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
+
+let sequence = 0
+/** A path no other factory call returns in this process. */
+export const uniquePath = (prefix = 'f') => `/${prefix}-${++sequence}`
+
+export function linkRow(overrides: Partial<LinkRow> = {}): LinkRow {
+  const at = overrides.created_at ?? Date.UTC(2026, 0, 1)
+  return {
+    id: newId('lnk'),
+    owner_id: 'alice',
+    domain: 'localhost:8080',
+    path: uniquePath(),
+    destination: 'https://dest.example/',
+    title: null,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+    ...overrides,
+  }
+}
+
+/** Inserts a link row (no service rules: a fixture, as a migration or an import would leave it). */
+export async function insertLink(db: Db, overrides: Partial<LinkRow> = {}): Promise<LinkRow> {
+  const row = linkRow(overrides)
+  await db.insertInto('links').values(row).execute()
+  return row
+}
+
+/** A human visit (Chrome, no referrer) of `linkId` at `at`. */
+export function visit(linkId: string, at: number, overrides: Partial<Visit> = {}): Visit {
+  return { linkId, at, qr: false, head: false, ip: '192.0.2.1', userAgent: CHROME, referer: undefined, country: undefined, ...overrides }
+}
+
+/** A principal with every scope, for service calls without HTTP. */
+export function principal(ownerId = 'alice'): Principal {
+  return { ownerId, tokenId: newId('tok'), scopes: new Set(['links:read', 'links:write', 'conversations:read', 'conversations:write', 'domains:read', 'domains:write']) }
+}
