@@ -9,6 +9,7 @@ import { createDomainsRepository } from './domains/domains.repository.js'
 import { createDomainsService } from './domains/domains.service.js'
 import { systemTxtResolver, type TxtResolver } from './domains/domains.verification.js'
 import { pruneIdempotencyKeys } from './http/idempotency.js'
+import { createClickCounter } from './links/link-controls.js'
 import { createLinksRepository } from './links/links.repository.js'
 import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
@@ -90,8 +91,13 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     logger,
     onChange: invalidateAll,
   })
+  const statsRepo = createStatsRepository(db, storage.dialect)
+  // maxClicks: this instance's human visits of limited links until they are written (link-controls.ts).
+  const clickCounter = createClickCounter()
   const links = createLinksService({
     repo: createLinksRepository(db),
+    countHumanClicks: (linkId) => statsRepo.humanClicks(linkId),
+    clickCounter,
     domains,
     cache: redirectCache,
     clock,
@@ -100,7 +106,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onInvalidateAll: invalidateAll,
   })
   const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
-  const stats = createStatsService({ repo: createStatsRepository(db, storage.dialect), links, clock, retentionDays: config.clickRetentionDays })
+  const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
   const qr = createQrService({ links, renderer: qrRenderer })
   const writer = startClickWriterThread({
@@ -109,7 +115,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     clickWriterNice: config.clickWriterNice,
   })
   const clicks = new ClickBuffer({
-    sink: options.wrapClickSink ? options.wrapClickSink(writer.write) : writer.write,
+    sink: clickCounter.wrapSink(options.wrapClickSink ? options.wrapClickSink(writer.write) : writer.write),
     metrics,
     logger,
     capacity: config.clickBufferSize,

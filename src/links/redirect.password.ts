@@ -1,0 +1,36 @@
+import { LRUCache } from 'lru-cache'
+import { verifyPassword } from './link-password.js'
+
+/** Wrong passwords allowed per link and client address within WINDOW_MS, before 429. */
+export const PASSWORD_TRIES = 10
+const WINDOW_MS = 15 * 60 * 1000
+
+/**
+ * The password form's guard: a wrong password counts against the link and the client address, and
+ * past PASSWORD_TRIES within the window every try is refused before any hash is computed (a correct
+ * password too), until the window ends. Kept in this process (bounded: the least recent pairs go
+ * first); with several instances each keeps its own count (docs/api.md).
+ */
+export function createPasswordGate() {
+  const failures = new LRUCache<string, { count: number; until: number }>({ max: 100_000 })
+  const key = (linkId: string, client: string) => `${linkId}\n${client}`
+
+  return {
+    /** Seconds until the pair may try again; 0 when it may now. */
+    blockedFor(linkId: string, client: string, now = Date.now()): number {
+      const entry = failures.get(key(linkId, client))
+      if (entry === undefined || entry.until <= now) return 0
+      return entry.count >= PASSWORD_TRIES ? Math.ceil((entry.until - now) / 1000) : 0
+    },
+    /** Whether the password matches; a wrong one is counted. */
+    async check(linkId: string, client: string, password: string, hash: string, now = Date.now()): Promise<boolean> {
+      if (password.length > 0 && (await verifyPassword(password, hash))) return true
+      const k = key(linkId, client)
+      const entry = failures.get(k)
+      if (entry === undefined || entry.until <= now) failures.set(k, { count: 1, until: now + WINDOW_MS })
+      else entry.count++
+      return false
+    },
+  }
+}
+export type PasswordGate = ReturnType<typeof createPasswordGate>
