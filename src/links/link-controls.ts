@@ -19,14 +19,15 @@ export interface Controls {
 
 /**
  * The count that maxClicks is compared with: `base` (the stored count plus this instance's visits
- * not yet written, when it was read) and `local` (this instance's human visits since). Re-read every
- * CLICK_COUNT_REFRESH_MS, in the background, to learn of other instances' visits.
+ * not yet written, when it was read) and `local` (this instance's human visits since). Read again
+ * when older than CLICK_COUNT_REFRESH_MS, before the visit is answered, to learn of other instances' visits.
  */
 export interface ClickCount {
   base: number
   local: number
   readAt: number
-  refreshing: boolean
+  /** The read under way, if any. */
+  refreshing: Promise<void> | undefined
 }
 
 export interface CompiledRule {
@@ -58,7 +59,7 @@ export function compileControls(row: ControlColumns, storedClicks: number | unde
     expiredUrl: row.expired_url ?? undefined,
     passwordHash: row.password_hash ?? undefined,
     rules: rules === undefined || rules.length === 0 ? undefined : rules.map(compileRule),
-    clicks: row.max_clicks === null ? undefined : { base: storedClicks ?? 0, local: 0, readAt: now, refreshing: false },
+    clicks: row.max_clicks === null ? undefined : { base: storedClicks ?? 0, local: 0, readAt: now, refreshing: undefined },
   }
 }
 

@@ -155,7 +155,10 @@ export type LinkRule = Static<typeof Rule>
  */
 export const BulkCreateBody = Type.Object(
   { links: Type.Array(CreateLinkBody, { minItems: 1, maxItems: LIMITS.bulk, description: `1-${LIMITS.bulk} link bodies; each stands alone` }) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ links: [{ destination: 'https://shop.example/summer', tags: ['summer'] }, { destination: 'https://shop.example/autumn', redirectType: 301 }] }],
+  },
 )
 export const BulkCreateShape = Type.Object(
   { links: Type.Array(Type.Unknown(), { minItems: 1, maxItems: LIMITS.bulk }) },
@@ -167,6 +170,6 @@ export const BulkCreateEnvelope = Envelope(Type.Array(Type.Union([
 ])))
 export const BulkDeleteBody = Type.Object(
   { ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: LIMITS.bulk }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ ids: ['lnk_01JD0000000000000000000000'] }] },
 )
 export const BulkDeleteEnvelope = Envelope(Type.Array(Type.Object({ id: Type.String(), deleted: Type.Boolean() })))

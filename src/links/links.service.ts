@@ -389,7 +389,8 @@ export function createLinksService(deps: {
         throw error
       }
       if (domain !== current.domain) {
-        const { id: _id, owner_id: _owner, created_at: _created, ...previous } = current
+        const { domain: d, path: p, destination: dest, title: t, updated_at, redirect_type, expires_at, max_clicks, expired_url, password_hash, rules } = current
+        const previous = { domain: d, path: p, destination: dest, title: t, updated_at, redirect_type, expires_at, max_clicks, expired_url, password_hash, rules }
         await confirmDomainAfterWrite(principal, domain, () => repo.update(principal.ownerId, id, previous, tagsChanged ? currentTags : undefined))
       }
       await invalidate(current.domain, current.path)
@@ -438,7 +439,7 @@ export function createLinksService(deps: {
         // Visits not yet written were counted here before the stored count was read: none is missed.
         const unwritten = row.max_clicks === null ? 0 : counter.pending(row.id)
         const stored = row.max_clicks === null ? undefined : (await countHumanClicks(row.id)) + unwritten
-        target = { linkId: row.id, destination: row.destination, status: row.redirect_type, controls: compileControls(row, stored, clock.now()) }
+        target = { linkId: row.id, destination: row.destination, status: row.redirect_type, controls: compileControls(row, stored, Date.now()) }
       }
       cache.fill(domain, path, target, seen)
       return target
@@ -453,24 +454,28 @@ export function createLinksService(deps: {
     },
 
     /**
-     * Reads a cached link's click count again, in the background, once it is CLICK_COUNT_REFRESH_MS old:
-     * how an instance learns of the visits other instances wrote (the maxClicks bound in docs/api.md).
+     * Reads a cached link's click count again once it is CLICK_COUNT_REFRESH_MS old: how an instance
+     * learns of the visits other instances wrote (the maxClicks bound in docs/api.md). Returns the read
+     * to wait for (shared by the requests that came meanwhile), or undefined when the count is fresh.
      */
-    refreshClickCount(target: RedirectTarget, now: number): void {
+    refreshClickCount(target: RedirectTarget, now: number): Promise<void> | undefined {
       const count = target.controls?.clicks
-      if (count === undefined || count.refreshing || now - count.readAt < CLICK_COUNT_REFRESH_MS) return
-      count.refreshing = true
+      if (count === undefined) return undefined
+      if (count.refreshing !== undefined) return count.refreshing
+      if (now - count.readAt < CLICK_COUNT_REFRESH_MS) return undefined
       const localAtStart = count.local
       const unwritten = counter.pending(target.linkId)
-      countHumanClicks(target.linkId)
+      count.refreshing = countHumanClicks(target.linkId)
         .then((stored) => {
           count.base = stored + unwritten
           count.local -= localAtStart
         }, () => {})
         .finally(() => {
-          count.readAt = clock.now()
-          count.refreshing = false
+          // Real time, as the redirect's own checks (expiresAt too) use.
+          count.readAt = Date.now()
+          count.refreshing = undefined
         })
+      return count.refreshing
     },
   }
 }

@@ -96,8 +96,7 @@ export function createRedirectHandler(deps: {
    * An expired link (past expiresAt, or maxClicks reached): to expiredUrl (302), else 410 with a page.
    * The visit is not recorded. Returns false when the link is not expired.
    */
-  function answerExpired(req: IncomingMessage, res: ServerResponse, target: RedirectTarget, controls: Controls, now: number): boolean {
-    if (controls.clicks !== undefined) links.refreshClickCount(target, now)
+  function answerExpired(req: IncomingMessage, res: ServerResponse, controls: Controls, now: number): boolean {
     if (!isExpired(controls, now)) return false
     if (controls.expiredUrl !== undefined) {
       res.writeHead(302, { Location: controls.expiredUrl, 'Cache-Control': 'private, no-store', 'Content-Length': '0' })
@@ -113,12 +112,18 @@ export function createRedirectHandler(deps: {
     (controls?.rules === undefined ? undefined : matchRule(controls.rules, req, config.countryHeader)) ?? target.destination
 
   function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, query: string, started: number) {
+    // A limited link's click count, when stale, is read again before the visit is answered.
+    const refreshing = target && target.controls?.clicks !== undefined ? links.refreshClickCount(target, Date.now()) : undefined
+    if (refreshing !== undefined) {
+      refreshing.then(() => answer(req, res, target, query, started)).catch((error: unknown) => fail(req, res, error, started))
+      return
+    }
     setRequestId(req, res)
     if (target) {
       const controls = target.controls
       // A link that uses no control: what the redirect always did, at the link's status.
       if (controls === undefined) redirect(req, res, target, target.destination, target.status, query)
-      else if (answerExpired(req, res, target, controls, Date.now())) { /* answered */ }
+      else if (answerExpired(req, res, controls, Date.now())) { /* answered */ }
       else if (controls.passwordHash !== undefined) sendPage(req, res, 200, passwordPage(''))
       else redirect(req, res, target, destinationFor(req, target, controls), target.status, query)
     } else {
@@ -141,7 +146,8 @@ export function createRedirectHandler(deps: {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'private, no-store' })
       return res.end('Method not allowed')
     }
-    if (answerExpired(req, res, target, controls, Date.now())) return
+    await links.refreshClickCount(target, Date.now())
+    if (answerExpired(req, res, controls, Date.now())) return
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
     if (contentType !== 'application/x-www-form-urlencoded') return sendPage(req, res, 415, passwordPage('Send the form as application/x-www-form-urlencoded.'))
     const body = await readBody(req, PASSWORD_BODY_LIMIT)
