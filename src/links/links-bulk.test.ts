@@ -65,11 +65,13 @@ for (const backend of backends) {
       assert.equal(form.body.data[0].link.path, '/b-form')
     })
 
-    test('1000 links in one request', async () => {
-      const r = await bulk(Array.from({ length: 1000 }, (_, i) => ({ destination: `https://b.example/many/${i}`, tags: ['many'] })))
+    test('1000 links in one request, over the 64 KiB of other bodies', async () => {
+      const r = await bulk(Array.from({ length: 1000 }, (_, i) => ({ destination: `https://b.example/many/${i}?utm_source=newsletter&utm_medium=email`, title: `Link number ${i}`, tags: ['many'] })))
       assert.equal(r.status, 200)
       assert.equal(r.body.data.filter((x: { ok: boolean }) => x.ok).length, 1000)
       assert.equal(new Set(r.body.data.map((x: { link: { path: string } }) => x.link.path)).size, 1000)
+      const tooBig = await s.request('POST', '/v1/links/bulk', { json: { links: [{ destination: `https://b.example/?${'x'.repeat(5 * 1024 * 1024)}` }] } })
+      assert.equal(tooBig.status, 413)
       const page = await s.request('GET', '/v1/links?query[tag]=many&limit=100&page=10')
       assert.equal(page.body.data.length, 100)
       assert.equal(page.body.pagination.hasMore, false)

@@ -133,19 +133,12 @@ export function createRedirectHandler(deps: {
   }
 
   /**
-   * The password form's POST to the short URL: 303 to the destination (never 307/308, which would
-   * send the password on to it) when the password matches, else 401 with the form again. Failed
-   * tries are limited per link and client address (redirect.password.ts). Other links answer as
-   * they answer GET for an unknown path, and 405 for a link without a password.
+   * The password form's POST to the short URL of a protected link: 303 to the destination (never
+   * 307/308, which would send the password on to it) when the password matches, else 401 with the
+   * form again. Failed tries are limited per link and client address (redirect.password.ts).
    */
-  async function answerPost(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, query: string) {
+  async function answerPost(req: IncomingMessage, res: ServerResponse, target: RedirectTarget, controls: Controls & { passwordHash: string }, query: string) {
     setRequestId(req, res)
-    const controls = target ? target.controls : undefined
-    if (!target) return answerNotFound(req, res)
-    if (controls?.passwordHash === undefined) {
-      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'private, no-store' })
-      return res.end('Method not allowed')
-    }
     await links.refreshClickCount(target, Date.now())
     if (answerExpired(req, res, controls, Date.now())) return
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
@@ -166,16 +159,25 @@ export function createRedirectHandler(deps: {
     redirect(req, res, target, destinationFor(req, target, controls), 303, query)
   }
 
-  function handlePost(req: IncomingMessage, res: ServerResponse, host: string, path: string, query: string) {
+  /**
+   * A POST to a short path is the password form's when the path is a protected link; any other goes
+   * on to Fastify (`fallback`) as before the controls existed (404, 405, the anonymous limit), its
+   * body unread until then.
+   */
+  function handlePost(req: IncomingMessage, res: ServerResponse, host: string, path: string, query: string, fallback: Fallback) {
     const cached = cache.get(host, path)
     const target = cached !== undefined ? Promise.resolve(cached) : links.lookup(host, path)
     target
-      .then((t) => answerPost(req, res, t, query))
+      .then((t) => {
+        const controls = t ? t.controls : undefined
+        if (!t || controls?.passwordHash === undefined) return fallback(req, res)
+        return answerPost(req, res, t, controls as Controls & { passwordHash: string }, query)
+      })
       .catch((error: unknown) => faults.failRequest('redirect', req, res, error))
   }
 
-  return function handle(req: IncomingMessage, res: ServerResponse): boolean {
-    const post = req.method === 'POST'
+  return function handle(req: IncomingMessage, res: ServerResponse, fallback?: Fallback): boolean {
+    const post = req.method === 'POST' && fallback !== undefined
     if (req.method !== 'GET' && req.method !== 'HEAD' && !post) return false
     const url = req.url ?? '/'
     // An absolute-form target is Fastify's to refuse (400).
@@ -194,7 +196,7 @@ export function createRedirectHandler(deps: {
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
     const query = q === -1 ? '' : url.slice(q + 1)
     if (post) {
-      handlePost(req, res, host, path, query)
+      handlePost(req, res, host, path, query, fallback)
       return true
     }
     const cached = cache.get(host, path)
@@ -221,6 +223,9 @@ export function createRedirectHandler(deps: {
     return true
   }
 }
+
+/** Where a request the redirect does not answer goes (Fastify's handler). */
+type Fallback = (req: IncomingMessage, res: ServerResponse) => void
 
 const PASSWORD_BODY_LIMIT = 4096
 // Pages with no script and only inline styles; the password form posts to this very URL only.
