@@ -22,14 +22,21 @@ export function createPasswordGate() {
       if (entry === undefined || entry.until <= now) return 0
       return entry.count >= PASSWORD_TRIES ? Math.ceil((entry.until - now) / 1000) : 0
     },
-    /** Whether the password matches; a wrong one is counted. */
+    /**
+     * Whether the password matches. Every try counts before the hash is computed, and a right one is
+     * taken back afterwards: tries sent all at once cannot get past the limit while their hashes run.
+     */
     async check(linkId: string, client: string, password: string, hash: string, now = Date.now()): Promise<boolean> {
-      if (password.length > 0 && (await verifyPassword(password, hash))) return true
       const k = key(linkId, client)
-      const entry = failures.get(k)
-      if (entry === undefined || entry.until <= now) failures.set(k, { count: 1, until: now + WINDOW_MS })
-      else entry.count++
-      return false
+      let entry = failures.get(k)
+      if (entry === undefined || entry.until <= now) {
+        entry = { count: 0, until: now + WINDOW_MS }
+        failures.set(k, entry)
+      }
+      entry.count++
+      const right = password.length > 0 && (await verifyPassword(password, hash))
+      if (right) entry.count--
+      return right
     },
   }
 }
