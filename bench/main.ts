@@ -4,13 +4,15 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { benchApi, type ApiReport } from './api.bench.js'
+import { benchControls, renderControls, type ControlsReport } from './controls.bench.js'
 import { detectWrk, type LoadGenerator } from './load.js'
 import { benchRedirect, type RedirectReport } from './redirect.bench.js'
 import { commitOf, describeMachine, readIfExists, renderReport, spliceReport } from './report.js'
 
-const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api] [--cpu-prof]
+const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls] [--baseline <dist/src/main.js of another build>] [--cpu-prof]
   --quick      short runs; 50,000 links, 10,000 conversations, 50,000 clicks instead of 1M, 100k, 1M (under a minute)
   --only       run one part
+  --baseline   the controls part also measures this build (e.g. the commit before the link controls) with plain links
   --cpu-prof   run both redirect servers with node --cpu-prof; profiles (one per thread) go to ./bench-profiles/{bare,linkline}`
 
 const { values } = parseArgs({
@@ -18,15 +20,16 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
+    baseline: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 })
-if (values.help || (values.only !== undefined && values.only !== 'redirect' && values.only !== 'api')) {
+if (values.help || (values.only !== undefined && !['redirect', 'api', 'controls'].includes(values.only))) {
   console.log(USAGE)
   process.exit(values.help ? 0 : 2)
 }
 const quick = values.quick
-const runs = (part: 'redirect' | 'api') => values.only === undefined || values.only === part
+const runs = (part: 'redirect' | 'api' | 'controls') => values.only === undefined || values.only === part
 const log = (line: string) => console.error(`[bench] ${line}`)
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -36,6 +39,7 @@ const generator: LoadGenerator = (await detectWrk()) ? 'wrk' : 'autocannon'
 if (generator === 'autocannon') log('wrk is not installed (apt-get install wrk): autocannon generates the load and may bound the redirect figures')
 let redirect: RedirectReport | undefined
 let api: ApiReport | undefined
+let controls: ControlsReport | undefined
 try {
   if (runs('redirect')) {
     redirect = await benchRedirect(
@@ -66,6 +70,22 @@ try {
       log,
     )
   }
+  if (runs('controls')) {
+    controls = await benchControls(
+      {
+        generator,
+        links: 10_000,
+        connections: 50,
+        seconds: quick ? 2 : 5,
+        warmupSeconds: quick ? 1 : 3,
+        rounds: quick ? 3 : 5,
+        baseline: values.baseline === undefined ? undefined : resolve(values.baseline),
+        bulkLinks: 10_000,
+      },
+      workDir,
+      log,
+    )
+  }
 } finally {
   rmSync(workDir, { recursive: true, force: true })
 }
@@ -79,8 +99,10 @@ const report = renderReport({
   full: !quick,
   redirect,
   api,
-})
+}) + (controls === undefined ? '' : `\n${renderControls(controls)}`)
 console.log(report)
+// The controls part alone is copied into docs/performance.md by hand: it must not replace the full run's figures.
+if (values.only === 'controls') process.exit(0)
 const page = join(root, 'docs', 'performance.md')
 mkdirSync(join(root, 'docs'), { recursive: true })
 writeFileSync(page, spliceReport(readIfExists(page), report))

@@ -68,7 +68,7 @@ export async function buildApp(c: Container): Promise<App> {
         if (closing) res.setHeader('Connection', 'close')
         if (req.headers.host === undefined && req.httpVersion === '1.1') return answerMissingHost(res)
         try {
-          if (!redirect(req, res)) handler(req, res)
+          if (!redirect(req, res, handler)) handler(req, res)
         } catch (error) {
           c.faults.failRequest('server', req, res, error)
         }

@@ -10,6 +10,7 @@ import { createDomainsService } from './domains/domains.service.js'
 import { systemTxtResolver, type TxtResolver } from './domains/domains.verification.js'
 import { createIdempotencyRepository } from './idempotency/idempotency.repository.js'
 import { createIdempotencyService } from './idempotency/idempotency.service.js'
+import { createClickCounter } from './links/link-controls.js'
 import { createLinksRepository } from './links/links.repository.js'
 import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
@@ -103,8 +104,13 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   }, (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'))
   // Deleted links are purged in the writer thread, off the event loop (links/links.purger.ts).
   const purger = writer.purger
+  const statsRepo = createStatsRepository(db, storage.adapter)
+  // maxClicks: this instance's human visits of limited links until they are written (link-controls.ts).
+  const clickCounter = createClickCounter()
   const links = createLinksService({
     repo: createLinksRepository(db),
+    countHumanClicks: (linkId) => statsRepo.humanClicks(linkId),
+    clickCounter,
     domains,
     cache: redirectCache,
     clock,
@@ -114,11 +120,11 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onDeleted: purger.kick,
   })
   const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock })
-  const stats = createStatsService({ repo: createStatsRepository(db, storage.adapter), links, clock, retentionDays: config.clickRetentionDays })
+  const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
   const qr = createQrService({ links, renderer: qrRenderer })
   const clicks = new ClickBuffer({
-    sink: options.wrapClickSink ? options.wrapClickSink(writer.write) : writer.write,
+    sink: clickCounter.wrapSink(options.wrapClickSink ? options.wrapClickSink(writer.write) : writer.write),
     metrics,
     logger,
     capacity: config.clickBufferSize,

@@ -26,6 +26,12 @@ export function linkRow(overrides: Partial<LinkRow> = {}): LinkRow {
     created_at: at,
     updated_at: at,
     deleted_at: null,
+    redirect_type: 302,
+    expires_at: null,
+    max_clicks: null,
+    expired_url: null,
+    password_hash: null,
+    rules: null,
     ...overrides,
   }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
+import pg from 'pg'
 import { needsPostgres, needsPostgresAndRedis } from '../../test/backends.js'
 import { createTestDatabase, freePort, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
 import { send, type RequestOptions, type Response } from '../../test/http-client.js'
@@ -97,6 +98,51 @@ describe('several instances on one PostgreSQL and Redis', { skip: needsPostgresA
     assert.equal(r.status, 200)
     const paths = r.body.data.map((l: { path: string }) => l.path).sort()
     assert.deepEqual(paths, ['/later', '/moved', '/one'])
+  })
+
+  test("controls changed on A take effect on B's very next request", async () => {
+    const link = (await create(a, { destination: 'https://a.example/ctl', path: '/ctl' })).body.data
+    const visit = (headers: Record<string, string> = {}) => b.request('GET', '/ctl', { token: null, headers })
+    const change = async (fields: Record<string, unknown>) =>
+      assert.equal((await a.request('PATCH', `/v1/links/${link.id}`, { json: fields })).status, 200)
+    assert.equal(await location(b, '/ctl'), 'https://a.example/ctl')
+    await change({ expiresAt: '2020-01-01T00:00:00Z' })
+    assert.equal((await visit()).status, 410)
+    await change({ expiresAt: null, password: 'multi-pass' })
+    assert.equal((await visit()).status, 200)
+    await change({ password: null, redirectType: 308, rules: [{ when: { language: ['de'] }, destination: 'https://a.example/de' }] })
+    const ruled = await visit({ 'accept-language': 'de-DE' })
+    assert.deepEqual([ruled.status, ruled.headers.location], [308, 'https://a.example/de'])
+  })
+
+  test("maxClicks across instances: each learns of the other's written visits", async () => {
+    const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' }
+    const link = (await create(a, { destination: 'https://a.example/lim', path: '/lim', maxClicks: 4 })).body.data
+    const visit = async (instance: Instance) => (await instance.request('GET', '/lim', { token: null, headers: browser })).status
+    // Read from the database, not the API: this suite's token has a small rate limit (the last test spends it).
+    const humanClicks = async () => {
+      const client = new pg.Client({ connectionString: database.env.DATABASE_URL })
+      await client.connect()
+      try {
+        const { rows } = await client.query('select coalesce(sum(human_clicks), 0) as n from link_click_rollups where link_id = $1', [link.id])
+        return Number(rows[0].n)
+      } finally {
+        await client.end()
+      }
+    }
+    const written = async (n: number) => {
+      for (let waited = 0; (await humanClicks()) < n; waited += 100) {
+        if (waited > 10_000) throw new Error(`${n} visits not written after 10 s`)
+        await sleep(100)
+      }
+      // Past the age at which a cached click count is read again (CLICK_COUNT_REFRESH_MS).
+      await sleep(300)
+    }
+    assert.deepEqual([await visit(a), await visit(a), await visit(b)], [302, 302, 302])
+    await written(3)
+    assert.deepEqual([await visit(b), await visit(b)], [302, 410])
+    await written(4)
+    assert.equal(await visit(a), 410)
   })
 
   test('a custom domain added on A is served by B', async () => {

@@ -79,6 +79,9 @@ describe('the OpenAPI document and /docs', () => {
     assert.equal((await s.request('PUT', `/v1/conversations/${id}`, { json: examples['put /v1/conversations/{id}'] })).status, 200)
     assert.equal((await s.request('POST', `/v1/conversations/${id}/messages`, { json: examples['post /v1/conversations/{id}/messages'] })).status, 201)
     assert.equal((await s.request('POST', '/v1/domains', { json: examples['post /v1/domains'] })).status, 201)
+    const bulk = await s.request('POST', '/v1/links/bulk', { json: examples['post /v1/links/bulk'] })
+    assert.ok(bulk.status === 200 && bulk.body.data.every((r: { ok: boolean }) => r.ok), JSON.stringify(bulk.body))
+    assert.equal((await s.request('POST', '/v1/links/bulk-delete', { json: examples['post /v1/links/bulk-delete'] })).status, 200)
   })
 
   test("the document is Linkline's: its version, and an operationId on every operation", () => {

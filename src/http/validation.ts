@@ -6,6 +6,7 @@ interface JsonSchema {
   type?: string | string[]
   anyOf?: JsonSchema[]
   properties?: Record<string, JsonSchema>
+  items?: JsonSchema
 }
 
 /**
@@ -29,6 +30,8 @@ export function coerce(value: unknown, schema: JsonSchema | undefined): unknown 
         return /^\d{1,15}$/.test(value) ? Number(value) : value
       case 'object':
         return coerceJsonObject(value, schema)
+      case 'array':
+        return coerceList(value, schema)
       default:
         return value
     }
@@ -36,7 +39,25 @@ export function coerce(value: unknown, schema: JsonSchema | undefined): unknown 
   if (schema.type === 'object' && schema.properties && isPlainObject(value)) {
     for (const [key, child] of Object.entries(value)) value[key] = coerce(child, schema.properties[key])
   }
+  if (schema.type === 'array' && Array.isArray(value)) return value.map((item) => coerce(item, schema.items))
   return value
+}
+
+/**
+ * A list from a form: repeated fields arrive as an array already; a single field is a list of one,
+ * an empty one the empty list, and a JSON-encoded array (`rules=[{…}]`) is accepted too.
+ */
+function coerceList(value: string, schema: JsonSchema): unknown {
+  if (value === '') return []
+  if (value.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(value)
+      if (Array.isArray(parsed)) return parsed.map((item) => coerce(item, schema.items))
+    } catch {
+      // Not JSON: a one-element list, like any other single value.
+    }
+  }
+  return [coerce(value, schema.items)]
 }
 
 function coerceJsonObject(value: string, schema: JsonSchema): unknown {

@@ -3,16 +3,18 @@ import { conflict, notFound, validationError } from '../shared/errors.js'
 export const linkNotFound = (param?: string) => notFound('link', param)
 export const pathTaken = (domain: string, path: string) =>
   conflict(`${domain}${path} is already taken`, 'path')
-export const invalidDestination = () =>
-  validationError('destination', 'destination must be an absolute http or https URL with a host')
-export const destinationControlCharacter = () =>
-  validationError('destination', 'destination must not contain control characters (U+0000-U+001F, U+007F)')
-export const destinationTooLong = (max: number) =>
-  validationError('destination', `destination must be at most ${max} characters once percent-encoded`)
-export const destinationLoops = () =>
-  validationError('destination', 'destination points at this very short link, which would redirect to itself')
-export const destinationChainTooLong = (hops: number) =>
-  validationError('destination', `destination goes through more than ${hops} short links of this service; point it at the final URL`)
+export const invalidDestination = (param = 'destination') =>
+  validationError(param, `${param} must be an absolute http or https URL with a host`)
+export const destinationControlCharacter = (param = 'destination') =>
+  validationError(param, `${param} must not contain control characters (U+0000-U+001F, U+007F)`)
+export const destinationTooLong = (max: number, param = 'destination') =>
+  validationError(param, `${param} must be at most ${max} characters once percent-encoded`)
+export const destinationLoops = (param = 'destination') =>
+  validationError(param, `${param} points at this very short link, which would redirect to itself`)
+export const destinationChainTooLong = (hops: number, param = 'destination') =>
+  validationError(param, `${param} goes through more than ${hops} short links of this service; point it at the final URL`)
+export const expiresAtInvalid = () =>
+  validationError('expiresAt', 'expiresAt must be an ISO 8601 date-time with a time zone, e.g. 2026-12-31T23:59:59Z')
 export const reservedPath = (path: string) =>
   validationError('path', `path "${path}" is served by Linkline itself, on every domain`)
 export const notAHost = (param: string, value: string) =>
@@ -33,3 +35,4 @@ export const dotSegment = () =>
   validationError('path', 'a path segment may not be . or .. (browsers resolve them away before visiting)')
 export const titleAndDisplayName = () =>
   validationError('display_name', 'send title or display_name (an alias of title), not both')
+export const notALinkBody = () => validationError('', 'each item of links must be an object: a body as POST /v1/links takes')

@@ -8,7 +8,18 @@ export interface LinkFilters {
   path?: string
   destination?: string
   title?: string
+  tag?: string
 }
+
+/** What the redirect reads of a link: its target and controls. */
+export type TargetRow = Pick<LinkRow, 'id' | 'destination' | 'redirect_type' | 'expires_at' | 'max_clicks' | 'expired_url' | 'password_hash' | 'rules'>
+
+// Rows per multi-row INSERT: 14 columns each stays below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
+const INSERT_CHUNK = 500
+const chunks = <T>(rows: readonly T[], size = INSERT_CHUNK): T[][] =>
+  Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size))
+
+const tagRows = (ownerId: string, linkId: string, tags: readonly string[]) => tags.map((tag) => ({ link_id: linkId, owner_id: ownerId, tag }))
 
 /**
  * Every query but the purge's sees live links only: a deleted link is a tombstone (`deleted_at`) until
@@ -17,15 +28,60 @@ export interface LinkFilters {
 export function createLinksRepository(db: Db) {
   const live = () => db.selectFrom('links').where('deleted_at', 'is', null)
   return {
-    async insert(row: NewLinkRow): Promise<void> {
-      await db.insertInto('links').values(row).execute()
+    /** Inserts the link and its tags in one transaction. */
+    async insert(row: NewLinkRow, tags: readonly string[] = []): Promise<void> {
+      if (tags.length === 0) {
+        await db.insertInto('links').values(row).execute()
+        return
+      }
+      await inTransaction(db, async (trx) => {
+        await trx.insertInto('links').values(row).execute()
+        await trx.insertInto('link_tags').values(tagRows(row.owner_id, row.id, tags)).execute()
+      })
+    },
+
+    /** Inserts many links and their tags in one transaction: all or none (a unique violation aborts it). */
+    insertMany: (links: readonly { row: NewLinkRow; tags: readonly string[] }[]): Promise<void> =>
+      inTransaction(db, async (trx) => {
+        for (const part of chunks(links)) await trx.insertInto('links').values(part.map((l) => l.row)).execute()
+        const tags = links.flatMap((l) => tagRows(l.row.owner_id, l.row.id, l.tags))
+        for (const part of chunks(tags, 2000)) await trx.insertInto('link_tags').values(part).execute()
+      }),
+
+    /** Which of these (domain, path) pairs are taken, as `domain + path`. */
+    async taken(pairs: readonly { domain: string; path: string }[]): Promise<Set<string>> {
+      const found = new Set<string>()
+      for (const part of chunks(pairs)) {
+        const rows = await live().select(['domain', 'path'])
+          .where((eb) => eb.or(part.map((p) => eb.and([eb('domain', '=', p.domain), eb('path', '=', p.path)]))))
+          .execute()
+        for (const r of rows) found.add(`${r.domain}${r.path}`)
+      }
+      return found
+    },
+
+    /** The tags of each link, sorted. */
+    async tagsOf(linkIds: readonly string[]): Promise<Map<string, string[]>> {
+      const tags = new Map<string, string[]>()
+      if (linkIds.length === 0) return tags
+      for (const part of chunks(linkIds)) {
+        const rows = await db.selectFrom('link_tags').select(['link_id', 'tag']).where('link_id', 'in', part).orderBy('link_id').orderBy('tag').execute()
+        for (const r of rows) {
+          const list = tags.get(r.link_id)
+          if (list) list.push(r.tag)
+          else tags.set(r.link_id, [r.tag])
+        }
+      }
+      return tags
     },
     findForOwner: (ownerId: string, id: string): Promise<LinkRow | undefined> =>
       live().selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst(),
 
     /** The redirect's point query: served by the unique (domain, path) index. */
-    findTarget: (domain: string, path: string): Promise<{ id: string; destination: string } | undefined> =>
-      live().select(['id', 'destination']).where('domain', '=', domain).where('path', '=', path).executeTakeFirst(),
+    findTarget: (domain: string, path: string): Promise<TargetRow | undefined> =>
+      live()
+        .select(['id', 'destination', 'redirect_type', 'expires_at', 'max_clicks', 'expired_url', 'password_hash', 'rules'])
+        .where('domain', '=', domain).where('path', '=', path).executeTakeFirst(),
 
     /** Whether any live link uses the domain; `trx`: inside another feature's transaction (the one deleting the domain). */
     anyOnDomain: async (domain: string, trx: Db = db): Promise<boolean> =>
@@ -33,15 +89,29 @@ export function createLinksRepository(db: Db) {
 
     /** One page, newest first; asks for one row more than the page to know whether more follow. */
     list(ownerId: string, filters: LinkFilters, offset: number, limit: number): Promise<LinkRow[]> {
+      const { tag, ...columns } = filters
       let query = live().selectAll().where('owner_id', '=', ownerId)
-      for (const [column, value] of Object.entries(filters) as [keyof LinkFilters, string | undefined][]) {
+      for (const [column, value] of Object.entries(columns) as [Exclude<keyof LinkFilters, 'tag'>, string | undefined][]) {
         if (value !== undefined) query = query.where(column, '=', value)
+      }
+      // Served by link_tags_owner_tag: the owner's links carrying the tag, then their rows by primary key.
+      if (tag !== undefined) {
+        query = query.where('id', 'in', (eb) => eb.selectFrom('link_tags').select('link_id').where('owner_id', '=', ownerId).where('tag', '=', tag))
       }
       return query.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute()
     },
 
-    async update(ownerId: string, id: string, changes: LinkRowUpdate): Promise<void> {
-      await db.updateTable('links').set(changes).where('id', '=', id).where('owner_id', '=', ownerId).where('deleted_at', 'is', null).execute()
+    /** Updates the row and, when `tags` is given, replaces its tags: in one transaction. */
+    async update(ownerId: string, id: string, changes: LinkRowUpdate, tags?: readonly string[]): Promise<void> {
+      if (tags === undefined) {
+        await db.updateTable('links').set(changes).where('id', '=', id).where('owner_id', '=', ownerId).where('deleted_at', 'is', null).execute()
+        return
+      }
+      await inTransaction(db, async (trx) => {
+        await trx.updateTable('links').set(changes).where('id', '=', id).where('owner_id', '=', ownerId).where('deleted_at', 'is', null).execute()
+        await trx.deleteFrom('link_tags').where('link_id', '=', id).execute()
+        if (tags.length > 0) await trx.insertInto('link_tags').values(tagRows(ownerId, id, tags)).execute()
+      })
     },
 
     /** How many links each domain holds, every owner included. */
@@ -80,9 +150,9 @@ export function createLinksRepository(db: Db) {
       db.updateTable('links').set({ deleted_at: now }).where('id', '=', id).where('owner_id', '=', ownerId).where('deleted_at', 'is', null)
         .returningAll().executeTakeFirst(),
 
-    /** Removes a link that was just created and has nothing attached yet (a create undone). */
-    async deleteNew(id: string): Promise<void> {
-      await db.deleteFrom('links').where('id', '=', id).execute()
+    /** Removes links that were just created and have nothing attached yet (a create undone). */
+    async deleteNew(ids: readonly string[]): Promise<void> {
+      await db.deleteFrom('links').where('id', 'in', [...ids]).execute()
     },
 
     /** Tombstones waiting for the purge, oldest first. */
@@ -93,6 +163,11 @@ export function createLinksRepository(db: Db) {
     async deletePurged(id: string): Promise<void> {
       await db.deleteFrom('links').where('id', '=', id).where('deleted_at', 'is not', null).execute()
     },
+
+    /** Marks deleted those of `ids` that the owner has, in one statement (tombstones, as markDeleted); returns them. */
+    markManyDeleted: (ownerId: string, ids: readonly string[], now: number): Promise<LinkRow[]> =>
+      db.updateTable('links').set({ deleted_at: now }).where('id', 'in', [...ids]).where('owner_id', '=', ownerId).where('deleted_at', 'is', null)
+        .returningAll().execute(),
   }
 }
 export type LinksRepository = ReturnType<typeof createLinksRepository>

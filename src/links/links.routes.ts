@@ -1,7 +1,14 @@
 import { errorResponses } from '../shared/schema.js'
 import { resourceFirst } from '../http/resource-first.js'
 import type { App } from '../http/types.js'
+import { toValidationError } from '../http/validation.js'
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js'
 import {
+  BulkCreateBody,
+  BulkCreateEnvelope,
+  BulkCreateShape,
+  BulkDeleteBody,
+  BulkDeleteEnvelope,
   CreateLinkBody,
   LinkDeletedEnvelope,
   LinkEnvelope,
@@ -11,8 +18,11 @@ import {
   UpdateLinkBody,
 } from './links.schemas.js'
 import type { LinksService } from './links.service.js'
+import { notALinkBody } from './links.errors.js'
 
 const tags = ['links']
+/** The body limit of a bulk create: 4 KiB per item on average, whatever LINKLINE_BODY_LIMIT says for the rest. */
+export const BULK_BODY_LIMIT = 4 * 1024 * 1024
 const security = [{ bearer: [] }]
 
 export function linksRoutes(app: App, { links }: { links: LinksService }): void {
@@ -25,6 +35,36 @@ export function linksRoutes(app: App, { links }: { links: LinksService }): void 
     config: { scope: 'links:write' },
     schema: { tags, security, summary: 'Create a link', body: CreateLinkBody, response: { 201: LinkEnvelope, ...errorResponses } },
   }, async (req, reply) => reply.code(201).send({ success: true, data: await links.create(req.principal, req.body) }))
+
+  app.post('/v1/links/bulk', {
+    config: { scope: 'links:write' },
+    // 1000 bodies do not fit in the 64 KiB of one (docs/api.md).
+    bodyLimit: BULK_BODY_LIMIT,
+    // Ajv's verdict on the whole body is only attached: one bad item must fail only itself.
+    attachValidation: true,
+    schema: {
+      tags, security,
+      summary: 'Create up to 1000 links; one result per item, in order (a bad item fails only itself)',
+      body: BulkCreateBody, response: { 200: BulkCreateEnvelope, ...errorResponses },
+    },
+  }, async (req) => {
+    const checkShape = req.compileValidationSchema(BulkCreateShape)
+    if (!checkShape(req.body)) throw toValidationError(checkShape.errors as FastifySchemaValidationError[], 'body')
+    const checkItem = req.compileValidationSchema(CreateLinkBody)
+    const items = (req.body.links as unknown[]).map((item) => {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) return { error: notALinkBody() }
+      return checkItem(item) ? { input: item as CreateLinkBody } : { error: toValidationError(checkItem.errors as FastifySchemaValidationError[], '') }
+    })
+    return { success: true as const, data: await links.createMany(req.principal, items) }
+  })
+
+  app.post('/v1/links/bulk-delete', {
+    config: { scope: 'links:write' },
+    schema: {
+      tags, security, summary: 'Delete up to 1000 links; one result per id, in order',
+      body: BulkDeleteBody, response: { 200: BulkDeleteEnvelope, ...errorResponses },
+    },
+  }, async (req) => ({ success: true as const, data: await links.deleteMany(req.principal, req.body.ids) }))
 
   app.get('/v1/links/:id', {
     config: { scope: 'links:read' },

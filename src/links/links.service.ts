@@ -4,6 +4,7 @@ import { normalizeHostAndPort } from '../shared/hosts.js'
 import { newId, randomBase62 } from '../shared/ids.js'
 import { defaultOf } from '../shared/schema.js'
 import type { Db } from '../storage/database.js'
+import { AppError } from '../shared/errors.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import {
@@ -22,11 +23,24 @@ import {
   reservedPath,
   sameDomain,
   titleAndDisplayName,
+  expiresAtInvalid,
 } from './links.errors.js'
+import { CLICK_COUNT_REFRESH_MS, compileControls, createClickCounter, type ClickCounter } from './link-controls.js'
+import { hashPassword } from './link-password.js'
 import type { LinkFilters, LinksRepository } from './links.repository.js'
-import { ListLinksQuery, type CreateLinkBody, type LinkObject, type UpdateLinkBody } from './links.schemas.js'
+import { ListLinksQuery, type CreateLinkBody, type LinkObject, type LinkRule, type UpdateLinkBody } from './links.schemas.js'
 import type { LinkRow } from './links.table.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
+
+/** The controls' columns, as create and update write them. */
+type ControlChanges = Partial<Pick<LinkRow, 'redirect_type' | 'expires_at' | 'max_clicks' | 'expired_url' | 'password_hash' | 'rules'>>
+type ControlsInput = Pick<CreateLinkBody, 'redirectType' | 'expiresAt' | 'maxClicks' | 'expiredUrl' | 'password' | 'rules' | 'tags'>
+
+/** One item of a bulk create: its result, in the order of the request. */
+export type BulkResult = { ok: true; link: LinkObject } | { ok: false; error: { code: string; message: string; param: string | null } }
+
+/** Items whose passwords are hashed at once in a bulk create (libuv runs four scrypts at a time). */
+const PREPARE_CONCURRENCY = 4
 
 /** First path segments that Linkline serves itself, on every host (so that no domain can shadow the API). */
 export const RESERVED_SEGMENTS = new Set(['v1', 'docs', 'healthz', 'readyz', 'metrics', 'app', 'favicon.ico', 'robots.txt', '.well-known'])
@@ -47,6 +61,18 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
 /** Percent-encoding can triple a 2048-character input; beyond this, no browser or server takes the URL. */
 const MAX_SERIALIZED_DESTINATION = 8192
 const RANDOM_PATH_ATTEMPTS = 5
+const randomPath = () => `/${randomBase62(RANDOM_PATH_LENGTH)}`
+
+/**
+ * A bulk item's error, its parameter prefixed with the item's place in bracket notation, as every
+ * other nested parameter (`links[3][destination]`, `links[3][rules][0][destination]`). Anything
+ * but a domain error is a bug: it fails the request (500), not the item.
+ */
+function itemError(index: number, error: unknown): BulkResult {
+  if (!(error instanceof AppError)) throw error
+  const param = error.param === undefined || error.param === null ? '' : error.param.replace(/^([^[]+)/, '[$1]')
+  return { ok: false, error: { code: error.code, message: error.message, param: `links[${index}]${param}` } }
+}
 /** Most short links of this service a destination may go through before it leaves the service. */
 const MAX_CHAIN_HOPS = 5
 
@@ -62,10 +88,16 @@ export function createLinksService(deps: {
   onInvalidateAll?: () => Promise<void>
   /** Told after a link became a tombstone, so that the background purge removes what it held. */
   onDeleted?: () => void
+  /** The human visits of a link recorded so far (stats' rollups): what maxClicks is compared with. */
+  countHumanClicks?: (linkId: string) => Promise<number>
+  /** This instance's human visits of limited links not yet written (the container wraps the click sink with it). */
+  clickCounter?: ClickCounter
 }) {
   const { repo, domains, cache, clock } = deps
+  const counter = deps.clickCounter ?? createClickCounter()
+  const countHumanClicks = deps.countHumanClicks ?? (async () => 0)
 
-  const toObject = (row: LinkRow): LinkObject => ({
+  const toObject = (row: LinkRow, tags: readonly string[] = []): LinkObject => ({
     id: row.id,
     title: row.title,
     domain: row.domain,
@@ -76,7 +108,15 @@ export function createLinksService(deps: {
     updatedAt: new Date(row.updated_at).toISOString(),
     ownerId: row.owner_id,
     schemaVersion: '1',
+    redirectType: row.redirect_type,
+    expiresAt: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
+    maxClicks: row.max_clicks,
+    expiredUrl: row.expired_url,
+    hasPassword: row.password_hash !== null,
+    rules: row.rules === null ? null : (JSON.parse(row.rules) as LinkRule[]),
+    tags: [...tags],
   })
+  const withTags = async (row: LinkRow) => toObject(row, (await repo.tagsOf([row.id])).get(row.id))
 
   // Awaited before the response, so that the very next request, on any instance, sees the write.
   const invalidate = async (domain: string, path: string) => {
@@ -95,17 +135,85 @@ export function createLinksService(deps: {
    * percent-encodes what a header cannot carry and writes the host in punycode (API.md §2). Control
    * characters are refused rather than cleaned: the URL parser would drop tabs and newlines silently.
    */
-  function normalizeDestination(destination: string): string {
-    if (CONTROL_CHARACTER.test(destination)) throw destinationControlCharacter()
+  function normalizeDestination(destination: string, param = 'destination'): string {
+    if (CONTROL_CHARACTER.test(destination)) throw destinationControlCharacter(param)
     let url: URL
     try {
       url = new URL(destination)
     } catch {
-      throw invalidDestination()
+      throw invalidDestination(param)
     }
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') throw invalidDestination()
-    if (url.href.length > MAX_SERIALIZED_DESTINATION) throw destinationTooLong(MAX_SERIALIZED_DESTINATION)
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') throw invalidDestination(param)
+    if (url.href.length > MAX_SERIALIZED_DESTINATION) throw destinationTooLong(MAX_SERIALIZED_DESTINATION, param)
     return url.href
+  }
+
+  /**
+   * The control fields sent, as columns: URLs normalized and checked like destination (a rule or the
+   * expired URL may not loop back to the link either), the password hashed last, once all else passed.
+   */
+  async function controlChanges(input: ControlsInput, domain: string, path: string, id?: string): Promise<{ changes: ControlChanges; tags: string[] | undefined }> {
+    const changes: ControlChanges = {}
+    if (input.redirectType !== undefined) changes.redirect_type = input.redirectType
+    if (input.expiresAt !== undefined) {
+      const at = input.expiresAt === null ? null : Date.parse(input.expiresAt)
+      if (at !== null && !Number.isFinite(at)) throw expiresAtInvalid()
+      changes.expires_at = at
+    }
+    if (input.maxClicks !== undefined) changes.max_clicks = input.maxClicks
+    if (input.expiredUrl !== undefined && input.expiredUrl !== null) {
+      changes.expired_url = normalizeDestination(input.expiredUrl, 'expiredUrl')
+      await checkRedirectChain(changes.expired_url, domain, path, id, 'expiredUrl')
+    } else if (input.expiredUrl === null) changes.expired_url = null
+    if (input.rules !== undefined && input.rules !== null) {
+      const rules: LinkRule[] = []
+      for (const [i, rule] of input.rules.entries()) {
+        const param = `rules[${i}][destination]`
+        const destination = normalizeDestination(rule.destination, param)
+        await checkRedirectChain(destination, domain, path, id, param)
+        const { device, os, country, language } = rule.when
+        rules.push({
+          when: {
+            ...(device && { device: [...new Set(device)] }),
+            ...(os && { os: [...new Set(os)] }),
+            ...(country && { country: [...new Set(country.map((c) => c.toUpperCase()))] }),
+            ...(language && { language: [...new Set(language.map((l) => l.toLowerCase()))] }),
+          },
+          destination,
+        })
+      }
+      changes.rules = JSON.stringify(rules)
+    } else if (input.rules === null) changes.rules = null
+    if (input.password !== undefined) changes.password_hash = input.password === null ? null : await hashPassword(input.password)
+    return { changes, tags: input.tags === undefined ? undefined : [...new Set(input.tags)].sort() }
+  }
+
+  /** Everything create checks and computes before the write; the path stays unset when it is to be random. */
+  async function prepareCreate(principal: Principal, input: CreateLinkBody): Promise<{ base: Omit<LinkRow, 'path'>; path: string | undefined; tags: string[] }> {
+    const domain = await domains.resolveForOwner(principal, input.domain)
+    if (input.path !== undefined) checkPath(input.path)
+    const destination = normalizeDestination(input.destination)
+    await checkRedirectChain(destination, domain, input.path ?? '')
+    const { changes, tags } = await controlChanges(input, domain, input.path ?? '')
+    const now = clock.now()
+    const base: Omit<LinkRow, 'path'> = {
+      id: newId('lnk'),
+      owner_id: principal.ownerId,
+      domain,
+      destination,
+      title: input.title ?? null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      redirect_type: 302,
+      expires_at: null,
+      max_clicks: null,
+      expired_url: null,
+      password_hash: null,
+      rules: null,
+      ...changes,
+    }
+    return { base, path: input.path, tags: tags ?? [] }
   }
 
   /**
@@ -114,20 +222,20 @@ export function createLinksService(deps: {
    * comes back to the link being saved (`id`, at `domain` + `path`) or that does not leave the service
    * within MAX_CHAIN_HOPS. Called after checkDestination, which has parsed the URL once already.
    */
-  async function checkRedirectChain(destination: string, domain: string, path: string, id?: string) {
+  async function checkRedirectChain(destination: string, domain: string, path: string, id?: string, param = 'destination') {
     let next = destination
     for (let hop = 0; hop < MAX_CHAIN_HOPS; hop++) {
       const url = new URL(next)
       const served = domains.servedDomain(url.host)
       if (served === undefined) return
       const hopPath = url.pathname.length > 1 && url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname
-      if (served === domain && hopPath === path) throw destinationLoops()
+      if (served === domain && hopPath === path) throw destinationLoops(param)
       const target = await repo.findTarget(served, hopPath)
       // The link's own old place (it is moving away) ends the chain: after the update nothing is there.
       if (target === undefined || target.id === id) return
       next = target.destination
     }
-    throw destinationChainTooLong(MAX_CHAIN_HOPS)
+    throw destinationChainTooLong(MAX_CHAIN_HOPS, param)
   }
 
   /**
@@ -144,11 +252,11 @@ export function createLinksService(deps: {
     }
   }
 
-  async function insertWithRandomPath(row: Omit<LinkRow, 'path'>): Promise<LinkRow> {
+  async function insertWithRandomPath(row: Omit<LinkRow, 'path'>, tags: readonly string[] = []): Promise<LinkRow> {
     for (let attempt = 1; ; attempt++) {
-      const candidate = { ...row, path: `/${randomBase62(RANDOM_PATH_LENGTH)}` }
+      const candidate = { ...row, path: randomPath() }
       try {
-        await repo.insert(candidate)
+        await repo.insert(candidate, tags)
         return candidate
       } catch (error) {
         if (!isUniqueViolation(error) || attempt === RANDOM_PATH_ATTEMPTS) throw error
@@ -156,9 +264,9 @@ export function createLinksService(deps: {
     }
   }
 
-  async function insert(row: LinkRow): Promise<LinkRow> {
+  async function insert(row: LinkRow, tags: readonly string[] = []): Promise<LinkRow> {
     try {
-      await repo.insert(row)
+      await repo.insert(row, tags)
     } catch (error) {
       if (isUniqueViolation(error)) throw pathTaken(row.domain, row.path)
       throw error
@@ -174,29 +282,87 @@ export function createLinksService(deps: {
 
   return {
     async create(principal: Principal, input: CreateLinkBody): Promise<LinkObject> {
-      const domain = await domains.resolveForOwner(principal, input.domain)
-      if (input.path !== undefined) checkPath(input.path)
-      const destination = normalizeDestination(input.destination)
-      await checkRedirectChain(destination, domain, input.path ?? '')
-      const now = clock.now()
-      const base = {
-        id: newId('lnk'),
-        owner_id: principal.ownerId,
-        domain,
-        destination,
-        title: input.title ?? null,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      }
-      const row = input.path === undefined ? await insertWithRandomPath(base) : await insert({ ...base, path: input.path })
-      await confirmDomainAfterWrite(principal, domain, () => repo.deleteNew(row.id))
+      const { base, path, tags } = await prepareCreate(principal, input)
+      const row = path === undefined ? await insertWithRandomPath(base, tags) : await insert({ ...base, path }, tags)
+      await confirmDomainAfterWrite(principal, row.domain, () => repo.deleteNew([row.id]))
       // A negative cache entry may exist for a path that was free until now.
       await invalidate(row.domain, row.path)
-      return toObject(row)
+      return toObject(row, tags)
     },
 
-    get: async (principal: Principal, id: string) => toObject(await findOwned(principal, id)),
+    /**
+     * Bulk create (API.md §9): each item checked as create checks it, then every good item written in
+     * one transaction (paths taken already, or twice in the request, fail their items beforehand); should
+     * that transaction still meet a taken path (a concurrent write), the items are written one by one.
+     * `items` holds the body of each item, or the error its validation gave.
+     */
+    async createMany(principal: Principal, items: readonly ({ input: CreateLinkBody } | { error: AppError })[]): Promise<BulkResult[]> {
+      const results: BulkResult[] = items.map((item, i) => ('error' in item ? itemError(i, item.error) : { ok: false, error: { code: 'internal_error', message: '', param: null } }))
+      const prepared: { index: number; row: LinkRow; tags: string[]; random: boolean }[] = []
+      const pending = items.flatMap((item, index) => ('input' in item ? [{ index, input: item.input }] : []))
+      for (let start = 0; start < pending.length; start += PREPARE_CONCURRENCY) {
+        await Promise.all(pending.slice(start, start + PREPARE_CONCURRENCY).map(async ({ index, input }) => {
+          try {
+            const { base, path, tags } = await prepareCreate(principal, input)
+            prepared.push({ index, row: { ...base, path: path ?? randomPath() }, tags, random: path === undefined })
+          } catch (error) {
+            results[index] = itemError(index, error)
+          }
+        }))
+      }
+      prepared.sort((a, b) => a.index - b.index)
+      const taken = await repo.taken(prepared.map((p) => p.row))
+      const writing: typeof prepared = []
+      for (const p of prepared) {
+        const key = `${p.row.domain}${p.row.path}`
+        if (taken.has(key) && p.random) p.row = { ...p.row, path: randomPath() }
+        else if (taken.has(key)) {
+          results[p.index] = itemError(p.index, pathTaken(p.row.domain, p.row.path))
+          continue
+        }
+        taken.add(`${p.row.domain}${p.row.path}`)
+        writing.push(p)
+      }
+      let written = writing
+      try {
+        await repo.insertMany(writing)
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error
+        written = []
+        for (const p of writing) {
+          try {
+            p.row = p.random ? await insertWithRandomPath(p.row, p.tags) : await insert(p.row, p.tags)
+            written.push(p)
+          } catch (failure) {
+            results[p.index] = itemError(p.index, failure)
+          }
+        }
+      }
+      // As create does, per custom domain: links written on a domain deleted meanwhile are undone.
+      for (const domain of new Set(written.map((p) => p.row.domain))) {
+        const onDomain = written.filter((p) => p.row.domain === domain)
+        try {
+          await confirmDomainAfterWrite(principal, domain, () => repo.deleteNew(onDomain.map((p) => p.row.id)))
+        } catch (error) {
+          for (const p of onDomain) results[p.index] = itemError(p.index, error)
+          written = written.filter((p) => p.row.domain !== domain)
+        }
+      }
+      await Promise.all(written.map((p) => invalidate(p.row.domain, p.row.path)))
+      for (const p of written) results[p.index] = { ok: true, link: toObject(p.row, p.tags) }
+      return results
+    },
+
+    /** Bulk delete: one result per id sent, in order; ids the caller has no link of are `deleted: false`. As delete, in the background. */
+    async deleteMany(principal: Principal, ids: readonly string[]): Promise<{ id: string; deleted: boolean }[]> {
+      const rows = await repo.markManyDeleted(principal.ownerId, [...new Set(ids)], clock.now())
+      await Promise.all(rows.map((row) => invalidate(row.domain, row.path)))
+      if (rows.length > 0) deps.onDeleted?.()
+      const deleted = new Set(rows.map((row) => row.id))
+      return ids.map((id) => ({ id, deleted: deleted.has(id) }))
+    },
+
+    get: async (principal: Principal, id: string) => withTags(await findOwned(principal, id)),
 
     /** Used by other features (conversations) to check that a link is the caller's. */
     assertOwned: async (principal: Principal, id: string, param: string) => {
@@ -210,8 +376,9 @@ export function createLinksService(deps: {
       if (query.domain !== undefined) query.domain = query.domain.toLowerCase()
       // Destinations are stored serialized: a filter written as the user typed it must match too.
       if (query.destination !== undefined && URL.canParse(query.destination)) query.destination = new URL(query.destination).href
-      const rows = await repo.list(principal.ownerId, query, (page - 1) * limit, limit + 1)
-      return { data: rows.slice(0, limit).map(toObject), pagination: { page, limit, hasMore: rows.length > limit } }
+      const rows = (await repo.list(principal.ownerId, query, (page - 1) * limit, limit + 1))
+      const tags = await repo.tagsOf(rows.slice(0, limit).map((row) => row.id))
+      return { data: rows.slice(0, limit).map((row) => toObject(row, tags.get(row.id))), pagination: { page, limit, hasMore: rows.length > limit } }
     },
 
     async update(principal: Principal, id: string, input: UpdateLinkBody): Promise<LinkObject> {
@@ -222,24 +389,29 @@ export function createLinksService(deps: {
       const destination = input.destination === undefined ? current.destination : normalizeDestination(input.destination)
       const title = input.title !== undefined ? input.title : input.display_name !== undefined ? input.display_name : current.title
       const moved = domain !== current.domain || path !== current.path
-      if (!moved && destination === current.destination && title === current.title) return toObject(current)
       if (moved) checkPath(path)
+      const { changes, tags } = await controlChanges(input, domain, path, id)
+      const currentTags = (await repo.tagsOf([id])).get(id) ?? []
+      const controlsChanged = (Object.keys(changes) as (keyof ControlChanges)[]).some((key) => changes[key] !== current[key])
+      const tagsChanged = tags !== undefined && tags.join('\n') !== currentTags.join('\n')
+      if (!moved && destination === current.destination && title === current.title && !controlsChanged && !tagsChanged) return toObject(current, currentTags)
       // Links saved before the chain check may close a chain already: a change of title alone is not refused.
       if (moved || destination !== current.destination) await checkRedirectChain(destination, domain, path, id)
-      const next: LinkRow = { ...current, domain, path, destination, title, updated_at: clock.now() }
+      const next: LinkRow = { ...current, domain, path, destination, title, ...changes, updated_at: clock.now() }
       try {
-        await repo.update(principal.ownerId, id, { domain, path, destination, title, updated_at: next.updated_at })
+        await repo.update(principal.ownerId, id, { domain, path, destination, title, ...changes, updated_at: next.updated_at }, tagsChanged ? tags : undefined)
       } catch (error) {
         if (isUniqueViolation(error)) throw pathTaken(domain, path)
         throw error
       }
       if (domain !== current.domain) {
-        const { domain: d, path: p, destination: dest, title: t, updated_at } = current
-        await confirmDomainAfterWrite(principal, domain, () => repo.update(principal.ownerId, id, { domain: d, path: p, destination: dest, title: t, updated_at }))
+        const { domain: d, path: p, destination: dest, title: t, updated_at, redirect_type, expires_at, max_clicks, expired_url, password_hash, rules } = current
+        const previous = { domain: d, path: p, destination: dest, title: t, updated_at, redirect_type, expires_at, max_clicks, expired_url, password_hash, rules }
+        await confirmDomainAfterWrite(principal, domain, () => repo.update(principal.ownerId, id, previous, tagsChanged ? currentTags : undefined))
       }
       await invalidate(current.domain, current.path)
       if (moved) await invalidate(domain, path)
-      return toObject(next)
+      return toObject(next, tags ?? currentTags)
     },
 
     /**
@@ -289,9 +461,48 @@ export function createLinksService(deps: {
     async lookup(domain: string, path: string): Promise<RedirectTarget | false> {
       const seen = cache.generation()
       const row = await repo.findTarget(domain, path)
-      const target = row ? { linkId: row.id, destination: row.destination } : false
+      let target: RedirectTarget | false = false
+      if (row) {
+        // Visits not yet written were counted here before the stored count was read: none is missed.
+        const unwritten = row.max_clicks === null ? 0 : counter.pending(row.id)
+        const stored = row.max_clicks === null ? undefined : (await countHumanClicks(row.id)) + unwritten
+        target = { linkId: row.id, destination: row.destination, status: row.redirect_type, controls: compileControls(row, stored, Date.now()) }
+      }
       cache.fill(domain, path, target, seen)
       return target
+    },
+
+    /** The redirect recorded a human visit of a link with maxClicks. */
+    countVisit(target: RedirectTarget, visit: object): void {
+      const count = target.controls?.clicks
+      if (count === undefined) return
+      count.local++
+      counter.counted(target.linkId, visit)
+    },
+
+    /**
+     * Reads a cached link's click count again once it is CLICK_COUNT_REFRESH_MS old: how an instance
+     * learns of the visits other instances wrote (the maxClicks bound in docs/api.md). Returns the read
+     * to wait for (shared by the requests that came meanwhile), or undefined when the count is fresh.
+     */
+    refreshClickCount(target: RedirectTarget, now: number): Promise<void> | undefined {
+      const count = target.controls?.clicks
+      if (count === undefined) return undefined
+      if (count.refreshing !== undefined) return count.refreshing
+      if (now - count.readAt < CLICK_COUNT_REFRESH_MS) return undefined
+      const localAtStart = count.local
+      const unwritten = counter.pending(target.linkId)
+      count.refreshing = countHumanClicks(target.linkId)
+        .then((stored) => {
+          count.base = stored + unwritten
+          count.local -= localAtStart
+        }, () => {})
+        .finally(() => {
+          // Real time, as the redirect's own checks (expiresAt too) use.
+          count.readAt = Date.now()
+          count.refreshing = undefined
+        })
+      return count.refreshing
     },
   }
 }

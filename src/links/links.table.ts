@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely'
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
 
 export interface LinksTable {
   id: string
@@ -9,9 +9,24 @@ export interface LinksTable {
   title: string | null
   created_at: number
   updated_at: number
+  /** 301, 302, 307 or 308 (migration 0011); 302 unless written. */
+  redirect_type: Generated<number>
+  expires_at: number | null
+  max_clicks: number | null
+  expired_url: string | null
+  /** `scrypt$N$r$p$salt$hash` (link-password.ts); never leaves the service. */
+  password_hash: string | null
+  /** The rules as JSON text, destinations already normalized. */
+  rules: string | null
   /** Set when the link was deleted: a tombstone until the background purge removes it (links.purger.ts). */
   deleted_at: number | null
 }
 export type LinkRow = Selectable<LinksTable>
 export type NewLinkRow = Insertable<LinksTable>
 export type LinkRowUpdate = Updateable<LinksTable>
+
+export interface LinkTagsTable {
+  link_id: string
+  owner_id: string
+  tag: string
+}

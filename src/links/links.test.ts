@@ -24,6 +24,7 @@ for (const backend of backends) {
         {
           id: undefined, title: 'Summer sale', domain: s.host, path: '/sale', destination: 'https://shop.example/summer?ref=qr',
           shortUrl: `http://${s.host}/sale`, createdAt: undefined, updatedAt: undefined, ownerId: 'alice', schemaVersion: '1',
+          redirectType: 302, expiresAt: null, maxClicks: null, expiredUrl: null, hasPassword: false, rules: null, tags: [],
         },
       )
       assert.match(link.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)

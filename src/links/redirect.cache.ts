@@ -1,8 +1,13 @@
 import { LRUCache } from 'lru-cache'
+import type { Controls } from './link-controls.js'
 
 export interface RedirectTarget {
   readonly linkId: string
   readonly destination: string
+  /** 301, 302, 307 or 308. */
+  readonly status: number
+  /** Absent when the link uses no control (link-controls.ts): the redirect's fast path. */
+  readonly controls?: Controls
 }
 
 /**

@@ -3,12 +3,14 @@ import { performance } from 'node:perf_hooks'
 import type { Config } from '../config.js'
 import type { DomainsService } from '../domains/domains.service.js'
 import type { Faults } from '../ops/faults.js'
-import type { Clock } from '../shared/clock.js'
 import { clientAddress, type TrustFunction } from '../http/client-address.js'
-import { requestIdOf } from '../http/request-id.js'
 import type { Metrics } from '../ops/metrics.js'
-import type { ClickRecorder } from '../stats/clicks.js'
+import { requestIdOf } from '../http/request-id.js'
+import type { Clock } from '../shared/clock.js'
+import type { ClickRecorder, Visit } from '../stats/clicks.js'
+import { isExpired, isHumanVisit, matchRule, type Controls } from './link-controls.js'
 import { firstSegment, isReservedPath, QR_MARKER, type LinksService } from './links.service.js'
+import { createPasswordGate, type PasswordGate } from './redirect.password.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
 
 const NOT_FOUND_PAGE =
@@ -39,33 +41,42 @@ export function createRedirectHandler(deps: {
   clock: Clock
 }) {
   const { config, trust, domains, links, cache, clicks, metrics, faults, clock } = deps
+  const gate: PasswordGate = createPasswordGate()
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown, started: number) => {
     faults.failRequest('redirect', req, res, error)
     metrics.observeRedirect('error', started)
   }
 
-  function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, query: string, started: number) {
+  function setRequestId(req: IncomingMessage, res: ServerResponse) {
     res.setHeader('X-Request-Id', requestIdOf(req))
-    if (target) {
-      const { location, qr } = query === '' ? { location: target.destination, qr: false } : applyVisitQuery(target.destination, query)
-      res.writeHead(302, {
-        Location: location,
-        'Cache-Control': 'private, no-store',
-        'Content-Length': '0',
-      })
-      res.end()
-      clicks.record({
-        linkId: target.linkId,
-        at: clock.now(),
-        qr,
-        head: req.method === 'HEAD',
-        ip: clientAddress(req, trust),
-        userAgent: req.headers['user-agent'],
-        referer: req.headers.referer,
-        country: config.countryHeader === undefined ? undefined : header(req, config.countryHeader),
-      })
-    } else if (config.notFoundUrl !== undefined) {
+  }
+
+  /** The redirect itself, and the visit handed to the click recorder (counted for maxClicks when human). */
+  function redirect(req: IncomingMessage, res: ServerResponse, target: RedirectTarget, destination: string, status: number, query: string) {
+    const { location, qr } = query === '' ? { location: destination, qr: false } : applyVisitQuery(destination, query)
+    res.writeHead(status, {
+      Location: location,
+      'Cache-Control': 'private, no-store',
+      'Content-Length': '0',
+    })
+    res.end()
+    const visit: Visit = {
+      linkId: target.linkId,
+      at: clock.now(),
+      qr,
+      head: req.method === 'HEAD',
+      ip: clientAddress(req, trust),
+      userAgent: req.headers['user-agent'],
+      referer: req.headers.referer,
+      country: config.countryHeader === undefined ? undefined : header(req, config.countryHeader),
+    }
+    clicks.record(visit)
+    if (target.controls?.clicks !== undefined && isHumanVisit(visit.userAgent, visit.head)) links.countVisit(target, visit)
+  }
+
+  function answerNotFound(req: IncomingMessage, res: ServerResponse) {
+    if (config.notFoundUrl !== undefined) {
       res.writeHead(302, { Location: config.notFoundUrl, 'Cache-Control': 'private, no-store', 'Content-Length': '0' })
       res.end()
     } else {
@@ -77,11 +88,95 @@ export function createRedirectHandler(deps: {
       })
       res.end(req.method === 'HEAD' ? undefined : NOT_FOUND_PAGE)
     }
+  }
+
+  /**
+   * An expired link (past expiresAt, or maxClicks reached): to expiredUrl (302), else 410 with a page.
+   * The visit is not recorded. Returns false when the link is not expired.
+   */
+  function answerExpired(req: IncomingMessage, res: ServerResponse, controls: Controls, now: number): boolean {
+    if (!isExpired(controls, now)) return false
+    if (controls.expiredUrl !== undefined) {
+      res.writeHead(302, { Location: controls.expiredUrl, 'Cache-Control': 'private, no-store', 'Content-Length': '0' })
+      res.end()
+    } else {
+      sendPage(req, res, 410, EXPIRED_PAGE)
+    }
+    return true
+  }
+
+  /** The destination the link's rules pick for this visit, else its own. */
+  const destinationFor = (req: IncomingMessage, target: RedirectTarget, controls: Controls | undefined) =>
+    (controls?.rules === undefined ? undefined : matchRule(controls.rules, req, config.countryHeader)) ?? target.destination
+
+  function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, query: string, started: number) {
+    // A limited link's click count, when stale, is read again before the visit is answered.
+    const refreshing = target && target.controls?.clicks !== undefined ? links.refreshClickCount(target, clock.now()) : undefined
+    if (refreshing !== undefined) {
+      refreshing.then(() => answer(req, res, target, query, started)).catch((error: unknown) => fail(req, res, error, started))
+      return
+    }
+    setRequestId(req, res)
+    if (target) {
+      const controls = target.controls
+      // A link that uses no control: what the redirect always did, at the link's status.
+      if (controls === undefined) redirect(req, res, target, target.destination, target.status, query)
+      else if (answerExpired(req, res, controls, clock.now())) { /* answered */ }
+      else if (controls.passwordHash !== undefined) sendPage(req, res, 200, passwordPage(''))
+      else redirect(req, res, target, destinationFor(req, target, controls), target.status, query)
+    } else {
+      answerNotFound(req, res)
+    }
     metrics.observeRedirect(target ? 'found' : 'not_found', started)
   }
 
-  return function handle(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return false
+  /**
+   * The password form's POST to the short URL of a protected link: 303 to the destination (never
+   * 307/308, which would send the password on to it) when the password matches, else 401 with the
+   * form again. Failed tries are limited per link and client address (redirect.password.ts).
+   */
+  async function answerPost(req: IncomingMessage, res: ServerResponse, target: RedirectTarget, controls: Controls & { passwordHash: string }, query: string) {
+    setRequestId(req, res)
+    await links.refreshClickCount(target, clock.now())
+    if (answerExpired(req, res, controls, clock.now())) return
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
+    if (contentType !== 'application/x-www-form-urlencoded') return sendPage(req, res, 415, passwordPage('Send the form as application/x-www-form-urlencoded.'))
+    const body = await readBody(req, PASSWORD_BODY_LIMIT)
+    if (body === undefined) {
+      res.setHeader('Connection', 'close')
+      return sendPage(req, res, 413, passwordPage('The form is too large.'))
+    }
+    const client = clientAddress(req, trust) ?? 'unknown'
+    const retryAfter = gate.blockedFor(target.linkId, client)
+    if (retryAfter > 0) {
+      res.setHeader('Retry-After', String(retryAfter))
+      return sendPage(req, res, 429, passwordPage('Too many wrong passwords. Try again later.'))
+    }
+    const password = new URLSearchParams(body).get('password') ?? ''
+    if (!(await gate.check(target.linkId, client, password, controls.passwordHash))) return sendPage(req, res, 401, passwordPage('Wrong password.'))
+    redirect(req, res, target, destinationFor(req, target, controls), 303, query)
+  }
+
+  /**
+   * A POST to a short path is the password form's when the path is a protected link; any other goes
+   * on to Fastify (`fallback`) as before the controls existed (404, 405, the anonymous limit), its
+   * body unread until then.
+   */
+  function handlePost(req: IncomingMessage, res: ServerResponse, host: string, path: string, query: string, fallback: Fallback) {
+    const cached = cache.get(host, path)
+    const target = cached !== undefined ? Promise.resolve(cached) : links.lookup(host, path)
+    target
+      .then((t) => {
+        const controls = t ? t.controls : undefined
+        if (!t || controls?.passwordHash === undefined) return fallback(req, res)
+        return answerPost(req, res, t, controls as Controls & { passwordHash: string }, query)
+      })
+      .catch((error: unknown) => faults.failRequest('redirect', req, res, error))
+  }
+
+  return function handle(req: IncomingMessage, res: ServerResponse, fallback?: Fallback): boolean {
+    const post = req.method === 'POST' && fallback !== undefined
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !post) return false
     const url = req.url ?? '/'
     // An absolute-form target is Fastify's to refuse (400).
     if (!url.startsWith('/')) return false
@@ -96,6 +191,10 @@ export function createRedirectHandler(deps: {
     res.setHeader('X-Content-Type-Options', 'nosniff')
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
     const query = q === -1 ? '' : url.slice(q + 1)
+    if (post) {
+      handlePost(req, res, host, path, query, fallback)
+      return true
+    }
     const cached = cache.get(host, path)
     if (cached !== undefined) {
       try {
@@ -119,6 +218,58 @@ export function createRedirectHandler(deps: {
     }
     return true
   }
+}
+
+/** Where a request the redirect does not answer goes (Fastify's handler). */
+type Fallback = (req: IncomingMessage, res: ServerResponse) => void
+
+const PASSWORD_BODY_LIMIT = 4096
+// Pages with no script and only inline styles; the password form posts to this very URL only.
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+const PAGE_STYLE = 'font-family:system-ui,sans-serif;text-align:center;padding:4rem'
+const EXPIRED_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link expired</title></head>' +
+  `<body style="${PAGE_STYLE}"><h1>Link expired</h1><p>This short link has expired.</p></body></html>`
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** The password form; `message` is one of this file's own sentences, escaped all the same. */
+function passwordPage(message: string): string {
+  return '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
+    `<title>Password required</title></head><body style="${PAGE_STYLE}"><h1>Password required</h1>` +
+    (message === '' ? '<p>This link is protected by a password.</p>' : `<p role="alert">${escapeHtml(message)}</p>`) +
+    '<form method="post"><label>Password <input type="password" name="password" required minlength="4" maxlength="128" autocomplete="current-password" autofocus></label> ' +
+    '<button type="submit">Continue</button></form></body></html>'
+}
+
+/** A small HTML page, never cached (a password form, an expired link): body omitted for HEAD. */
+function sendPage(req: IncomingMessage, res: ServerResponse, status: number, page: string) {
+  res.writeHead(status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': PAGE_CSP,
+    'Cache-Control': 'private, no-store',
+    'Referrer-Policy': 'no-referrer',
+    'Content-Length': Buffer.byteLength(page),
+  })
+  res.end(req.method === 'HEAD' ? undefined : page)
+}
+
+/** The request body as text, or undefined beyond `limit` bytes (reading stops there). */
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        req.removeAllListeners('data')
+        req.pause()
+        resolve(undefined)
+      } else chunks.push(chunk)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
 }
 
 /**

@@ -38,7 +38,7 @@ export function classify(visit: Visit, daySalt: string): NewClickRow {
   }
 }
 
-interface UserAgentFacts {
+export interface UserAgentFacts {
   readonly bot: boolean
   readonly browser: string | null
   readonly os: string | null
@@ -63,7 +63,12 @@ const NO_USER_AGENT: UserAgentFacts = { bot: true, browser: null, os: null, devi
  */
 const PREVIEW_FETCHERS = /^Microsoft Office\/|\bms-office\b/i
 
-function describeUserAgent(userAgent: string): UserAgentFacts {
+/** Whether a visit counts as a human one, as classify decides it: what a link's maxClicks counts. */
+export const isHumanVisit = (userAgent: string | undefined, head: boolean): boolean =>
+  !head && userAgent !== undefined && userAgent !== '' && !describeUserAgent(userAgent).bot
+
+/** Also used by the redirect's targeting rules (device, OS); cached, so cheap for a known User-Agent. */
+export function describeUserAgent(userAgent: string): UserAgentFacts {
   let facts = userAgents.get(userAgent)
   if (facts === undefined) {
     const bot = isbot(userAgent) || PREVIEW_FETCHERS.test(userAgent)

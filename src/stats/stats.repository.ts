@@ -53,6 +53,13 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
       })
     },
 
+    /** Every human visit of the link ever recorded (its maxClicks count): one range of the rollups' primary key. */
+    async humanClicks(linkId: string): Promise<number> {
+      const row = await db.selectFrom('link_click_rollups').select((eb) => eb.fn.sum<number | string | null>('human_clicks').as('n'))
+        .where('link_id', '=', linkId).executeTakeFirst()
+      return Number(row?.n ?? 0)
+    },
+
     /**
      * Counters summed per bucket of `unit` ms (an hour or a day: both divide epoch time evenly in
      * UTC, so the bucket is plain arithmetic on both dialects), hours in [from, to).

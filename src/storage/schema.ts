@@ -1,7 +1,7 @@
 import type { ConversationsTable, MessagesTable } from '../conversations/conversations.table.js'
 import type { DomainsTable } from '../domains/domains.table.js'
 import type { IdempotencyKeysTable } from '../idempotency/idempotency.table.js'
-import type { LinksTable } from '../links/links.table.js'
+import type { LinksTable, LinkTagsTable } from '../links/links.table.js'
 import type { SessionsTable } from '../sessions/sessions.table.js'
 import type { TokensTable } from '../tokens/tokens.table.js'
 import type {
@@ -17,6 +17,7 @@ export interface Database {
   tokens: TokensTable
   domains: DomainsTable
   links: LinksTable
+  link_tags: LinkTagsTable
   idempotency_keys: IdempotencyKeysTable
   conversations: ConversationsTable
   messages: MessagesTable
