@@ -26,6 +26,8 @@ import { qrRoutes } from './qr/qr.routes.js'
 import { AppError, serviceUnavailable } from './shared/errors.js'
 import { statsRoutes } from './stats/stats.routes.js'
 import { StatsObject } from './stats/stats.schemas.js'
+import { webhooksRoutes } from './webhooks/webhooks.routes.js'
+import { DeliveryObject, WebhookObject } from './webhooks/webhooks.schemas.js'
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
 
@@ -108,7 +110,7 @@ export async function buildApp(c: Container): Promise<App> {
   })
   app.addHook('onRequest', answerUnknownRoutes)
   registerIdempotency(app, { db: c.storage.db, clock: c.clock })
-  await registerOpenApi(app, [LinkObject, DomainObject, ConversationObject, MessageObject, StatsObject])
+  await registerOpenApi(app, [LinkObject, DomainObject, ConversationObject, MessageObject, StatsObject, WebhookObject, DeliveryObject])
 
   opsRoutes(app, { storage: c.storage, metrics: c.metrics })
   linksRoutes(app, { links: c.links })
@@ -116,6 +118,10 @@ export async function buildApp(c: Container): Promise<App> {
   qrRoutes(app, { qr: c.qr, links: c.links })
   conversationsRoutes(app, { conversations: c.conversations })
   domainsRoutes(app, { domains: c.domains })
+  webhooksRoutes(app, { webhooks: c.webhooks })
+
+  // The webhook dispatcher runs in every server process (those that build the app), not in the CLI.
+  c.startDispatcher()
 
   return app
 }

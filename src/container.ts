@@ -26,6 +26,12 @@ import { openStorage } from './storage/database.js'
 import { migrateToLatest } from './storage/migrate.js'
 import { createTokensRepository } from './tokens/tokens.repository.js'
 import { createTokensService } from './tokens/tokens.service.js'
+import { systemResolve, type Resolve } from './webhooks/addresses.js'
+import { createDispatcher } from './webhooks/dispatcher.js'
+import { createSecretBox } from './webhooks/signing.js'
+import { createWebhooksRepository } from './webhooks/webhooks.repository.js'
+import { createEventRecorder, createWebhooksService } from './webhooks/webhooks.service.js'
+import { inTransaction } from './storage/transaction.js'
 
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000
 /** With several instances, custom domains are also reloaded on this period, should a broadcast be missed. */
@@ -43,6 +49,8 @@ export interface ContainerOptions {
   wrapClickSink?: (sink: ClickSink) => ClickSink
   /** Where custom-domain verification looks TXT records up; by default `node:dns`. */
   txtResolver?: TxtResolver
+  /** How webhook deliveries resolve host names (and so which addresses they reach); by default `node:dns`. */
+  webhookResolve?: Resolve
 }
 
 /**
@@ -73,6 +81,31 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const shared = storage.dialect === 'postgres'
   const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize)
 
+  const webhooksRepo = createWebhooksRepository(db, storage.dialect)
+  const secretBox = createSecretBox(config.webhooksSecretKey)
+  const webhookResolve = options.webhookResolve ?? systemResolve
+  // Runs in server processes only (buildApp starts it), never in the CLI.
+  const dispatcher = createDispatcher({
+    repo: webhooksRepo,
+    box: secretBox,
+    clock,
+    logger,
+    resolve: webhookResolve,
+    allowPrivate: config.webhooksAllowPrivate,
+    pollIntervalMs: config.webhooksPollIntervalMs,
+    onOutcome: (outcome) => metrics.countWebhookDelivery(outcome),
+  })
+  metrics.watchWebhookBacklog(() => webhooksRepo.backlog())
+  const events = createEventRecorder({ dialect: storage.dialect, clock, onRecorded: () => dispatcher.kick() })
+  const webhooks = createWebhooksService({
+    repo: webhooksRepo,
+    box: secretBox,
+    clock,
+    resolve: webhookResolve,
+    allowPrivate: config.webhooksAllowPrivate,
+    onEnqueued: () => dispatcher.kick(),
+  })
+
   const tokens = createTokensService({ repo: createTokensRepository(db), clock })
   const invalidateAll = async () => {
     redirectCache.clear()
@@ -98,8 +131,10 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     shortUrlScheme: config.shortUrlScheme,
     onInvalidate: (domain, path) => bus.publishLink(domain, path),
     onInvalidateAll: invalidateAll,
+    events,
+    transaction: (work) => inTransaction(db, (trx) => work(createLinksRepository(trx), trx)),
   })
-  const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
+  const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock, events })
   const stats = createStatsService({ repo: createStatsRepository(db, storage.dialect), links, clock, retentionDays: config.clickRetentionDays })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
   const qr = createQrService({ links, renderer: qrRenderer })
@@ -137,6 +172,16 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
 
   return {
     config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, domains, links, conversations, clicks, stats, qr,
+    webhooks,
+
+    /** Starts delivering webhooks from the outbox: server processes only (buildApp), not the CLI. */
+    startDispatcher(): void {
+      if (closed) return
+      if (!secretBox.encrypted) {
+        logger.warn('LINKLINE_WEBHOOKS_SECRET_KEY is unset: webhook signing secrets are stored unencrypted in the database (docs/adr/0006-webhook-secrets-at-rest.md)')
+      }
+      dispatcher.start()
+    },
 
     /** Migrates the database and loads what the redirect keeps in memory. */
     async start(): Promise<void> {
@@ -147,6 +192,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         const failed = (what: string) => (error: unknown) => logger.warn({ err: error }, `pruning ${what} failed; retried in an hour`)
         pruneIdempotencyKeys(db, clock.now()).catch(failed('idempotency keys'))
         stats.prune().catch(failed('old clicks'))
+        webhooksRepo.prune(clock.now() - config.webhooksRetentionDays * 86_400_000).catch(failed('old webhook deliveries'))
       }), MAINTENANCE_INTERVAL_MS).unref()
       if (config.domainVerification) {
         // One round at a time: a slow resolver must not pile rounds up.
@@ -169,6 +215,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         clearInterval(domainsRefresh)
         clearInterval(domainsCheck)
         await domainsChecking
+        await dispatcher.stop()
         const dropped = await clicks.close(deadline)
         await writer.close()
         await qrRenderer.close()

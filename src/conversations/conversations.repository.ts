@@ -100,7 +100,7 @@ export function createConversationsRepository(db: Db) {
   return {
     ...queries(db),
     /** Runs `work` in one transaction, over the same queries bound to it; again if it lost a deadlock. */
-    transaction: <T>(work: (tx: Queries) => Promise<T>): Promise<T> => inTransaction(db, (trx) => work(queries(trx))),
+    transaction: <T>(work: (tx: Queries, trx: Db) => Promise<T>): Promise<T> => inTransaction(db, (trx) => work(queries(trx), trx)),
   }
 }
 export type ConversationsRepository = ReturnType<typeof createConversationsRepository>

@@ -4,6 +4,7 @@ import { normalizeHostAndPort } from '../shared/hosts.js'
 import { newId, randomBase62 } from '../shared/ids.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
+import type { EventRecorder, Transactional } from '../webhooks/events.js'
 import {
   customDomainNotMovable,
   destinationControlCharacter,
@@ -47,6 +48,9 @@ export function createLinksService(deps: {
   onInvalidate?: (domain: string, path: string) => Promise<void>
   /** Told after links of many (domain, path) moved at once: every redirect cache, on every instance, starts afresh. */
   onInvalidateAll?: () => Promise<void>
+  /** Webhook events, recorded in the transaction of each change (webhooks/events.ts). */
+  events: EventRecorder
+  transaction: Transactional<LinksRepository>
 }) {
   const { repo, domains, cache, clock } = deps
 
@@ -130,11 +134,18 @@ export function createLinksService(deps: {
     }
   }
 
+  /** Inserts the link and records its link.created event in the same transaction. */
+  const insertRecorded = (row: LinkRow) =>
+    deps.transaction(async (tx, trx) => {
+      await tx.insert(row)
+      await deps.events.record(trx, row.owner_id, 'link.created', toObject(row))
+    })
+
   async function insertWithRandomPath(row: Omit<LinkRow, 'path'>): Promise<LinkRow> {
     for (let attempt = 1; ; attempt++) {
       const candidate = { ...row, path: `/${randomBase62(RANDOM_PATH_LENGTH)}` }
       try {
-        await repo.insert(candidate)
+        await insertRecorded(candidate)
         return candidate
       } catch (error) {
         if (!isUniqueViolation(error) || attempt === RANDOM_PATH_ATTEMPTS) throw error
@@ -144,7 +155,7 @@ export function createLinksService(deps: {
 
   async function insert(row: LinkRow): Promise<LinkRow> {
     try {
-      await repo.insert(row)
+      await insertRecorded(row)
     } catch (error) {
       if (isUniqueViolation(error)) throw pathTaken(row.domain, row.path)
       throw error
@@ -213,7 +224,10 @@ export function createLinksService(deps: {
       if (moved || destination !== current.destination) await checkRedirectChain(destination, domain, path, id)
       const next: LinkRow = { ...current, domain, path, destination, title, updated_at: clock.now() }
       try {
-        await repo.update(principal.ownerId, id, { domain, path, destination, title, updated_at: next.updated_at })
+        await deps.transaction(async (tx, trx) => {
+          await tx.update(principal.ownerId, id, { domain, path, destination, title, updated_at: next.updated_at })
+          await deps.events.record(trx, principal.ownerId, 'link.updated', toObject(next))
+        })
       } catch (error) {
         if (isUniqueViolation(error)) throw pathTaken(domain, path)
         throw error
@@ -228,7 +242,11 @@ export function createLinksService(deps: {
     },
 
     async delete(principal: Principal, id: string): Promise<{ id: string; deleted: true }> {
-      const row = await repo.deleteForOwner(principal.ownerId, id)
+      const row = await deps.transaction(async (tx, trx) => {
+        const deleted = await tx.deleteForOwner(principal.ownerId, id)
+        if (deleted) await deps.events.record(trx, principal.ownerId, 'link.deleted', toObject(deleted))
+        return deleted
+      })
       if (!row) throw linkNotFound()
       await invalidate(row.domain, row.path)
       return { id: row.id, deleted: true }

@@ -5,6 +5,7 @@ import { openStorage } from '../storage/database.js'
 import { decodeVisits, type WriteReply, type WriterSettings } from './click-writer.thread.js'
 import { createStatsRepository } from './stats.repository.js'
 import { createVisitWriter } from './visit-writer.js'
+import { recordClickEvents } from '../webhooks/click-events.js'
 
 // The click writer thread (see click-writer.thread.ts): one connection, one batch at a time, in order.
 const settings = workerData as WriterSettings
@@ -17,7 +18,7 @@ const storage = openStorage({ ...settings, databasePoolSize: 1 })
 // The staging tables and GROUP BY sorts of a batch stay in memory rather than in temporary files (only
 // on this connection: the server's own large sorts, such as a deep page of links, keep using files).
 if (storage.dialect === 'sqlite') await sql`pragma temp_store = memory`.execute(storage.db)
-const write = createVisitWriter(createStatsRepository(storage.db, storage.dialect))
+const write = createVisitWriter(createStatsRepository(storage.db, storage.dialect, (staging) => recordClickEvents(staging, Date.now())))
 
 let queue = Promise.resolve()
 port.on('message', (message: { id: number; visits: unknown[] } | { close: true }) => {

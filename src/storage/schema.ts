@@ -3,6 +3,7 @@ import type { DomainsTable } from '../domains/domains.table.js'
 import type { IdempotencyKeysTable } from '../http/idempotency.table.js'
 import type { LinksTable } from '../links/links.table.js'
 import type { TokensTable } from '../tokens/tokens.table.js'
+import type { WebhookDeliveriesTable, WebhooksTable } from '../webhooks/webhooks.table.js'
 import type {
   ClickSaltsTable,
   ClicksTable,
@@ -24,4 +25,6 @@ export interface Database {
   link_click_breakdowns: LinkClickBreakdownsTable
   link_daily_visitors: LinkDailyVisitorsTable
   click_salts: ClickSaltsTable
+  webhooks: WebhooksTable
+  webhook_deliveries: WebhookDeliveriesTable
 }

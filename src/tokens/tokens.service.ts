@@ -12,6 +12,8 @@ export const SCOPES = [
   'conversations:write',
   'domains:read',
   'domains:write',
+  'webhooks:read',
+  'webhooks:write',
 ] as const
 export type Scope = (typeof SCOPES)[number]
 

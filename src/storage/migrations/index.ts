@@ -6,6 +6,7 @@ import * as createConversations from './0005-create-conversations.js'
 import * as createClicks from './0006-create-clicks.js'
 import * as normalizeDestinations from './0007-normalize-destinations.js'
 import * as verifyDomains from './0008-verify-domains.js'
+import * as createWebhooks from './0010-create-webhooks.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -17,4 +18,5 @@ export const migrations = {
   '0006-create-clicks': createClicks,
   '0007-normalize-destinations': normalizeDestinations,
   '0008-verify-domains': verifyDomains,
+  '0010-create-webhooks': createWebhooks,
 }
