@@ -13,7 +13,7 @@ const BROWSER_UAS = [
   'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
 ]
-const browserUa = (i: number) => BROWSER_UAS[i % BROWSER_UAS.length] as string
+export const browserUa = (i: number) => BROWSER_UAS[i % BROWSER_UAS.length] as string
 
 export interface RedirectSettings {
   generator: LoadGenerator
@@ -130,7 +130,7 @@ async function verify(server: ServerProcess, links: { path: string; destination:
 }
 
 /** Polls Linkline's click buffer gauge until every visit is written. */
-async function drainClicks(server: ServerProcess): Promise<{ backlog: number; drainSeconds: number }> {
+export async function drainClicks(server: ServerProcess): Promise<{ backlog: number; drainSeconds: number }> {
   const started = performance.now()
   const waiting = async () => sample(await (await fetch(`${server.url}/metrics`)).text(), 'linkline_click_buffer_size') ?? NaN
   const backlog = await waiting()
@@ -142,7 +142,7 @@ async function drainClicks(server: ServerProcess): Promise<{ backlog: number; dr
 }
 
 /** The value of one sample (name with labels, as exposed) in Prometheus text, or undefined when absent. */
-function sample(metrics: string, series: string): number | undefined {
+export function sample(metrics: string, series: string): number | undefined {
   const line = metrics.split('\n').find((l) => l.startsWith(`${series} `))
   return line === undefined ? undefined : Number(line.slice(series.length + 1))
 }

@@ -14,7 +14,7 @@ export interface Received {
  * A webhook receiver for tests: records every POST and answers what `answer` says for its path
  * (200 by default). `port` reuses a port (to come back after a restart).
  */
-export async function startReceiver(options: { port?: number } = {}) {
+export async function startReceiver(options: { port?: number; delayMs?: number } = {}) {
   const received: Received[] = []
   const answers = new Map<string, { status: number; body?: string; headers?: Record<string, string> }>()
   const server: Server = createServer((req, res) => {
@@ -31,7 +31,7 @@ export async function startReceiver(options: { port?: number } = {}) {
       }
       received.push({ path, headers: req.headers, body, json })
       const answer = answers.get(path) ?? { status: 200 }
-      res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? 'ok')
+      setTimeout(() => res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? 'ok'), options.delayMs ?? 0)
     })
   })
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))

@@ -52,6 +52,8 @@ const MISSING: Record<Resource, string> = {
   conversations: 'conv_00000000000000000000000000',
   messages: 'msg_00000000000000000000000000',
   domains: 'missing.fuzz.example',
+  webhooks: 'whk_00000000000000000000000000',
+  deliveries: 'dlv_00000000000000000000000000',
 }
 
 for (const backend of backends) {
@@ -84,6 +86,14 @@ for (const backend of backends) {
         const c = await created('/v1/conversations', { contact_id: `${owner}-fixture-${ids.size}-${Date.now()}` })
         ids.set(`${owner}:conversations`, c.id)
         ids.set(`${owner}:messages`, (await created(`/v1/conversations/${c.id}/messages`, { text: 'fixture' })).id)
+      }
+      // A webhook endpoint, with one delivery (a test event) in its log; deliveries go with their endpoint.
+      if (!(await exists('webhooks', `/v1/webhooks/${ids.get(`${owner}:webhooks`)}`))) {
+        const hook = (await created('/v1/webhooks', { url: `https://${owner}.example/hook`, events: ['*'] })).data
+        ids.set(`${owner}:webhooks`, hook.id)
+        const ping = await call(token, 'POST', `/v1/webhooks/${hook.id}/test`)
+        assert.equal(ping.status, 202, `fixture webhook test: ${ping.text}`)
+        ids.set(`${owner}:deliveries`, ping.body.data.id)
       }
       // Two custom domains: one that links are put on (a `domain` field), and one that stays free of
       // links so that deleting it (a path parameter) can succeed rather than be 409.
@@ -191,7 +201,9 @@ for (const backend of backends) {
      */
     async function checkReadBack(op: Operation, operations: Operation[], wire: WireRequest, res: Response): Promise<void> {
       if (!['POST', 'PUT', 'PATCH'].includes(op.method) || res.status >= 300 || res.headers['idempotent-replayed']) return
-      const written = (res.body?.data ?? res.body) as { id?: unknown } | undefined
+      // A webhook's signing secret is shown in the answer to its creation only.
+      const written = { ...(res.body?.data ?? res.body) } as { id?: unknown; secret?: unknown }
+      delete written.secret
       const path = wire.path.split('?')[0] as string
       const readPath = op.method === 'POST' ? `${path}/${String(written?.id)}` : path
       const readTemplate = op.method === 'POST' ? `${op.template}/{` : op.template
