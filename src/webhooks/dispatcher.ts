@@ -76,9 +76,13 @@ export function createDispatcher(deps: {
     again = false
     let claimed: ClaimedDelivery[] = []
     try {
-      if (total < TOTAL_IN_FLIGHT) {
-        claimed = await repo.claim(clock.now(), LEASE_MS, ENDPOINTS_PER_CLAIM, (id) =>
-          Math.min(PER_ENDPOINT_IN_FLIGHT - (inFlight.get(id) ?? 0), TOTAL_IN_FLIGHT - total))
+      let budget = TOTAL_IN_FLIGHT - total
+      if (budget > 0) {
+        claimed = await repo.claim(clock.now(), LEASE_MS, ENDPOINTS_PER_CLAIM, (id) => {
+          const room = Math.max(0, Math.min(PER_ENDPOINT_IN_FLIGHT - (inFlight.get(id) ?? 0), budget))
+          budget -= room
+          return room
+        })
       }
     } catch (error) {
       logger.warn({ err: error }, 'claiming webhook deliveries failed; retried next period')

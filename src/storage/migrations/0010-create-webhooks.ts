@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 
 /**
  * Webhook endpoints and their outbox. A delivery row is written in the same transaction as the change
@@ -51,4 +51,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute()
   // The delivery log of one endpoint, newest first, and the cascade when an endpoint is deleted.
   await db.schema.createIndex('webhook_deliveries_webhook').on('webhook_deliveries').columns(['webhook_id', 'id']).execute()
+
+  // Tokens that carried every scope (the default, the bootstrap token, the one printed on first start)
+  // keep carrying every scope: they gain the two new ones. Tokens with a chosen subset do not.
+  await sql`update tokens set scopes = scopes || ' webhooks:read webhooks:write'
+    where scopes = 'links:read links:write conversations:read conversations:write domains:read domains:write'`.execute(db)
 }
