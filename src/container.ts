@@ -177,9 +177,6 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     /** Starts delivering webhooks from the outbox: server processes only (buildApp), not the CLI. */
     startDispatcher(): void {
       if (closed) return
-      if (!secretBox.encrypted) {
-        logger.warn('LINKLINE_WEBHOOKS_SECRET_KEY is unset: webhook signing secrets are stored unencrypted in the database (docs/adr/0006-webhook-secrets-at-rest.md)')
-      }
       dispatcher.start()
     },
 

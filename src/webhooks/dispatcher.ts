@@ -22,7 +22,10 @@ export const PER_ENDPOINT_IN_FLIGHT = 8
 /** Per instance, at most this many requests in flight, and endpoints served per claim. */
 const TOTAL_IN_FLIGHT = 64
 const ENDPOINTS_PER_CLAIM = 32
-/** After an event is recorded, the dispatcher of this process looks again this soon (after the commit). */
+/**
+ * After an event is recorded, the dispatcher of this process looks again this soon (after the commit);
+ * and after an attempt ends, so that attempts ending together share one claim.
+ */
 const KICK_DELAY_MS = 20
 
 export type DeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'refused'
@@ -52,6 +55,8 @@ export function createDispatcher(deps: {
   let claiming = false
   let again = false
   let stopped = true
+  /** Said once per process, at its first delivery (not at start: most deployments have no webhook). */
+  let warnedUnencrypted = false
 
   /** Runs a round in `ms`, unless one is due sooner already. */
   function schedule(ms: number) {
@@ -105,13 +110,17 @@ export function createDispatcher(deps: {
         const left = (inFlight.get(delivery.webhook_id) ?? 1) - 1
         if (left === 0) inFlight.delete(delivery.webhook_id)
         else inFlight.set(delivery.webhook_id, left)
-        // Room for this endpoint again: look for more now.
-        schedule(0)
+        // Room for this endpoint again: look for more soon (completions close together share one claim).
+        schedule(KICK_DELAY_MS)
       })
     attempts.add(attempt)
   }
 
   async function deliver(d: ClaimedDelivery): Promise<void> {
+    if (!warnedUnencrypted && !deps.box.encrypted) {
+      warnedUnencrypted = true
+      logger.warn('LINKLINE_WEBHOOKS_SECRET_KEY is unset: webhook signing secrets are stored unencrypted in the database (docs/adr/0006-webhook-secrets-at-rest.md)')
+    }
     let result: AttemptResult
     try {
       const timestamp = Math.floor(clock.now() / 1000)
@@ -123,8 +132,7 @@ export function createDispatcher(deps: {
     const now = clock.now()
     const answered = { last_status_code: result.statusCode ?? null, response_excerpt: result.excerpt ?? null }
     if (result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300) {
-      await repo.settle(d.id, { ...answered, status: 'delivered', next_attempt_at: null, delivered_at: now, last_error: null })
-      await repo.markSuccess(d.webhook_id, now)
+      await repo.settleDelivered(d.id, d.webhook_id, { ...answered, status: 'delivered', next_attempt_at: null, delivered_at: now, last_error: null }, now)
       deps.onOutcome?.('delivered')
       return
     }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { Db, DialectName } from '../storage/database.js'
 import { inTransaction } from '../storage/transaction.js'
 import type { DeliveryRow, NewDeliveryRow, NewWebhookRow, WebhookRow, WebhookRowUpdate } from './webhooks.table.js'
@@ -59,10 +60,14 @@ export function createWebhooksRepository(db: Db, dialect: DialectName) {
      */
     claim(now: number, leaseMs: number, endpoints: number, perEndpoint: (webhookId: string) => number): Promise<ClaimedDelivery[]> {
       return inTransaction(db, async (trx) => {
-        const due = await trx.selectFrom('webhook_deliveries as d')
-          .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-          .select('d.webhook_id').distinct()
-          .where('d.status', '=', 'pending').where('d.next_attempt_at', '<=', now).where('w.enabled', '=', 1)
+        // Endpoints with something due, one probe of (webhook_id, status, next_attempt_at) each, in a
+        // random order: beyond `endpoints` busy endpoints, each gets its turn.
+        const due = await trx.selectFrom('webhooks as w')
+          .select('w.id as webhook_id')
+          .where('w.enabled', '=', 1)
+          .where(({ exists, selectFrom }) => exists(selectFrom('webhook_deliveries as d').select('d.id')
+            .whereRef('d.webhook_id', '=', 'w.id').where('d.status', '=', 'pending').where('d.next_attempt_at', '<=', now)))
+          .orderBy(sql`random()`)
           .limit(endpoints)
           .execute()
         const ids: string[] = []
@@ -91,9 +96,12 @@ export function createWebhooksRepository(db: Db, dialect: DialectName) {
       await db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute()
     },
 
-    async markSuccess(webhookId: string, now: number): Promise<void> {
-      await db.updateTable('webhooks').set({ last_success_at: now }).where('id', '=', webhookId).execute()
-    },
+    /** A delivered attempt: the delivery settles and its endpoint notes the success, in one commit. */
+    settleDelivered: (id: string, webhookId: string, changes: Partial<Omit<DeliveryRow, 'id'>>, now: number): Promise<void> =>
+      inTransaction(db, async (trx) => {
+        await trx.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute()
+        await trx.updateTable('webhooks').set({ last_success_at: now }).where('id', '=', webhookId).execute()
+      }),
 
     /**
      * Disables the endpoint when nothing reached it since `since` (the failed delivery's creation):

@@ -47,8 +47,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('delivered_at', 'bigint')
     .execute()
-  // The dispatcher's question: which pending deliveries are due.
-  await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute()
+  // The dispatcher's questions: which endpoints have deliveries due, and which of each endpoint's are due.
+  await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['webhook_id', 'status', 'next_attempt_at']).execute()
+  // The backlog (/metrics): pending deliveries of every endpoint.
+  await db.schema.createIndex('webhook_deliveries_status').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute()
   // The delivery log of one endpoint, newest first, and the cascade when an endpoint is deleted.
   await db.schema.createIndex('webhook_deliveries_webhook').on('webhook_deliveries').columns(['webhook_id', 'id']).execute()
 
