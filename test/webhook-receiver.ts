@@ -12,7 +12,7 @@ export interface Received {
 
 /**
  * A webhook receiver for tests: records every POST and answers what `answer` says for its path
- * (200 by default). `port` reuses a port (to come back after a restart).
+ * (200 by default; 0 never answers). `port` reuses a port (to come back after a restart).
  */
 export async function startReceiver(options: { port?: number; delayMs?: number } = {}) {
   const received: Received[] = []
@@ -31,6 +31,8 @@ export async function startReceiver(options: { port?: number; delayMs?: number }
       }
       received.push({ path, headers: req.headers, body, json })
       const answer = answers.get(path) ?? { status: 200 }
+      // Status 0: never answer (the connection stays open until the sender gives up).
+      if (answer.status === 0) return
       setTimeout(() => res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? 'ok'), options.delayMs ?? 0)
     })
   })

@@ -38,7 +38,7 @@ for (const backend of backends) {
       id: string; eventId: string; eventType: string; status: string; attempts: number; lastError: string | null; lastAttemptAt: string | null; nextAttemptAt: string | null; lastStatusCode: number | null; delivered: boolean; responseExcerpt: string | null
     }[]
     const waitForLog = async (id: string, predicate: (log: Awaited<ReturnType<typeof deliveries>>) => boolean) => {
-      for (let i = 0; i < 500; i++) {
+      for (let i = 0; i < 1500; i++) {
         const log = await deliveries(id)
         if (predicate(log)) return log
         await sleep(20)
@@ -193,6 +193,18 @@ for (const backend of backends) {
       const [replayed] = await waitForLog(hook.id, (l) => l[0]?.status === 'delivered')
       assert.equal(replayed?.attempts, 1)
       assert.equal((await s.request('POST', `/v1/webhooks/${hook.id}/deliveries/dlv_nope/retry`)).status, 404)
+    })
+
+    test('a receiver that does not answer within 10 s has failed that attempt', async () => {
+      const hook = await createHook('/hang', ['link.deleted'])
+      r.answer('/hang', 0)
+      await s.request('POST', `/v1/webhooks/${hook.id}/test`)
+      const [timedOut] = await waitForLog(hook.id, (l) => l[0]?.lastError !== null && l[0]?.lastError !== undefined)
+      assert.equal(timedOut?.attempts, 1)
+      assert.equal(timedOut?.status, 'pending')
+      assert.equal(timedOut?.lastStatusCode, null)
+      assert.match(timedOut?.lastError ?? '', /no answer within 10 s/)
+      await s.request('DELETE', `/v1/webhooks/${hook.id}`)
     })
 
     test('link.clicked comes from the click pipeline, one per human visit, never for bots', async () => {
