@@ -43,11 +43,15 @@ export function createWebhooksRepository(db: Db, dialect: DialectName) {
     findDelivery: (webhookId: string, id: string): Promise<DeliveryRow | undefined> =>
       db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).where('id', '=', id).executeTakeFirst(),
 
-    /** Puts a settled delivery back in the queue, with a fresh round of attempts, due at `now`. */
+    /**
+     * Puts a settled delivery back in the queue, with a fresh round of attempts, due at `now`. A pending
+     * one is left alone: it is queued already, and may be in flight (a second attempt beside it would
+     * break "never one attempt twice").
+     */
     async requeue(webhookId: string, id: string, now: number): Promise<void> {
       await db.updateTable('webhook_deliveries')
         .set({ status: 'pending', attempts: 0, next_attempt_at: now, delivered_at: null })
-        .where('webhook_id', '=', webhookId).where('id', '=', id).execute()
+        .where('webhook_id', '=', webhookId).where('id', '=', id).where('status', '!=', 'pending').execute()
     },
 
     /**

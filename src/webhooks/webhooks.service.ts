@@ -197,7 +197,7 @@ export function createWebhooksService(deps: {
       return toDelivery(row as DeliveryRow)
     },
 
-    /** Replay: a settled (or pending) delivery gets a fresh round of attempts, due now. */
+    /** Replay: a settled delivery gets a fresh round of attempts, due now; a pending one is unchanged. */
     async retry(principal: Principal, id: string, deliveryId: string): Promise<DeliveryObject> {
       await findOwned(principal, id)
       if (!(await repo.findDelivery(id, deliveryId))) throw deliveryNotFound()

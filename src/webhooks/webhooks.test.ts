@@ -149,6 +149,9 @@ for (const backend of backends) {
       assert.equal(ping.body.data.eventType, 'webhook.test')
       const [first] = await waitForLog(hook.id, (l) => l[0]?.attempts === 1 && l[0]?.lastStatusCode === 307)
       assert.equal(first?.status, 'pending')
+      // A pending delivery is queued already (perhaps in flight): a replay leaves it as it is.
+      const replay = await s.request('POST', `/v1/webhooks/${hook.id}/deliveries/${first?.id}/retry`)
+      assert.deepEqual([replay.status, replay.body.data.attempts, replay.body.data.nextAttemptAt], [202, 1, first?.nextAttemptAt])
       assert.match(first?.lastError ?? '', /307.*not followed/)
       assert.equal(first?.responseExcerpt?.length, 512)
       assert.equal(r.received.filter((x) => x.path === '/elsewhere').length, 0)
