@@ -7,11 +7,12 @@ import { benchApi, type ApiReport } from './api.bench.js'
 import { benchControls, renderControls, type ControlsReport } from './controls.bench.js'
 import { detectWrk, type LoadGenerator } from './load.js'
 import { benchRedirect, type RedirectReport } from './redirect.bench.js'
+import { benchClickedWebhook } from './webhooks.bench.js'
 import { commitOf, describeMachine, readIfExists, renderReport, spliceReport } from './report.js'
 
-const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls] [--baseline <dist/src/main.js of another build>] [--cpu-prof]
+const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|webhooks] [--baseline <dist/src/main.js of another build>] [--cpu-prof]
   --quick      short runs; 50,000 links, 10,000 conversations, 50,000 clicks instead of 1M, 100k, 1M (under a minute)
-  --only       run one part
+  --only       run one part (webhooks: the redirect with and without a link.clicked subscriber; printed, not written to docs)
   --baseline   the controls part also measures this build (e.g. the commit before the link controls) with plain links
   --cpu-prof   run both redirect servers with node --cpu-prof; profiles (one per thread) go to ./bench-profiles/{bare,linkline}`
 
@@ -24,6 +25,21 @@ const { values } = parseArgs({
     help: { type: 'boolean', default: false },
   },
 })
+if (values.only === 'webhooks') {
+  const dir = mkdtempSync(join(tmpdir(), 'linkline-bench-'))
+  try {
+    const generator: LoadGenerator = (await detectWrk()) ? 'wrk' : 'autocannon'
+    const report = await benchClickedWebhook(
+      { generator, links: 10_000, connections: 50, seconds: values.quick ? 2 : 5, warmupSeconds: values.quick ? 1 : 3, rounds: values.quick ? 3 : 5 },
+      dir,
+      (line) => console.error(`[bench] ${line}`),
+    )
+    console.log(JSON.stringify(report, null, 2))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  process.exit(0)
+}
 if (values.help || (values.only !== undefined && !['redirect', 'api', 'controls'].includes(values.only))) {
   console.log(USAGE)
   process.exit(values.help ? 0 : 2)

@@ -31,6 +31,8 @@ import { StatsObject } from './stats/stats.schemas.js'
 import { tokensRoutes } from './tokens/tokens.routes.js'
 import { TokenObject } from './tokens/tokens.schemas.js'
 import { dashboardRoutes } from './dashboard/dashboard.routes.js'
+import { webhooksRoutes } from './webhooks/webhooks.routes.js'
+import { DeliveryObject, WebhookObject } from './webhooks/webhooks.schemas.js'
 
 /**
  * Builds the HTTP application over a container: the redirect fast path in front, then Fastify with
@@ -108,7 +110,7 @@ export async function buildApp(c: Container): Promise<App> {
   })
   app.addHook('onRequest', answerUnknownRoutes)
   registerIdempotency(app, c.idempotency)
-  await registerOpenApi(app, [LinkObject, DomainObject, ConversationObject, MessageObject, StatsObject, SessionObject, TokenObject])
+  await registerOpenApi(app, [LinkObject, DomainObject, ConversationObject, MessageObject, StatsObject, SessionObject, TokenObject, WebhookObject, DeliveryObject])
 
   opsRoutes(app, { storage: c.storage, metrics: c.metrics })
   linksRoutes(app, { links: c.links })
@@ -119,6 +121,7 @@ export async function buildApp(c: Container): Promise<App> {
   sessionsRoutes(app, { sessions: c.sessions })
   tokensRoutes(app, { tokens: c.tokens })
   dashboardRoutes(app, { rootUrl: config.rootUrl, domains: c.domains })
+  webhooksRoutes(app, { webhooks: c.webhooks })
 
   return app
 }

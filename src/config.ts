@@ -50,6 +50,14 @@ export interface Config {
   readonly qrQueue: number
   /** Requests per minute and client address answered 4xx without a valid token (401, 404, 405…); 429 beyond. */
   readonly anonymousRateLimitPerMinute: number
+  /** Whether webhooks may target loopback, private and link-local addresses (closed networks, tests). */
+  readonly webhooksAllowPrivate: boolean
+  /** Key material that encrypts webhook signing secrets at rest (docs/adr/0006-webhook-secrets-at-rest.md). */
+  readonly webhooksSecretKey: string | undefined
+  /** How often each server process looks for due webhook deliveries. */
+  readonly webhooksPollIntervalMs: number
+  /** Settled deliveries (delivered or failed) are kept this long in the delivery log. */
+  readonly webhooksRetentionDays: number
 }
 
 export type Env = Record<string, string | undefined>
@@ -125,6 +133,18 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('LINKLINE_BOOTSTRAP_TOKEN must be at least 16 characters')
   }
 
+  const flag = (name: string): boolean => {
+    const raw = str(name)
+    if (raw === undefined || raw === 'false' || raw === '0') return false
+    if (raw === 'true' || raw === '1') return true
+    problems.push(`${name} must be true or false (got "${raw}")`)
+    return false
+  }
+  const webhooksSecretKey = str('LINKLINE_WEBHOOKS_SECRET_KEY')
+  if (webhooksSecretKey !== undefined && webhooksSecretKey.length < 32) {
+    problems.push('LINKLINE_WEBHOOKS_SECRET_KEY must be at least 32 characters (e.g. openssl rand -base64 32)')
+  }
+
   const config: Config = {
     port,
     host: str('HOST') ?? '127.0.0.1',
@@ -157,6 +177,10 @@ export function loadConfig(env: Env = process.env): Config {
     qrThreads: int('LINKLINE_QR_THREADS', 1, 1, 64),
     qrQueue: int('LINKLINE_QR_QUEUE', 32, 0, 10_000),
     anonymousRateLimitPerMinute: int('LINKLINE_ANONYMOUS_RATE_LIMIT', 300, 1, 10_000_000),
+    webhooksAllowPrivate: flag('LINKLINE_WEBHOOKS_ALLOW_PRIVATE'),
+    webhooksSecretKey,
+    webhooksPollIntervalMs: int('LINKLINE_WEBHOOKS_POLL_INTERVAL_MS', 1000, 10, 60_000),
+    webhooksRetentionDays: int('LINKLINE_WEBHOOKS_RETENTION_DAYS', 30, 1, 36_500),
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
   return Object.freeze(config)

@@ -30,6 +30,12 @@ import { createSessionsRepository } from './sessions/sessions.repository.js'
 import { createSessionsService } from './sessions/sessions.service.js'
 import { createTokensRepository } from './tokens/tokens.repository.js'
 import { createTokensService } from './tokens/tokens.service.js'
+import { systemResolve, type Resolve } from './webhooks/addresses.js'
+import { createDispatcher } from './webhooks/dispatcher.js'
+import { createSecretBox } from './webhooks/signing.js'
+import { createWebhooksRepository } from './webhooks/webhooks.repository.js'
+import { createEventRecorder, createWebhooksService } from './webhooks/webhooks.service.js'
+import { inTransaction } from './storage/transaction.js'
 
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000
 /** With several instances, custom domains are also reloaded on this period, should a broadcast be missed. */
@@ -47,6 +53,8 @@ export interface ContainerOptions {
   wrapClickSink?: (sink: ClickSink) => ClickSink
   /** Where custom-domain verification looks TXT records up; by default `node:dns`. */
   txtResolver?: TxtResolver
+  /** How webhook deliveries resolve host names (and so which addresses they reach); by default `node:dns`. */
+  webhookResolve?: Resolve
 }
 
 /**
@@ -76,6 +84,31 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   // then (docs/adr/0003-redirect-cache-across-instances.md).
   const shared = storage.adapter.sharedAcrossInstances
   const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize)
+
+  const webhooksRepo = createWebhooksRepository(db, storage.dialect)
+  const secretBox = createSecretBox(config.webhooksSecretKey)
+  const webhookResolve = options.webhookResolve ?? systemResolve
+  // Runs in server processes only (start()), never in the CLI.
+  const dispatcher = createDispatcher({
+    repo: webhooksRepo,
+    box: secretBox,
+    clock,
+    logger,
+    resolve: webhookResolve,
+    allowPrivate: config.webhooksAllowPrivate,
+    pollIntervalMs: config.webhooksPollIntervalMs,
+    onOutcome: (outcome) => metrics.countWebhookDelivery(outcome),
+  })
+  metrics.watchWebhookBacklog(() => webhooksRepo.backlog())
+  const events = createEventRecorder({ dialect: storage.dialect, clock, onRecorded: () => dispatcher.kick() })
+  const webhooks = createWebhooksService({
+    repo: webhooksRepo,
+    box: secretBox,
+    clock,
+    resolve: webhookResolve,
+    allowPrivate: config.webhooksAllowPrivate,
+    onEnqueued: () => dispatcher.kick(),
+  })
 
   const tokens = createTokensService({ repo: createTokensRepository(db), clock })
   const sessions = createSessionsService({ repo: createSessionsRepository(db), tokens, clock })
@@ -118,8 +151,10 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onInvalidate: (domain, path) => bus.publishLink(domain, path),
     onInvalidateAll: invalidateAll,
     onDeleted: purger.kick,
+    events,
+    transaction: (work) => inTransaction(db, (trx) => work(createLinksRepository(trx), trx)),
   })
-  const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock })
+  const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock, events })
   const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
   const qr = createQrService({ links, renderer: qrRenderer })
@@ -161,6 +196,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
 
   return {
     config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, sessions, idempotency, domains, links, purger, conversations, clicks, stats, qr,
+    webhooks,
 
     prepare,
 
@@ -179,6 +215,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       // Not awaited: a server starts without Redis, and its connections keep trying.
       void redis?.connect()
       clicks.start()
+      dispatcher.start()
       // Deletes a crash or a stop interrupted resume now; the hourly kick catches any a failed round left.
       purger.kick()
       maintenance = setInterval(faults.guard('timer', () => {
@@ -187,6 +224,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         idempotency.prune().catch(failed('idempotency keys'))
         stats.prune().catch(failed('old clicks'))
         sessions.prune().catch(failed('ended sessions'))
+        webhooksRepo.prune(clock.now() - config.webhooksRetentionDays * 86_400_000).catch(failed('old webhook deliveries'))
       }), MAINTENANCE_INTERVAL_MS).unref()
       if (config.domainVerification) {
         // One round at a time: a slow resolver must not pile rounds up.
@@ -209,6 +247,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         clearInterval(domainsRefresh)
         clearInterval(domainsCheck)
         await domainsChecking
+        await dispatcher.stop()
         const dropped = await clicks.close(deadline)
         await writer.close()
         await qrRenderer.close()

@@ -89,7 +89,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
 // Resources the test server holds, named symbolically: a generated request says "an id of one of my
 // links", and the test resolves it when it sends the request (fixtures are re-created after a DELETE).
 
-export type Resource = 'links' | 'conversations' | 'messages' | 'domains' | 'tokens'
+export type Resource = 'links' | 'conversations' | 'messages' | 'domains' | 'tokens' | 'webhooks' | 'deliveries'
 export type Owner = 'own' | 'other' | 'missing' | 'default'
 
 export class Fixture {
@@ -117,7 +117,7 @@ function resourceOfPathParam(template: string, name: string): Resource | undefin
   const segments = template.split('/')
   const at = segments.indexOf(`{${name}}`)
   const collection = segments[at - 1]
-  return (['links', 'conversations', 'messages', 'domains', 'tokens'] as const).find((r) => r === collection)
+  return (['links', 'conversations', 'messages', 'domains', 'tokens', 'webhooks', 'deliveries'] as const).find((r) => r === collection)
 }
 
 // ---------------------------------------------------------------------------------------------

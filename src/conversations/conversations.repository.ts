@@ -144,7 +144,7 @@ export function createConversationsRepository(db: Db, dialect: DialectAdapter) {
       return messages > 0 ? messages : dialect.deleteBatch(db, 'conversations', isOneOf('id', ids), limit)
     },
     /** Runs `work` in one transaction, over the same queries bound to it; again if it lost a deadlock. */
-    transaction: <T>(work: (tx: Queries) => Promise<T>): Promise<T> => inTransaction(db, (trx) => work(queries(trx))),
+    transaction: <T>(work: (tx: Queries, trx: Db) => Promise<T>): Promise<T> => inTransaction(db, (trx) => work(queries(trx), trx)),
   }
 }
 export type ConversationsRepository = ReturnType<typeof createConversationsRepository>

@@ -4,6 +4,7 @@ import { newId } from '../shared/ids.js'
 import { defaultOf } from '../shared/schema.js'
 import { isForeignKeyViolation, isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
+import type { EventRecorder } from '../webhooks/events.js'
 import { contactOrGroup, conversationNotFound, linkNotFound, messageNotFound, pinnedMessageElsewhere } from './conversations.errors.js'
 import type { ConversationsRepository } from './conversations.repository.js'
 import {
@@ -53,8 +54,8 @@ function counterpartOf(input: CreateConversationBody): ['contact_id' | 'group_id
   throw contactOrGroup(input.contact_id === undefined ? 'contact_id' : 'group_id')
 }
 
-export function createConversationsService(deps: { repo: ConversationsRepository; links: LinksService; clock: Clock }) {
-  const { repo, links, clock } = deps
+export function createConversationsService(deps: { repo: ConversationsRepository; links: LinksService; clock: Clock; events: EventRecorder }) {
+  const { repo, links, clock, events } = deps
   const nowSeconds = () => Math.floor(clock.now() / 1000)
 
   async function findOwned(principal: Principal, id: string): Promise<ConversationRow> {
@@ -91,7 +92,10 @@ export function createConversationsService(deps: { repo: ConversationsRepository
       }
       for (let attempt = 1; ; attempt++) {
         try {
-          await repo.insert(row)
+          await repo.transaction(async (tx, trx) => {
+            await tx.insert(row)
+            await events.record(trx, principal.ownerId, 'conversation.created', toObject(row))
+          })
           return { created: true, conversation: toObject(row) }
         } catch (error) {
           // The link was deleted between the ownership check and the insert.
@@ -133,11 +137,12 @@ export function createConversationsService(deps: { repo: ConversationsRepository
       if (Object.keys(changes).length === 0) return toObject(await findOwned(principal, id))
       // The update locks the row first, then the pinned message is checked: a concurrent delete of
       // that message either ran before (the check fails and all rolls back) or waits and unpins.
-      return repo.transaction(async (tx) => {
+      return repo.transaction(async (tx, trx) => {
         const row = await tx.update(principal.ownerId, id, changes)
         if (!row) throw conversationNotFound()
         const pinned = input.pinned_message_id
         if (typeof pinned === 'string' && !(await tx.findMessage(id, pinned))) throw pinnedMessageElsewhere()
+        await events.record(trx, principal.ownerId, 'conversation.updated', toObject(row))
         return toObject(row)
       })
     },
@@ -149,18 +154,24 @@ export function createConversationsService(deps: { repo: ConversationsRepository
 
     async delete(principal: Principal, id: string): Promise<{ id: string; deleted: true }> {
       // Its messages go with it: messages.conversation_id cascades.
-      if (!(await repo.deleteForOwner(principal.ownerId, id))) throw conversationNotFound()
+      const deleted = await repo.transaction(async (tx, trx) => {
+        const row = await tx.deleteForOwner(principal.ownerId, id)
+        if (row) await events.record(trx, principal.ownerId, 'conversation.deleted', { id, deleted: true })
+        return row
+      })
+      if (!deleted) throw conversationNotFound()
       return { id, deleted: true }
     },
 
     async createMessage(principal: Principal, id: string, input: CreateMessageBody): Promise<MessageObject> {
       const now = nowSeconds()
-      return repo.transaction(async (tx) => {
+      return repo.transaction(async (tx, trx) => {
         // Touching the conversation first also locks it against a concurrent delete.
         const touched = await tx.update(principal.ownerId, id, { last_active_at: now, activity_at: now })
         if (!touched) throw conversationNotFound()
         const row: MessageRow = { id: newId('msg'), conversation_id: id, direction: input.direction ?? DEFAULT_DIRECTION, text: input.text, created_at: now }
         await tx.insertMessage(row)
+        await events.record(trx, principal.ownerId, 'message.created', toMessage(row))
         return toMessage(row)
       })
     },
@@ -186,9 +197,10 @@ export function createConversationsService(deps: { repo: ConversationsRepository
     },
 
     async deleteMessage(principal: Principal, id: string, messageId: string): Promise<{ id: string; deleted: true }> {
-      return repo.transaction(async (tx) => {
+      return repo.transaction(async (tx, trx) => {
         if (!(await tx.unpinMessage(principal.ownerId, id, messageId))) throw conversationNotFound()
         if (!(await tx.deleteMessage(id, messageId))) throw messageNotFound()
+        await events.record(trx, principal.ownerId, 'message.deleted', { id: messageId, conversation_id: id, deleted: true })
         return { id: messageId, deleted: true as const }
       })
     },

@@ -53,6 +53,8 @@ const MISSING: Record<Resource, string> = {
   messages: 'msg_00000000000000000000000000',
   domains: 'missing.fuzz.example',
   tokens: 'tok_00000000000000000000000000',
+  webhooks: 'whk_00000000000000000000000000',
+  deliveries: 'dlv_00000000000000000000000000',
 }
 
 /**
@@ -98,6 +100,14 @@ for (const backend of backends) {
       if (!(await exists('tokens', '/v1/tokens')) || !(await call(token, 'GET', '/v1/tokens')).body.data.some((t: { id: string }) => t.id === ids.get(`${owner}:tokens`))) {
         ids.set(`${owner}:tokens`, (await created('/v1/tokens', { name: `${owner} fixture`, scopes: ['links:read'] })).data.id)
       }
+      // A webhook endpoint, with one delivery (a test event) in its log; deliveries go with their endpoint.
+      if (!(await exists('webhooks', `/v1/webhooks/${ids.get(`${owner}:webhooks`)}`))) {
+        const hook = (await created('/v1/webhooks', { url: `https://${owner}.example/hook`, events: ['*'] })).data
+        ids.set(`${owner}:webhooks`, hook.id)
+        const ping = await call(token, 'POST', `/v1/webhooks/${hook.id}/test`)
+        assert.equal(ping.status, 202, `fixture webhook test: ${ping.text}`)
+        ids.set(`${owner}:deliveries`, ping.body.data.id)
+      }
       // Two custom domains: one that links are put on (a `domain` field), and one that stays free of
       // links so that deleting it (a path parameter) can succeed rather than be 409.
       const domains = (await call(token, 'GET', '/v1/domains')).body.data as { name: string }[]
@@ -119,7 +129,7 @@ for (const backend of backends) {
 
     before(async () => {
       // Custom domains are usable at once (no DNS check): links are created and visited on them.
-      s = await startTestServer({ backend, env: { LINKLINE_RATE_LIMIT: '10000000', LINKLINE_DOMAIN_VERIFICATION: 'off' } })
+      s = await startTestServer({ backend, env: { LINKLINE_RATE_LIMIT: '10000000', LINKLINE_ANONYMOUS_RATE_LIMIT: '10000000', LINKLINE_DOMAIN_VERIFICATION: 'off' } })
       tokens = {
         owner: s.token,
         bogus: 'll_not_a_token_of_this_server',
@@ -205,7 +215,9 @@ for (const backend of backends) {
      */
     async function checkReadBack(op: Operation, operations: Operation[], wire: WireRequest, res: Response): Promise<void> {
       if (!['POST', 'PUT', 'PATCH'].includes(op.method) || res.status >= 300 || res.headers['idempotent-replayed']) return
-      const written = (res.body?.data ?? res.body) as { id?: unknown } | undefined
+      // A webhook's signing secret is shown in the answer to its creation only.
+      const written = { ...(res.body?.data ?? res.body) } as { id?: unknown; secret?: unknown }
+      delete written.secret
       const path = wire.path.split('?')[0] as string
       const readPath = op.method === 'POST' ? `${path}/${String(written?.id)}` : path
       const readTemplate = op.method === 'POST' ? `${op.template}/{` : op.template

@@ -25,6 +25,9 @@ const tagRows = (ownerId: string, linkId: string, tags: readonly string[]) => ta
  * Every query but the purge's sees live links only: a deleted link is a tombstone (`deleted_at`) until
  * the background purge has removed its statistics and conversations (links.purger.ts).
  */
+/** Runs `work` in a transaction: a new one, or the one `db` already is (a service's, which records events in it too). */
+const atomically = <T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> => (db.isTransaction ? work(db) : inTransaction(db, work))
+
 export function createLinksRepository(db: Db) {
   const live = () => db.selectFrom('links').where('deleted_at', 'is', null)
   return {
@@ -34,7 +37,7 @@ export function createLinksRepository(db: Db) {
         await db.insertInto('links').values(row).execute()
         return
       }
-      await inTransaction(db, async (trx) => {
+      await atomically(db, async (trx) => {
         await trx.insertInto('links').values(row).execute()
         await trx.insertInto('link_tags').values(tagRows(row.owner_id, row.id, tags)).execute()
       })
@@ -42,7 +45,7 @@ export function createLinksRepository(db: Db) {
 
     /** Inserts many links and their tags in one transaction: all or none (a unique violation aborts it). */
     insertMany: (links: readonly { row: NewLinkRow; tags: readonly string[] }[]): Promise<void> =>
-      inTransaction(db, async (trx) => {
+      atomically(db, async (trx) => {
         for (const part of chunks(links)) await trx.insertInto('links').values(part.map((l) => l.row)).execute()
         const tags = links.flatMap((l) => tagRows(l.row.owner_id, l.row.id, l.tags))
         for (const part of chunks(tags, 2000)) await trx.insertInto('link_tags').values(part).execute()
@@ -107,7 +110,7 @@ export function createLinksRepository(db: Db) {
         await db.updateTable('links').set(changes).where('id', '=', id).where('owner_id', '=', ownerId).where('deleted_at', 'is', null).execute()
         return
       }
-      await inTransaction(db, async (trx) => {
+      await atomically(db, async (trx) => {
         await trx.updateTable('links').set(changes).where('id', '=', id).where('owner_id', '=', ownerId).where('deleted_at', 'is', null).execute()
         await trx.deleteFrom('link_tags').where('link_id', '=', id).execute()
         if (tags.length > 0) await trx.insertInto('link_tags').values(tagRows(ownerId, id, tags)).execute()

@@ -7,6 +7,7 @@ import type { Db } from '../storage/database.js'
 import { AppError } from '../shared/errors.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
+import type { EventRecorder, Transactional } from '../webhooks/events.js'
 import {
   customDomainNotMovable,
   destinationControlCharacter,
@@ -92,6 +93,9 @@ export function createLinksService(deps: {
   countHumanClicks?: (linkId: string) => Promise<number>
   /** This instance's human visits of limited links not yet written (the container wraps the click sink with it). */
   clickCounter?: ClickCounter
+  /** Webhook events, recorded in the transaction of each change (webhooks/events.ts). */
+  events: EventRecorder
+  transaction: Transactional<LinksRepository>
 }) {
   const { repo, domains, cache, clock } = deps
   const counter = deps.clickCounter ?? createClickCounter()
@@ -252,11 +256,18 @@ export function createLinksService(deps: {
     }
   }
 
+  /** Inserts the link (and its tags) and records its link.created event in the same transaction. */
+  const insertRecorded = (row: LinkRow, tags: readonly string[]) =>
+    deps.transaction(async (tx, trx) => {
+      await tx.insert(row, tags)
+      await deps.events.record(trx, row.owner_id, 'link.created', toObject(row, tags))
+    })
+
   async function insertWithRandomPath(row: Omit<LinkRow, 'path'>, tags: readonly string[] = []): Promise<LinkRow> {
     for (let attempt = 1; ; attempt++) {
       const candidate = { ...row, path: randomPath() }
       try {
-        await repo.insert(candidate, tags)
+        await insertRecorded(candidate, tags)
         return candidate
       } catch (error) {
         if (!isUniqueViolation(error) || attempt === RANDOM_PATH_ATTEMPTS) throw error
@@ -266,7 +277,7 @@ export function createLinksService(deps: {
 
   async function insert(row: LinkRow, tags: readonly string[] = []): Promise<LinkRow> {
     try {
-      await repo.insert(row, tags)
+      await insertRecorded(row, tags)
     } catch (error) {
       if (isUniqueViolation(error)) throw pathTaken(row.domain, row.path)
       throw error
@@ -325,7 +336,10 @@ export function createLinksService(deps: {
       }
       let written = writing
       try {
-        await repo.insertMany(writing)
+        await deps.transaction(async (tx, trx) => {
+          await tx.insertMany(writing)
+          for (const p of writing) await deps.events.record(trx, principal.ownerId, 'link.created', toObject(p.row, p.tags))
+        })
       } catch (error) {
         if (!isUniqueViolation(error)) throw error
         written = []
@@ -355,7 +369,11 @@ export function createLinksService(deps: {
 
     /** Bulk delete: one result per id sent, in order; ids the caller has no link of are `deleted: false`. As delete, in the background. */
     async deleteMany(principal: Principal, ids: readonly string[]): Promise<{ id: string; deleted: boolean }[]> {
-      const rows = await repo.markManyDeleted(principal.ownerId, [...new Set(ids)], clock.now())
+      const rows = await deps.transaction(async (tx, trx) => {
+        const marked = await tx.markManyDeleted(principal.ownerId, [...new Set(ids)], clock.now())
+        for (const row of marked) await deps.events.record(trx, principal.ownerId, 'link.deleted', toObject(row))
+        return marked
+      })
       await Promise.all(rows.map((row) => invalidate(row.domain, row.path)))
       if (rows.length > 0) deps.onDeleted?.()
       const deleted = new Set(rows.map((row) => row.id))
@@ -399,7 +417,10 @@ export function createLinksService(deps: {
       if (moved || destination !== current.destination) await checkRedirectChain(destination, domain, path, id)
       const next: LinkRow = { ...current, domain, path, destination, title, ...changes, updated_at: clock.now() }
       try {
-        await repo.update(principal.ownerId, id, { domain, path, destination, title, ...changes, updated_at: next.updated_at }, tagsChanged ? tags : undefined)
+        await deps.transaction(async (tx, trx) => {
+          await tx.update(principal.ownerId, id, { domain, path, destination, title, ...changes, updated_at: next.updated_at }, tagsChanged ? tags : undefined)
+          await deps.events.record(trx, principal.ownerId, 'link.updated', toObject(next, tags ?? currentTags))
+        })
       } catch (error) {
         if (isUniqueViolation(error)) throw pathTaken(domain, path)
         throw error
@@ -425,7 +446,11 @@ export function createLinksService(deps: {
      * conversations, however many, are removed afterwards by the purge, in bounded batches.
      */
     async delete(principal: Principal, id: string): Promise<{ id: string; deleted: true }> {
-      const row = await repo.markDeleted(principal.ownerId, id, clock.now())
+      const row = await deps.transaction(async (tx, trx) => {
+        const deleted = await tx.markDeleted(principal.ownerId, id, clock.now())
+        if (deleted) await deps.events.record(trx, principal.ownerId, 'link.deleted', toObject(deleted))
+        return deleted
+      })
       if (!row) throw linkNotFound()
       await invalidate(row.domain, row.path)
       deps.onDeleted?.()

@@ -93,6 +93,23 @@ export function createMetrics() {
       this.set(clickBufferSize())
     },
   })
+  const webhookDeliveries = new Counter({
+    name: 'linkline_webhook_deliveries_total',
+    help: 'Webhook delivery attempts, by outcome: delivered (2xx), retry (failed, retried later), refused (a private address, retried later), failed (the last attempt failed; given up)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  })
+  for (const outcome of ['delivered', 'retry', 'refused', 'failed']) webhookDeliveries.inc({ outcome }, 0)
+  // Read from the database when /metrics is scraped: the outbox is shared by every instance.
+  let webhookBacklog: () => Promise<number> = async () => 0
+  new Gauge({
+    name: 'linkline_webhook_outbox_backlog',
+    help: 'Webhook deliveries not settled yet (due, leased or waiting for a retry), all instances together',
+    registers: [registry],
+    async collect() {
+      this.set(await webhookBacklog().catch(() => Number.NaN))
+    },
+  })
 
   return {
     registry,
@@ -123,6 +140,12 @@ export function createMetrics() {
     },
     watchClickBuffer(size: () => number) {
       clickBufferSize = size
+    },
+    countWebhookDelivery(outcome: 'delivered' | 'retry' | 'refused' | 'failed') {
+      webhookDeliveries.inc({ outcome })
+    },
+    watchWebhookBacklog(count: () => Promise<number>) {
+      webhookBacklog = count
     },
   }
 }

@@ -7,6 +7,7 @@ import { openStorage } from '../storage/database.js'
 import { decodeVisits, type WriterMessage, type WriteReply, type WriterSettings } from './click-writer.thread.js'
 import { createStatsRepository } from './stats.repository.js'
 import { createVisitWriter } from './visit-writer.js'
+import { recordClickEvents } from '../webhooks/click-events.js'
 
 // The click writer thread (see click-writer.thread.ts): one connection, one batch at a time, in order;
 // the background purge of deleted links runs here too, between batches, off the serving thread.
@@ -20,7 +21,7 @@ const storage = openStorage({ ...settings, databasePoolSize: 1 })
 // The staging tables and GROUP BY sorts of a batch stay in memory rather than in temporary files (only
 // on this connection: the server's own large sorts, such as a deep page of links, keep using files).
 await storage.adapter.prepareBulkWriter(storage.db)
-const stats = createStatsRepository(storage.db, storage.adapter)
+const stats = createStatsRepository(storage.db, storage.adapter, (staging) => recordClickEvents(staging, Date.now()))
 const write = createVisitWriter(stats)
 const purger = createLinkPurger({
   repo: createLinksRepository(storage.db),

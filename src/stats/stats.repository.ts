@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import type { Db } from '../storage/database.js'
 import { bucketStart, isOneOf, type DialectAdapter } from '../storage/dialect.js'
 import { inTransaction } from '../storage/transaction.js'
-import { stage, writeStagedBatch } from './click-batch.js'
+import { stage, writeStagedBatch, type Staging } from './click-batch.js'
 import { DAY_MS, dayOf } from './classify.js'
 import type { NewClickRow } from './stats.table.js'
 
@@ -26,7 +26,11 @@ export interface BucketTotals {
   uniques: number
 }
 
-export function createStatsRepository(db: Db, dialect: DialectAdapter) {
+/**
+ * `onStaged` runs in the batch's transaction while `click_batch` holds it: the click writer records
+ * link.clicked webhook events there (webhooks/click-events.ts).
+ */
+export function createStatsRepository(db: Db, dialect: DialectAdapter, onStaged?: (staging: Staging) => Promise<unknown>) {
   return {
     /** The salt of a UTC day: the first instance to ask creates it, every other one reads the same. */
     async daySalt(day: number, candidate: string): Promise<string> {
@@ -49,6 +53,7 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
         await dialect.lockForTransaction(trx, CLICK_WRITER_LOCK)
         const staging = await stage(trx)
         for (const rows of chunks(batch)) await staging.insertInto('click_batch').values(rows).execute()
+        await onStaged?.(staging)
         await writeStagedBatch(staging)
       })
     },

@@ -4,6 +4,7 @@ import type { IdempotencyKeysTable } from '../idempotency/idempotency.table.js'
 import type { LinksTable, LinkTagsTable } from '../links/links.table.js'
 import type { SessionsTable } from '../sessions/sessions.table.js'
 import type { TokensTable } from '../tokens/tokens.table.js'
+import type { WebhookDeliveriesTable, WebhooksTable } from '../webhooks/webhooks.table.js'
 import type {
   ClickSaltsTable,
   ClicksTable,
@@ -27,4 +28,6 @@ export interface Database {
   link_daily_visitors: LinkDailyVisitorsTable
   click_salts: ClickSaltsTable
   sessions: SessionsTable
+  webhooks: WebhooksTable
+  webhook_deliveries: WebhookDeliveriesTable
 }

@@ -14,6 +14,8 @@ export const SCOPES = [
   'domains:read',
   'domains:write',
   'tokens:write',
+  'webhooks:read',
+  'webhooks:write',
 ] as const
 export type Scope = (typeof SCOPES)[number]
 

@@ -7,6 +7,7 @@ import * as createClicks from './0006-create-clicks.js'
 import * as normalizeDestinations from './0007-normalize-destinations.js'
 import * as verifyDomains from './0008-verify-domains.js'
 import * as tombstoneLinks from './0009-tombstone-links.js'
+import * as createWebhooks from './0010-create-webhooks.js'
 import * as linkControls from './0011-link-controls.js'
 import * as createSessions from './0012-create-sessions.js'
 
@@ -21,6 +22,7 @@ export const migrations = {
   '0007-normalize-destinations': normalizeDestinations,
   '0008-verify-domains': verifyDomains,
   '0009-tombstone-links': tombstoneLinks,
+  '0010-create-webhooks': createWebhooks,
   '0011-link-controls': linkControls,
   '0012-create-sessions': createSessions,
 }
