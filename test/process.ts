@@ -50,7 +50,9 @@ export async function startServerProcess(
   child.stderr?.on('data', (c: Buffer) => ((out += c.toString()), (stderr += c.toString())))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const url = options.url ?? `http://127.0.0.1:${env.PORT}`
-  for (let i = 0; i < 200; i++) {
+  // A deadline that only ends a start that hangs: generous, as a loaded machine (and coverage, which
+  // slows every process down) took over 10 s to start a server through npm.
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${out}`)
     try {
       if ((await send(url, 'GET', '/healthz')).status === 200) return { child, url, output: () => out, stdout: () => stdout, stderr: () => stderr, exited }
