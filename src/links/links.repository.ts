@@ -10,7 +10,17 @@ export interface LinkFilters {
   title?: string
 }
 
+/** Rows per multi-row INSERT of an import: 8 columns each, far below both dialects' bound-parameter limits. */
+const INSERT_CHUNK = 500
+
 export function createLinksRepository(db: Db) {
+  const filtered = (ownerId: string, filters: LinkFilters) => {
+    let query = db.selectFrom('links').selectAll().where('owner_id', '=', ownerId)
+    for (const [column, value] of Object.entries(filters) as [keyof LinkFilters, string | undefined][]) {
+      if (value !== undefined) query = query.where(column, '=', value)
+    }
+    return query
+  }
   return {
     async insert(row: NewLinkRow): Promise<void> {
       await db.insertInto('links').values(row).execute()
@@ -28,11 +38,48 @@ export function createLinksRepository(db: Db) {
 
     /** One page, newest first; asks for one row more than the page to know whether more follow. */
     list(ownerId: string, filters: LinkFilters, offset: number, limit: number): Promise<LinkRow[]> {
-      let query = db.selectFrom('links').selectAll().where('owner_id', '=', ownerId)
-      for (const [column, value] of Object.entries(filters) as [keyof LinkFilters, string | undefined][]) {
-        if (value !== undefined) query = query.where(column, '=', value)
+      return filtered(ownerId, filters).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute()
+    },
+
+    /**
+     * The page after `after` in the list's order (newest first), by keyset rather than offset: each
+     * page is one range scan of the (owner_id, created_at, id) index, however deep the export is.
+     */
+    listAfter(ownerId: string, filters: LinkFilters, after: { createdAt: number; id: string } | undefined, limit: number): Promise<LinkRow[]> {
+      let query = filtered(ownerId, filters)
+      if (after !== undefined) {
+        query = query.where((eb) => eb.or([
+          eb('created_at', '<', after.createdAt),
+          eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+        ]))
       }
-      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute()
+      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+    },
+
+    /**
+     * Inserts many rows in one transaction; a row whose (domain, path) is taken is left out instead of
+     * failing the rest. Returns the ids inserted.
+     */
+    insertManyIfFree: (rows: readonly NewLinkRow[]): Promise<Set<string>> =>
+      inTransaction(db, async (trx) => {
+        const inserted = new Set<string>()
+        for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+          const chunk = rows.slice(i, i + INSERT_CHUNK)
+          const done = await trx.insertInto('links').values(chunk)
+            .onConflict((oc) => oc.columns(['domain', 'path']).doNothing()).returning('id').execute()
+          for (const r of done) inserted.add(r.id)
+        }
+        return inserted
+      }),
+
+    /** The link at (domain, path), whoever owns it. */
+    findAt: (domain: string, path: string): Promise<LinkRow | undefined> =>
+      db.selectFrom('links').selectAll().where('domain', '=', domain).where('path', '=', path).executeTakeFirst(),
+
+    /** One of the owner's links on `domain` with this destination and title, if any. */
+    findSame(ownerId: string, domain: string, destination: string, title: string | null): Promise<LinkRow | undefined> {
+      const query = db.selectFrom('links').selectAll().where('owner_id', '=', ownerId).where('destination', '=', destination).where('domain', '=', domain)
+      return (title === null ? query.where('title', 'is', null) : query.where('title', '=', title)).limit(1).executeTakeFirst()
     },
 
     async update(ownerId: string, id: string, changes: LinkRowUpdate): Promise<void> {

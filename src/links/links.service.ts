@@ -2,6 +2,7 @@ import type { DomainsService } from '../domains/domains.service.js'
 import type { Clock } from '../shared/clock.js'
 import { normalizeHostAndPort } from '../shared/hosts.js'
 import { newId, randomBase62 } from '../shared/ids.js'
+import { AppError } from '../shared/errors.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import {
@@ -25,6 +26,11 @@ import type { LinkFilters, LinksRepository } from './links.repository.js'
 import type { CreateLinkBody, LinkObject, UpdateLinkBody } from './links.schemas.js'
 import type { LinkRow } from './links.table.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
+
+/** What became of one input of an import. */
+export type ImportOutcome =
+  | { status: 'created' | 'present'; link: LinkObject }
+  | { status: 'failed'; error: AppError }
 
 /** First path segments that Linkline serves itself, on every host (so that no domain can shadow the API). */
 export const RESERVED_SEGMENTS = new Set(['v1', 'docs', 'healthz', 'readyz', 'metrics', 'app', 'favicon.ico', 'robots.txt', '.well-known'])
@@ -67,6 +73,33 @@ export function createLinksService(deps: {
   const invalidate = async (domain: string, path: string) => {
     cache.invalidate(domain, path)
     await deps.onInvalidate?.(domain, path)
+  }
+
+  function normalizeFilters(filters: LinkFilters): LinkFilters {
+    const query = { ...filters }
+    if (query.domain !== undefined) query.domain = query.domain.toLowerCase()
+    // Destinations are stored serialized: a filter written as the user typed it must match too.
+    if (query.destination !== undefined && URL.canParse(query.destination)) query.destination = new URL(query.destination).href
+    return query
+  }
+
+  /** The checks of a create, and the row it would write (no path: a random one is drawn at insert). */
+  async function prepare(principal: Principal, input: CreateLinkBody): Promise<Omit<LinkRow, 'path'> & { path?: string }> {
+    const domain = await domains.resolveForOwner(principal, input.domain)
+    if (input.path !== undefined) checkPath(input.path)
+    const destination = normalizeDestination(input.destination)
+    await checkRedirectChain(destination, domain, input.path ?? '')
+    const now = clock.now()
+    return {
+      id: newId('lnk'),
+      owner_id: principal.ownerId,
+      domain,
+      path: input.path,
+      destination,
+      title: input.title ?? null,
+      created_at: now,
+      updated_at: now,
+    }
   }
 
   function checkPath(path: string) {
@@ -160,25 +193,110 @@ export function createLinksService(deps: {
 
   return {
     async create(principal: Principal, input: CreateLinkBody): Promise<LinkObject> {
-      const domain = await domains.resolveForOwner(principal, input.domain)
-      if (input.path !== undefined) checkPath(input.path)
-      const destination = normalizeDestination(input.destination)
-      await checkRedirectChain(destination, domain, input.path ?? '')
-      const now = clock.now()
-      const base = {
-        id: newId('lnk'),
-        owner_id: principal.ownerId,
-        domain,
-        destination,
-        title: input.title ?? null,
-        created_at: now,
-        updated_at: now,
-      }
-      const row = input.path === undefined ? await insertWithRandomPath(base) : await insert({ ...base, path: input.path })
-      await confirmDomainAfterWrite(principal, domain, () => repo.deleteForOwner(principal.ownerId, row.id))
+      const { path, ...base } = await prepare(principal, input)
+      const row = path === undefined ? await insertWithRandomPath(base) : await insert({ ...base, path })
+      await confirmDomainAfterWrite(principal, row.domain, () => repo.deleteForOwner(principal.ownerId, row.id))
       // A negative cache entry may exist for a path that was free until now.
       await invalidate(row.domain, row.path)
       return toObject(row)
+    },
+
+    /**
+     * Creates many links as `create` would (the same checks, one by one), written in one transaction.
+     * Safe to run again: a link already there with the same owner, destination and title (at the same
+     * path, or, without a path, anywhere on the domain) is `present`, not created twice; a path taken
+     * by anything else fails that input alone. `seen` carries the places of earlier batches of a dry
+     * run, which wrote nothing. Outcomes come back in the inputs' order.
+     */
+    async importMany(principal: Principal, inputs: readonly CreateLinkBody[], options: { dryRun: boolean; seen?: Map<string, LinkRow> }): Promise<ImportOutcome[]> {
+      const outcomes: ImportOutcome[] = new Array(inputs.length)
+      const seen = options.seen ?? new Map<string, LinkRow>()
+      const placed: { index: number; row: LinkRow }[] = []
+      const sameAs = (a: LinkRow, b: Pick<LinkRow, 'owner_id' | 'destination' | 'title'>) =>
+        a.owner_id === b.owner_id && a.destination === b.destination && a.title === b.title
+      const settle = (index: number, row: LinkRow, existing: LinkRow) => {
+        outcomes[index] = sameAs(existing, row)
+          ? { status: 'present', link: toObject(existing) }
+          : { status: 'failed', error: pathTaken(row.domain, row.path) }
+      }
+      for (const [index, input] of inputs.entries()) {
+        let prepared: Awaited<ReturnType<typeof prepare>>
+        try {
+          prepared = await prepare(principal, input)
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error
+          outcomes[index] = { status: 'failed', error }
+          continue
+        }
+        const { path, ...base } = prepared
+        if (path === undefined) {
+          // Without a path, "the same link" is the owner's link to the same destination with the same title.
+          const key = ` ${base.domain} ${base.destination} ${base.title ?? ''}`
+          const existing = seen.get(key) ?? await repo.findSame(principal.ownerId, base.domain, base.destination, base.title)
+          if (existing) {
+            outcomes[index] = { status: 'present', link: toObject(existing) }
+          } else if (options.dryRun) {
+            const row = { ...base, path: '' }
+            seen.set(key, row)
+            outcomes[index] = { status: 'created', link: toObject(row) }
+          } else {
+            const row = await insertWithRandomPath(base)
+            seen.set(key, row)
+            outcomes[index] = { status: 'created', link: toObject(row) }
+          }
+          continue
+        }
+        const row: LinkRow = { ...base, path }
+        const earlier = seen.get(`${row.domain}${row.path}`)
+        if (earlier) settle(index, row, earlier)
+        else {
+          seen.set(`${row.domain}${row.path}`, row)
+          placed.push({ index, row })
+        }
+      }
+      const inserted = options.dryRun ? new Set<string>() : await repo.insertManyIfFree(placed.map((p) => p.row))
+      for (const { index, row } of placed) {
+        if (inserted.has(row.id)) {
+          outcomes[index] = { status: 'created', link: toObject(row) }
+          continue
+        }
+        const existing = await repo.findAt(row.domain, row.path)
+        if (existing) settle(index, row, existing)
+        // Not inserted, yet gone since: the place was taken while the batch ran.
+        else outcomes[index] = options.dryRun ? { status: 'created', link: toObject(row) } : { status: 'failed', error: pathTaken(row.domain, row.path) }
+      }
+      if (!options.dryRun) {
+        const created = outcomes.flatMap((o, index) => (o.status === 'created' ? [{ index, link: o.link }] : []))
+        for (const domain of new Set(created.map((c) => c.link.domain))) {
+          try {
+            await domains.confirmForLink(principal, domain)
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error
+            for (const c of created.filter((c) => c.link.domain === domain)) {
+              await repo.deleteForOwner(principal.ownerId, c.link.id)
+              outcomes[c.index] = { status: 'failed', error }
+            }
+          }
+        }
+        for (const c of created) await invalidate(c.link.domain, c.link.path)
+      }
+      return outcomes
+    },
+
+    /**
+     * Every link of the owner that the list's filters select, in the list's order, read in pages of
+     * `batch` by keyset: memory stays constant, and the consumer's pace (backpressure) sets the reads.
+     */
+    async *exportAll(principal: Principal, filters: LinkFilters = {}, batch = 1000): AsyncGenerator<LinkObject> {
+      const query = normalizeFilters(filters)
+      let after: { createdAt: number; id: string } | undefined
+      for (;;) {
+        const rows = await repo.listAfter(principal.ownerId, query, after, batch)
+        for (const row of rows) yield toObject(row)
+        const last = rows.at(-1)
+        if (last === undefined || rows.length < batch) return
+        after = { createdAt: last.created_at, id: last.id }
+      }
     },
 
     get: async (principal: Principal, id: string) => toObject(await findOwned(principal, id)),
@@ -191,10 +309,7 @@ export function createLinksService(deps: {
     async list(principal: Principal, input: { limit?: number; page?: number; query?: LinkFilters }) {
       const limit = input.limit ?? 20
       const page = input.page ?? 1
-      const query = { ...input.query }
-      if (query.domain !== undefined) query.domain = query.domain.toLowerCase()
-      // Destinations are stored serialized: a filter written as the user typed it must match too.
-      if (query.destination !== undefined && URL.canParse(query.destination)) query.destination = new URL(query.destination).href
+      const query = normalizeFilters(input.query ?? {})
       const rows = await repo.list(principal.ownerId, query, (page - 1) * limit, limit + 1)
       return { data: rows.slice(0, limit).map(toObject), pagination: { page, limit, hasMore: rows.length > limit } }
     },
