@@ -16,6 +16,7 @@ import { createFaults } from './ops/faults.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
 import { requestLogSerializer } from './http/client-address.js'
+import { createPortingService } from './porting/porting.service.js'
 import { createQrRenderer } from './qr/qr-render.pool.js'
 import { createQrService } from './qr/qr.service.js'
 import { startClickWriterThread } from './stats/click-writer.thread.js'
@@ -101,6 +102,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   })
   const conversations = createConversationsService({ repo: createConversationsRepository(db), links, clock })
   const stats = createStatsService({ repo: createStatsRepository(db, storage.dialect), links, clock, retentionDays: config.clickRetentionDays })
+  const porting = createPortingService({ links, domains })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
   const qr = createQrService({ links, renderer: qrRenderer })
   const writer = startClickWriterThread({
@@ -136,7 +138,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   let closed: Promise<number> | undefined
 
   return {
-    config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, domains, links, conversations, clicks, stats, qr,
+    config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, domains, links, conversations, clicks, stats, qr, porting,
 
     /** Migrates the database and loads what the redirect keeps in memory. */
     async start(): Promise<void> {
