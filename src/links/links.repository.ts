@@ -48,10 +48,9 @@ export function createLinksRepository(db: Db) {
     listAfter(ownerId: string, filters: LinkFilters, after: { createdAt: number; id: string } | undefined, limit: number): Promise<LinkRow[]> {
       let query = filtered(ownerId, filters)
       if (after !== undefined) {
-        query = query.where((eb) => eb.or([
-          eb('created_at', '<', after.createdAt),
-          eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
-        ]))
+        // A row-value comparison, which both engines serve as one index range (an OR of the two
+        // conditions made SQLite scan the owner's links from the newest for every page).
+        query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)))
       }
       return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
     },
