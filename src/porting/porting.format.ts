@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream'
+import { pipeline, Readable } from 'node:stream'
 import { stringify } from 'csv-stringify'
 import { LinkObject } from '../links/links.schemas.js'
 import type { ExportedClick } from '../stats/stats.repository.js'
@@ -58,6 +58,7 @@ export function encode(format: ExportFormat, columns: readonly string[], source:
     for await (const record of source) yield columns.map((c) => cell(record[c]))
   })())
   const csv = stringify({ header: true, columns: [...columns], record_delimiter: 'windows' })
-  rows.on('error', (error) => csv.destroy(error))
-  return rows.pipe(csv)
+  // Either side's end ends both: a client gone (the response destroys `csv`) stops the reads too.
+  pipeline(rows, csv, () => {})
+  return csv
 }

@@ -23,8 +23,10 @@ export function portingRoutes(app: App, { links, stats }: { links: LinksService;
     },
   }, async (req, reply) => {
     const format = req.query.format ?? 'csv'
-    const body = encode(format, LINK_CSV_COLUMNS, links.exportAll(req.principal, req.query.query ?? {}))
-    return reply.type(CONTENT_TYPES[format]).header('Content-Disposition', `attachment; filename="links.${format}"`).send(body)
+    reply.type(CONTENT_TYPES[format]).header('Content-Disposition', `attachment; filename="links.${format}"`)
+    // HEAD (which Fastify answers through this GET route) must not read every link only to drop them.
+    if (req.method === 'HEAD') return reply.send()
+    return reply.send(encode(format, LINK_CSV_COLUMNS, links.exportAll(req.principal, req.query.query ?? {})))
   })
 
   app.get('/v1/links/:id/clicks', {
@@ -38,7 +40,8 @@ export function portingRoutes(app: App, { links, stats }: { links: LinksService;
     const format = req.query.format ?? 'csv'
     // Resolved before the first byte: a bad range is still a 400 in the error shape.
     const clicks = await stats.exportClicks(req.principal, req.params.id, req.query)
-    return reply.type(CONTENT_TYPES[format]).header('Content-Disposition', `attachment; filename="clicks.${format}"`)
-      .send(encode(format, CLICK_COLUMNS, map(clicks, clickRecord)))
+    reply.type(CONTENT_TYPES[format]).header('Content-Disposition', `attachment; filename="clicks.${format}"`)
+    if (req.method === 'HEAD') return reply.send()
+    return reply.send(encode(format, CLICK_COLUMNS, map(clicks, clickRecord)))
   })
 }

@@ -55,6 +55,8 @@ for (const backend of backends) {
         for (const column of LINK_CSV_COLUMNS) assert.equal(row[column], link[column] === null ? '' : String(link[column]), column)
       }
       assert.equal(csv((await s.request('GET', '/v1/links/export')).text).length, listed.length, 'csv by default')
+      const head = await s.request('HEAD', '/v1/links/export?format=ndjson')
+      assert.deepEqual([head.status, head.text, String(head.headers['content-type'])], [200, '', 'application/x-ndjson; charset=utf-8'])
       // Pages far smaller than the export, with links created within one millisecond: none lost, none twice.
       const principal = { tokenId: 't', ownerId: 'alice', scopes: new Set<string>() }
       const paged = []
