@@ -71,14 +71,29 @@ export function createLinksRepository(db: Db) {
         return inserted
       }),
 
-    /** The link at (domain, path), whoever owns it. */
-    findAt: (domain: string, path: string): Promise<LinkRow | undefined> =>
-      db.selectFrom('links').selectAll().where('domain', '=', domain).where('path', '=', path).executeTakeFirst(),
+    /** The links at these (domain, path) places, whoever owns them: one query per chunk, by the unique index. */
+    async findAtMany(places: readonly { domain: string; path: string }[]): Promise<LinkRow[]> {
+      const found: LinkRow[] = []
+      for (let i = 0; i < places.length; i += INSERT_CHUNK) {
+        const chunk = places.slice(i, i + INSERT_CHUNK)
+        found.push(...await db.selectFrom('links').selectAll()
+          .where((eb) => eb(eb.refTuple('domain', 'path'), 'in', chunk.map((p) => eb.tuple(p.domain, p.path)))).execute())
+      }
+      return found
+    },
 
-    /** One of the owner's links on `domain` with this destination and title, if any. */
-    findSame(ownerId: string, domain: string, destination: string, title: string | null): Promise<LinkRow | undefined> {
-      const query = db.selectFrom('links').selectAll().where('owner_id', '=', ownerId).where('destination', '=', destination).where('domain', '=', domain)
-      return (title === null ? query.where('title', 'is', null) : query.where('title', '=', title)).limit(1).executeTakeFirst()
+    /**
+     * The owner's links to any of these destinations. Only owner and destination are asked, so that
+     * the (owner_id, destination) index serves it: with domain too, SQLite may pick the domain index
+     * and scan every link of the domain.
+     */
+    async findByDestinations(ownerId: string, destinations: readonly string[]): Promise<LinkRow[]> {
+      const found: LinkRow[] = []
+      for (let i = 0; i < destinations.length; i += INSERT_CHUNK) {
+        found.push(...await db.selectFrom('links').selectAll().where('owner_id', '=', ownerId)
+          .where('destination', 'in', destinations.slice(i, i + INSERT_CHUNK)).execute())
+      }
+      return found
     },
 
     async update(ownerId: string, id: string, changes: LinkRowUpdate): Promise<void> {

@@ -211,7 +211,7 @@ export function createLinksService(deps: {
     async importMany(principal: Principal, inputs: readonly CreateLinkBody[], options: { dryRun: boolean; seen?: Map<string, LinkRow> }): Promise<ImportOutcome[]> {
       const outcomes: ImportOutcome[] = new Array(inputs.length)
       const seen = options.seen ?? new Map<string, LinkRow>()
-      const placed: { index: number; row: LinkRow }[] = []
+      const placed: { index: number; row: LinkRow; random?: boolean }[] = []
       const sameAs = (a: LinkRow, b: Pick<LinkRow, 'owner_id' | 'destination' | 'title'>) =>
         a.owner_id === b.owner_id && a.destination === b.destination && a.title === b.title
       const settle = (index: number, row: LinkRow, existing: LinkRow) => {
@@ -219,20 +219,27 @@ export function createLinksService(deps: {
           ? { status: 'present', link: toObject(existing) }
           : { status: 'failed', error: pathTaken(row.domain, row.path) }
       }
+      const prepared: (Awaited<ReturnType<typeof prepare>> | undefined)[] = []
       for (const [index, input] of inputs.entries()) {
-        let prepared: Awaited<ReturnType<typeof prepare>>
         try {
-          prepared = await prepare(principal, input)
+          prepared.push(await prepare(principal, input))
         } catch (error) {
           if (!(error instanceof AppError)) throw error
           outcomes[index] = { status: 'failed', error }
-          continue
+          prepared.push(undefined)
         }
-        const { path, ...base } = prepared
+      }
+      // One query per batch, not one per row: the owner's links to the destinations of the path-less rows.
+      const sameKey = (r: Pick<LinkRow, 'domain' | 'destination' | 'title'>) => ` ${r.domain} ${r.destination} ${r.title ?? ''}`
+      const pathless = prepared.filter((p) => p !== undefined && p.path === undefined).map((p) => (p as LinkRow).destination)
+      const stored = new Map((await repo.findByDestinations(principal.ownerId, [...new Set(pathless)])).map((r) => [sameKey(r), r]))
+      for (const [index, item] of prepared.entries()) {
+        if (item === undefined) continue
+        const { path, ...base } = item
         if (path === undefined) {
           // Without a path, "the same link" is the owner's link to the same destination with the same title.
-          const key = ` ${base.domain} ${base.destination} ${base.title ?? ''}`
-          const existing = seen.get(key) ?? await repo.findSame(principal.ownerId, base.domain, base.destination, base.title)
+          const key = sameKey(base)
+          const existing = seen.get(key) ?? stored.get(key)
           if (existing) {
             outcomes[index] = { status: 'present', link: toObject(existing) }
           } else if (options.dryRun) {
@@ -240,9 +247,10 @@ export function createLinksService(deps: {
             seen.set(key, row)
             outcomes[index] = { status: 'created', link: toObject(row) }
           } else {
-            const row = await insertWithRandomPath(base)
+            // Drawn now and written with the batch; a draw that collides is drawn again below, alone.
+            const row = { ...base, path: `/${randomBase62(RANDOM_PATH_LENGTH)}` }
             seen.set(key, row)
-            outcomes[index] = { status: 'created', link: toObject(row) }
+            placed.push({ index, row, random: true })
           }
           continue
         }
@@ -255,12 +263,19 @@ export function createLinksService(deps: {
         }
       }
       const inserted = options.dryRun ? new Set<string>() : await repo.insertManyIfFree(placed.map((p) => p.row))
-      for (const { index, row } of placed) {
+      const missed = placed.filter((p) => !p.random && !inserted.has(p.row.id)).map((p) => p.row)
+      const taken = new Map((await repo.findAtMany(missed)).map((r) => [`${r.domain}${r.path}`, r]))
+      for (const { index, row, random } of placed) {
         if (inserted.has(row.id)) {
           outcomes[index] = { status: 'created', link: toObject(row) }
           continue
         }
-        const existing = await repo.findAt(row.domain, row.path)
+        // A drawn path that was taken: drawn again (the draw replaces the row's path).
+        if (random) {
+          outcomes[index] = { status: 'created', link: toObject(await insertWithRandomPath(row)) }
+          continue
+        }
+        const existing = taken.get(`${row.domain}${row.path}`)
         if (existing) settle(index, row, existing)
         // Not inserted, yet gone since: the place was taken while the batch ran.
         else outcomes[index] = options.dryRun ? { status: 'created', link: toObject(row) } : { status: 'failed', error: pathTaken(row.domain, row.path) }
