@@ -71,13 +71,19 @@ export function createLinksRepository(db: Db) {
         return inserted
       }),
 
-    /** The links at these (domain, path) places, whoever owns them: one query per chunk, by the unique index. */
+    /**
+     * The links at these (domain, path) places, whoever owns them: per domain, `path IN (…)` by chunk,
+     * which both engines serve from the unique index (a row-value IN became an OR of 500 bitmap scans
+     * on PostgreSQL, seconds per chunk).
+     */
     async findAtMany(places: readonly { domain: string; path: string }[]): Promise<LinkRow[]> {
+      const byDomain = new Map<string, string[]>()
+      for (const p of places) byDomain.set(p.domain, [...(byDomain.get(p.domain) ?? []), p.path])
       const found: LinkRow[] = []
-      for (let i = 0; i < places.length; i += INSERT_CHUNK) {
-        const chunk = places.slice(i, i + INSERT_CHUNK)
-        found.push(...await db.selectFrom('links').selectAll()
-          .where((eb) => eb(eb.refTuple('domain', 'path'), 'in', chunk.map((p) => eb.tuple(p.domain, p.path)))).execute())
+      for (const [domain, paths] of byDomain) {
+        for (let i = 0; i < paths.length; i += INSERT_CHUNK) {
+          found.push(...await db.selectFrom('links').selectAll().where('domain', '=', domain).where('path', 'in', paths.slice(i, i + INSERT_CHUNK)).execute())
+        }
       }
       return found
     },
