@@ -22,6 +22,7 @@ import { linksRoutes } from './links/links.routes.js'
 import { LinkObject } from './links/links.schemas.js'
 import { createRedirectHandler } from './links/redirect.handler.js'
 import { opsRoutes } from './ops/ops.routes.js'
+import { portingRoutes } from './porting/porting.routes.js'
 import { qrRoutes } from './qr/qr.routes.js'
 import { AppError, serviceUnavailable } from './shared/errors.js'
 import { sessionsRoutes } from './sessions/sessions.routes.js'
@@ -115,6 +116,7 @@ export async function buildApp(c: Container): Promise<App> {
   opsRoutes(app, { storage: c.storage, metrics: c.metrics })
   linksRoutes(app, { links: c.links })
   statsRoutes(app, { stats: c.stats, links: c.links })
+  portingRoutes(app, { links: c.links, stats: c.stats })
   qrRoutes(app, { qr: c.qr, links: c.links })
   conversationsRoutes(app, { conversations: c.conversations })
   domainsRoutes(app, { domains: c.domains })

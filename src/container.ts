@@ -18,6 +18,7 @@ import { createFaults } from './ops/faults.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
 import { requestLogSerializer } from './http/client-address.js'
+import { createPortingService } from './porting/porting.service.js'
 import { createQrRenderer } from './qr/qr-render.pool.js'
 import { createQrService } from './qr/qr.service.js'
 import { startClickWriterThread } from './stats/click-writer.thread.js'
@@ -156,6 +157,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   })
   const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock, events })
   const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
+  const porting = createPortingService({ links, domains })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
   const qr = createQrService({ links, renderer: qrRenderer })
   const clicks = new ClickBuffer({
@@ -195,7 +197,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   let closed: Promise<number> | undefined
 
   return {
-    config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, sessions, idempotency, domains, links, purger, conversations, clicks, stats, qr,
+    config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, sessions, idempotency, domains, links, purger, conversations, clicks, stats, qr, porting,
     webhooks,
 
     prepare,

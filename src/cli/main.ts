@@ -3,12 +3,13 @@ import { ConfigError, loadConfig } from '../config.js'
 import { VERSION } from '../shared/version.js'
 import { backupCommand } from './backup.command.js'
 import { domainsCommand } from './domains.command.js'
+import { linksCommand } from './links.command.js'
 import { migrateCommand } from './migrate.command.js'
 import { serveCommand } from './serve.command.js'
 import { tokensCommand } from './tokens.command.js'
 import { CliError, type Command } from './command.js'
 
-const COMMANDS: Record<string, Command> = { serve: serveCommand, migrate: migrateCommand, tokens: tokensCommand, domains: domainsCommand, backup: backupCommand }
+const COMMANDS: Record<string, Command> = { serve: serveCommand, migrate: migrateCommand, tokens: tokensCommand, domains: domainsCommand, links: linksCommand, backup: backupCommand }
 
 const USAGE = `Usage: linkline <command> [options]
 
@@ -17,6 +18,7 @@ Commands:
   migrate               apply pending database migrations and exit
   tokens create|list|revoke
                         manage API tokens
+  links import|export   import links from a file (CSV, Bitly, Shlink, Kutt, YOURLS), export them to stdout
   backup <file>         copy the SQLite database, consistently, while the server runs
   domains rename <old> <new>
                         move every link of one domain to another (after a change of LINKLINE_DOMAINS)

@@ -114,25 +114,26 @@ export const UpdateLinkBody = Type.Object(
 )
 export type UpdateLinkBody = Static<typeof UpdateLinkBody>
 
+/** The list's filters, shared by the export (GET /v1/links/export) so that both always select alike. */
+export const LinkFiltersQuery = Type.Object(
+  {
+    domain: Type.Optional(Type.String()),
+    path: Type.Optional(Type.String()),
+    destination: Type.Optional(Type.String()),
+    title: Type.Optional(Type.String()),
+    tag: Type.Optional(Type.String({ description: 'Links carrying this tag' })),
+  },
+  {
+    additionalProperties: false,
+    description: 'Exact-match filters: query[title]=Sale, query[tag]=promo, or JSON: query={"title":"Sale"}',
+  },
+)
+
 export const ListLinksQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
-    query: Type.Optional(
-      Type.Object(
-        {
-          domain: Type.Optional(Type.String()),
-          path: Type.Optional(Type.String()),
-          destination: Type.Optional(Type.String()),
-          title: Type.Optional(Type.String()),
-          tag: Type.Optional(Type.String({ description: 'Links carrying this tag' })),
-        },
-        {
-          additionalProperties: false,
-          description: 'Exact-match filters: query[title]=Sale, query[tag]=promo, or JSON: query={"title":"Sale"}',
-        },
-      ),
-    ),
+    query: Type.Optional(LinkFiltersQuery),
   },
   { additionalProperties: false },
 )

@@ -43,6 +43,11 @@ export type BulkResult = { ok: true; link: LinkObject } | { ok: false; error: { 
 /** Items whose passwords are hashed at once in a bulk create (libuv runs four scrypts at a time). */
 const PREPARE_CONCURRENCY = 4
 
+/** What became of one input of an import. */
+export type ImportOutcome =
+  | { status: 'created' | 'present'; link: LinkObject }
+  | { status: 'failed'; error: AppError }
+
 /** First path segments that Linkline serves itself, on every host (so that no domain can shadow the API). */
 export const RESERVED_SEGMENTS = new Set(['v1', 'docs', 'healthz', 'readyz', 'metrics', 'app', 'favicon.ico', 'robots.txt', '.well-known'])
 /** The first segment of a path: `/v1/links` → `v1`, `/sale` → `sale`. */
@@ -127,6 +132,16 @@ export function createLinksService(deps: {
     cache.invalidate(domain, path)
     await deps.onInvalidate?.(domain, path)
   }
+
+  function normalizeFilters(filters: LinkFilters): LinkFilters {
+    const query = { ...filters }
+    if (query.domain !== undefined) query.domain = query.domain.toLowerCase()
+    // Destinations are stored serialized: a filter written as the user typed it must match too.
+    if (query.destination !== undefined && URL.canParse(query.destination)) query.destination = new URL(query.destination).href
+    return query
+  }
+
+
 
   function checkPath(path: string) {
     if (isReservedPath(path)) throw reservedPath(path)
@@ -380,6 +395,130 @@ export function createLinksService(deps: {
       return ids.map((id) => ({ id, deleted: deleted.has(id) }))
     },
 
+    /**
+     * Creates many links as `create` would (the same checks, one by one), written in one transaction.
+     * Safe to run again: a link already there with the same owner, destination and title (at the same
+     * path, or, without a path, anywhere on the domain) is `present`, not created twice; a path taken
+     * by anything else fails that input alone. `seen` carries the places of earlier batches of a dry
+     * run, which wrote nothing. Outcomes come back in the inputs' order.
+     */
+    async importMany(principal: Principal, inputs: readonly CreateLinkBody[], options: { dryRun: boolean; seen?: Map<string, LinkRow> }): Promise<ImportOutcome[]> {
+      const outcomes: ImportOutcome[] = new Array(inputs.length)
+      const seen = options.seen ?? new Map<string, LinkRow>()
+      const placed: { index: number; row: LinkRow; random?: boolean }[] = []
+      const tagsOf = new Map<string, string[]>()
+      const sameAs = (a: LinkRow, b: Pick<LinkRow, 'owner_id' | 'destination' | 'title'>) =>
+        a.owner_id === b.owner_id && a.destination === b.destination && a.title === b.title
+      const settle = (index: number, row: LinkRow, existing: LinkRow) => {
+        outcomes[index] = sameAs(existing, row)
+          ? { status: 'present', link: toObject(existing) }
+          : { status: 'failed', error: pathTaken(row.domain, row.path) }
+      }
+      const prepared: ((Omit<LinkRow, 'path'> & { path?: string }) | undefined)[] = []
+      for (const [index, input] of inputs.entries()) {
+        try {
+          const { base, path, tags } = await prepareCreate(principal, input)
+          tagsOf.set(base.id, tags)
+          prepared.push({ ...base, path })
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error
+          outcomes[index] = { status: 'failed', error }
+          prepared.push(undefined)
+        }
+      }
+      // One query per batch, not one per row: the owner's links to the destinations of the path-less rows.
+      const sameKey = (r: Pick<LinkRow, 'domain' | 'destination' | 'title'>) => ` ${r.domain} ${r.destination} ${r.title ?? ''}`
+      const pathless = prepared.filter((p) => p !== undefined && p.path === undefined).map((p) => (p as LinkRow).destination)
+      const stored = new Map((await repo.findByDestinations(principal.ownerId, [...new Set(pathless)])).map((r) => [sameKey(r), r]))
+      for (const [index, item] of prepared.entries()) {
+        if (item === undefined) continue
+        const { path, ...base } = item
+        if (path === undefined) {
+          // Without a path, "the same link" is the owner's link to the same destination with the same title.
+          const key = sameKey(base)
+          const existing = seen.get(key) ?? stored.get(key)
+          if (existing) {
+            outcomes[index] = { status: 'present', link: toObject(existing, tagsOf.get(existing.id)) }
+          } else if (options.dryRun) {
+            const row = { ...base, path: '' }
+            seen.set(key, row)
+            outcomes[index] = { status: 'created', link: toObject(row) }
+          } else {
+            // Drawn now and written with the batch; a draw that collides is drawn again below, alone.
+            const row = { ...base, path: `/${randomBase62(RANDOM_PATH_LENGTH)}` }
+            seen.set(key, row)
+            placed.push({ index, row, random: true })
+          }
+          continue
+        }
+        const row: LinkRow = { ...base, path }
+        const earlier = seen.get(`${row.domain}${row.path}`)
+        if (earlier) settle(index, row, earlier)
+        else {
+          seen.set(`${row.domain}${row.path}`, row)
+          placed.push({ index, row })
+        }
+      }
+      const tagsFor = (row: LinkRow) => tagsOf.get(row.id) ?? []
+      const inserted = options.dryRun
+        ? new Set<string>()
+        : await deps.transaction(async (tx, trx) => {
+          const done = await tx.insertManyIfFree(placed.map((p) => ({ row: p.row, tags: tagsFor(p.row) })))
+          for (const { row } of placed) if (done.has(row.id)) await deps.events.record(trx, principal.ownerId, 'link.created', toObject(row, tagsFor(row)))
+          return done
+        })
+      const missed = placed.filter((p) => !p.random && !inserted.has(p.row.id)).map((p) => p.row)
+      const taken = new Map((await repo.findAtMany(missed)).map((r) => [`${r.domain}${r.path}`, r]))
+      for (const { index, row, random } of placed) {
+        if (inserted.has(row.id)) {
+          outcomes[index] = { status: 'created', link: toObject(row, tagsFor(row)) }
+          continue
+        }
+        // A drawn path that was taken: drawn again (the draw replaces the row's path).
+        if (random) {
+          outcomes[index] = { status: 'created', link: toObject(await insertWithRandomPath(row, tagsFor(row)), tagsFor(row)) }
+          continue
+        }
+        const existing = taken.get(`${row.domain}${row.path}`)
+        if (existing) settle(index, row, existing)
+        // Not inserted, yet gone since: the place was taken while the batch ran.
+        else outcomes[index] = options.dryRun ? { status: 'created', link: toObject(row) } : { status: 'failed', error: pathTaken(row.domain, row.path) }
+      }
+      if (!options.dryRun) {
+        const created = outcomes.flatMap((o, index) => (o.status === 'created' ? [{ index, link: o.link }] : []))
+        for (const domain of new Set(created.map((c) => c.link.domain))) {
+          try {
+            await domains.confirmForLink(principal, domain)
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error
+            for (const c of created.filter((c) => c.link.domain === domain)) {
+              await repo.deleteNew([c.link.id])
+              outcomes[c.index] = { status: 'failed', error }
+            }
+          }
+        }
+        for (const c of created) await invalidate(c.link.domain, c.link.path)
+      }
+      return outcomes
+    },
+
+    /**
+     * Every link of the owner that the list's filters select, in the list's order, read in pages of
+     * `batch` by keyset: memory stays constant, and the consumer's pace (backpressure) sets the reads.
+     */
+    async *exportAll(principal: Principal, filters: LinkFilters = {}, batch = 1000): AsyncGenerator<LinkObject> {
+      const query = normalizeFilters(filters)
+      let after: { createdAt: number; id: string } | undefined
+      for (;;) {
+        const rows = await repo.listAfter(principal.ownerId, query, after, batch)
+        const tags = await repo.tagsOf(rows.map((row) => row.id))
+        for (const row of rows) yield toObject(row, tags.get(row.id))
+        const last = rows.at(-1)
+        if (last === undefined || rows.length < batch) return
+        after = { createdAt: last.created_at, id: last.id }
+      }
+    },
+
     get: async (principal: Principal, id: string) => withTags(await findOwned(principal, id)),
 
     /** Used by other features (conversations) to check that a link is the caller's. */
@@ -390,10 +529,7 @@ export function createLinksService(deps: {
     async list(principal: Principal, input: { limit?: number; page?: number; query?: LinkFilters }) {
       const limit = input.limit ?? DEFAULT_LIMIT
       const page = input.page ?? DEFAULT_PAGE
-      const query = { ...input.query }
-      if (query.domain !== undefined) query.domain = query.domain.toLowerCase()
-      // Destinations are stored serialized: a filter written as the user typed it must match too.
-      if (query.destination !== undefined && URL.canParse(query.destination)) query.destination = new URL(query.destination).href
+      const query = normalizeFilters(input.query ?? {})
       const rows = (await repo.list(principal.ownerId, query, (page - 1) * limit, limit + 1))
       const tags = await repo.tagsOf(rows.slice(0, limit).map((row) => row.id))
       return { data: rows.slice(0, limit).map((row) => toObject(row, tags.get(row.id))), pagination: { page, limit, hasMore: rows.length > limit } }

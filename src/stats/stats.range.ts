@@ -56,7 +56,7 @@ function next(interval: Interval, start: number): number {
 }
 
 /** A date (its whole day when it is `to`) or a date-time from 1970 on; calendar fields are checked, not normalised. */
-function parseInstant(text: string, param: 'from' | 'to'): number {
+export function parseInstant(text: string, param: 'from' | 'to'): number {
   const date = DATE.exec(text)
   const parts = date ?? DATE_TIME.exec(text)
   if (!parts) throw invalidDate(param)

@@ -26,6 +26,30 @@ export interface BucketTotals {
   uniques: number
 }
 
+/** One recorded visit as exported: never the visitor key (nor an IP, which is never stored). */
+export interface ExportedClick {
+  clickedAt: number
+  referrer: string | null
+  browser: string | null
+  os: string | null
+  device: string | null
+  country: string | null
+  isQr: boolean
+  isBot: boolean
+}
+const CLICK_COLUMNS = ['clicked_at', 'referrer', 'browser', 'os', 'device', 'country', 'is_qr', 'is_bot'] as const
+const toClick = (r: { clicked_at: number | string; referrer: string | null; browser: string | null; os: string | null; device: string | null; country: string | null; is_qr: number; is_bot: number }): ExportedClick => ({
+  // PostgreSQL's bigint arrives as a string.
+  clickedAt: Number(r.clicked_at),
+  referrer: r.referrer,
+  browser: r.browser,
+  os: r.os,
+  device: r.device,
+  country: r.country,
+  isQr: r.is_qr === 1,
+  isBot: r.is_bot === 1,
+})
+
 /**
  * `onStaged` runs in the batch's transaction while `click_batch` holds it: the click writer records
  * link.clicked webhook events there (webhooks/click-events.ts).
@@ -142,6 +166,23 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter, onStaged?
         .limit(1)
         .executeTakeFirst()
       return row?.last_human_click_at ?? null
+    },
+
+    /**
+     * The link's recorded visits in [from, to), oldest first, one page after `after` (a clicked_at,
+     * exclusive): a range scan of the (link_id, clicked_at) index. Clicks have no id of their own, so a
+     * page ends on a whole millisecond: when the page is full, the visits of its last millisecond are
+     * left to `clicksAt`, which reads all of them (a handful, even under a flood of bots).
+     */
+    async clicksAfter(linkId: string, after: number | undefined, from: number, to: number, limit: number): Promise<{ rows: ExportedClick[]; next: number | undefined }> {
+      let query = db.selectFrom('clicks').select(CLICK_COLUMNS).where('link_id', '=', linkId).where('clicked_at', '<', to)
+      query = after === undefined ? query.where('clicked_at', '>=', from) : query.where('clicked_at', '>', after)
+      const rows = (await query.orderBy('clicked_at').limit(limit).execute()).map(toClick)
+      if (rows.length < limit) return { rows, next: undefined }
+      const last = (rows.at(-1) as ExportedClick).clickedAt
+      const whole = rows.filter((r) => r.clickedAt < last)
+      const tail = (await db.selectFrom('clicks').select(CLICK_COLUMNS).where('link_id', '=', linkId).where('clicked_at', '=', last).execute()).map(toClick)
+      return { rows: [...whole, ...tail], next: last }
     },
 
     /**

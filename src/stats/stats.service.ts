@@ -4,8 +4,9 @@ import { defaultOf } from '../shared/schema.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import { DAY_MS, dayOf, HOUR_MS } from './classify.js'
 import type { Dimension } from './click-batch.js'
-import { resolveRange, startOf, type Interval } from './stats.range.js'
-import type { StatsRepository } from './stats.repository.js'
+import { rangeReversed } from './stats.errors.js'
+import { parseInstant, resolveRange, startOf, type Interval } from './stats.range.js'
+import type { ExportedClick, StatsRepository } from './stats.repository.js'
 import { StatsQuery, type StatsObject } from './stats.schemas.js'
 
 const DEFAULT_INTERVAL = defaultOf(StatsQuery, 'interval')
@@ -67,6 +68,28 @@ export function createStatsService(deps: { repo: StatsRepository; links: LinksSe
         devices: of('device'),
         countries: of('country'),
       }
+    },
+
+    /**
+     * The link's recorded visits in [from, to) (default: the whole retention period), oldest first,
+     * read in pages as the consumer takes them. Checks the link and the range before the first read,
+     * so that a caller can still answer an error.
+     */
+    async exportClicks(principal: Principal, id: string, query: { from?: string; to?: string }, batch = 1000): Promise<AsyncGenerator<ExportedClick>> {
+      const link = await links.get(principal, id)
+      const now = clock.now()
+      const to = query.to === undefined ? now + 1 : parseInstant(query.to, 'to')
+      const from = Math.max(query.from === undefined ? 0 : parseInstant(query.from, 'from'), now - deps.retentionDays * DAY_MS)
+      if (query.from !== undefined && query.to !== undefined && parseInstant(query.from, 'from') > to) throw rangeReversed()
+      return (async function* () {
+        let after: number | undefined
+        for (;;) {
+          const page = await repo.clicksAfter(link.id, after, from, to, batch)
+          yield* page.rows
+          if (page.next === undefined) return
+          after = page.next
+        }
+      })()
     },
 
     /**

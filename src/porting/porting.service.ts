@@ -1,0 +1,112 @@
+import { Compile } from 'typebox/compile'
+import type { DomainsService } from '../domains/domains.service.js'
+import { AppError } from '../shared/errors.js'
+import type { LinksService } from '../links/links.service.js'
+import { CreateLinkBody } from '../links/links.schemas.js'
+import type { LinkRow } from '../links/links.table.js'
+import type { Principal } from '../tokens/tokens.service.js'
+import type { ImportRecord, ImportRow } from './porting.import.js'
+
+/** Inputs per links.importMany call: one write transaction each. */
+export const IMPORT_BATCH = 500
+
+export interface ImportSummary {
+  created: number
+  /** Already there, identical: skipped. */
+  present: number
+  failed: { where: string; param: string | null; reason: string }[]
+  dryRun: boolean
+}
+
+const validate = Compile(CreateLinkBody)
+const FIELD_SCHEMAS = CreateLinkBody.properties as Record<string, { 'x-error'?: string }>
+
+/**
+ * The one place where a record becomes the create input of the API: the same body schema as
+ * `POST /v1/links` checks it, then the links service applies the same rules.
+ */
+function toCreateInput(record: ImportRecord): { input: CreateLinkBody } | { param: string; reason: string } {
+  const input: CreateLinkBody = {
+    destination: record.destination,
+    ...(record.path === undefined ? {} : { path: record.path }),
+    ...(record.domain === undefined ? {} : { domain: record.domain }),
+    ...(record.title === undefined ? {} : { title: record.title }),
+    ...(record.tags.length === 0 ? {} : { tags: record.tags }),
+  }
+  for (const [field, value] of Object.entries(input)) {
+    if (typeof value === 'string' && value.includes('\u0000')) return { param: field, reason: `${field} must not contain the NUL character (U+0000)` }
+  }
+  if (validate.Check(input)) return { input }
+  const error = [...validate.Errors(input)].find((e) => e.instancePath !== '') ?? [...validate.Errors(input)][0]
+  const param = error?.instancePath.split('/')[1] ?? 'destination'
+  const custom = FIELD_SCHEMAS[param]?.['x-error']
+  const limit = (error?.params as { limit?: number } | undefined)?.limit
+  const reason = error?.keyword === 'pattern' && custom ? custom
+    : error?.keyword === 'maxLength' ? `${param} must be at most ${limit} characters`
+    : `${param} ${error?.message ?? 'is invalid'}`
+  return { param, reason }
+}
+
+export function createPortingService(deps: { links: LinksService; domains: DomainsService }) {
+  /** Whether a host of another service is one of the owner's domains here (default, or custom and verified). */
+  async function ownDomain(principal: Principal, host: string, known: Map<string, string | undefined>): Promise<string | undefined> {
+    if (!known.has(host)) {
+      try {
+        known.set(host, await deps.domains.resolveForOwner(principal, host))
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error
+        known.set(host, undefined)
+      }
+    }
+    return known.get(host)
+  }
+
+  return {
+    /**
+     * Imports the rows through the links service in batches (one transaction each). Rows that cannot
+     * be read or fail a check are listed with their line and reason; the others are created or, when
+     * already present, skipped. `onRow` is told after each batch (for a progress bar).
+     */
+    async importLinks(principal: Principal, rows: AsyncIterable<ImportRow>, options: { dryRun: boolean; onRows?: (n: number) => void }): Promise<ImportSummary> {
+      const summary: ImportSummary = { created: 0, present: 0, failed: [], dryRun: options.dryRun }
+      const seen = options.dryRun ? new Map<string, LinkRow>() : undefined
+      const hosts = new Map<string, string | undefined>()
+      let batch: { where: string; input: CreateLinkBody }[] = []
+      const flush = async () => {
+        if (batch.length === 0) return
+        const outcomes = await deps.links.importMany(principal, batch.map((b) => b.input), { dryRun: options.dryRun, ...(seen ? { seen } : {}) })
+        for (const [i, outcome] of outcomes.entries()) {
+          if (outcome.status === 'failed') summary.failed.push({ where: (batch[i] as { where: string }).where, param: outcome.error.param ?? null, reason: outcome.error.message })
+          else if (outcome.status === 'created') summary.created++
+          else summary.present++
+        }
+        options.onRows?.(batch.length)
+        batch = []
+      }
+      for await (const row of rows) {
+        if ('error' in row) {
+          summary.failed.push({ where: row.where, param: null, reason: row.error })
+          options.onRows?.(1)
+          continue
+        }
+        const record = row.record.domainHint === undefined ? row.record
+          : { ...row.record, domain: row.record.domain ?? await ownDomain(principal, row.record.domainHint, hosts) }
+        const checked = toCreateInput(record)
+        if ('reason' in checked) {
+          summary.failed.push({ where: row.where, param: checked.param, reason: checked.reason })
+          options.onRows?.(1)
+          continue
+        }
+        batch.push({ where: row.where, input: checked.input })
+        if (batch.length === IMPORT_BATCH) await flush()
+      }
+      await flush()
+      // Reasons in file order, whichever stage found them.
+      summary.failed.sort((a, b) => order(a.where) - order(b.where))
+      return summary
+    },
+  }
+}
+export type PortingService = ReturnType<typeof createPortingService>
+
+const order = (where: string) => Number(/\d+/.exec(where)?.[0] ?? 0)
