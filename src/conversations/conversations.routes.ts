@@ -16,6 +16,7 @@ import {
   UpdateConversationBody,
 } from './conversations.schemas.js'
 import type { ConversationsService } from './conversations.service.js'
+import { principalOf } from '../http/auth.js'
 
 const tags = ['conversations']
 const security = [{ bearer: [] }]
@@ -26,14 +27,14 @@ const message = Type.Ref('Message')
 
 /** Conversations and their messages: bare objects, no envelope (API.md section 4). */
 export function conversationsRoutes(app: App, { conversations }: { conversations: ConversationsService }): void {
-  const ownConversation = resourceFirst((req, params) => conversations.get(req.principal, params.id as string))
+  const ownConversation = resourceFirst((req, params) => conversations.get(principalOf(req), params.id as string))
   app.get('/v1/conversations', {
     config: read,
     schema: {
       tags, security, summary: 'List your conversations, most recently active first',
       querystring: ListConversationsQuery, response: { 200: ConversationList, ...errorResponses },
     },
-  }, async (req) => conversations.list(req.principal, req.query))
+  }, async (req) => conversations.list(principalOf(req), req.query))
 
   app.post('/v1/conversations', {
     config: write,
@@ -42,14 +43,14 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
       body: CreateConversationBody, response: { 200: conversation, 201: conversation, ...errorResponses },
     },
   }, async (req, reply) => {
-    const { created, conversation: object } = await conversations.create(req.principal, req.body)
+    const { created, conversation: object } = await conversations.create(principalOf(req), req.body)
     return reply.code(created ? 201 : 200).send(object)
   })
 
   app.get('/v1/conversations/:id', {
     config: read,
     schema: { tags, security, summary: 'Retrieve a conversation (changes nothing)', params: ConversationIdParams, response: { 200: conversation, ...errorResponses } },
-  }, async (req) => conversations.get(req.principal, req.params.id))
+  }, async (req) => conversations.get(principalOf(req), req.params.id))
 
   for (const method of ['PUT', 'PATCH'] as const) {
     app.route({
@@ -61,7 +62,7 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
         tags, security, summary: 'Update a conversation (partial): pin, mute, archive or restore, pinned message',
         params: ConversationIdParams, body: UpdateConversationBody, response: { 200: conversation, ...errorResponses },
       },
-      handler: async (req) => conversations.update(req.principal, req.params.id, req.body),
+      handler: async (req) => conversations.update(principalOf(req), req.params.id, req.body),
     })
   }
 
@@ -72,12 +73,12 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
       tags, security, summary: 'Mark a conversation opened now (last_opened_at never moves back)',
       params: ConversationIdParams, body: EmptyBody, response: { 200: conversation, ...errorResponses },
     },
-  }, async (req) => conversations.open(req.principal, req.params.id))
+  }, async (req) => conversations.open(principalOf(req), req.params.id))
 
   app.delete('/v1/conversations/:id', {
     config: write,
     schema: { tags, security, summary: 'Delete a conversation and its messages', params: ConversationIdParams, response: { 200: Deleted, ...errorResponses } },
-  }, async (req) => conversations.delete(req.principal, req.params.id))
+  }, async (req) => conversations.delete(principalOf(req), req.params.id))
 
   app.post('/v1/conversations/:id/messages', {
     config: write,
@@ -86,7 +87,7 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
       tags, security, summary: "Add a message (moves the conversation's last_active_at)",
       params: ConversationIdParams, body: CreateMessageBody, response: { 201: message, ...errorResponses },
     },
-  }, async (req, reply) => reply.code(201).send(await conversations.createMessage(req.principal, req.params.id, req.body)))
+  }, async (req, reply) => reply.code(201).send(await conversations.createMessage(principalOf(req), req.params.id, req.body)))
 
   app.get('/v1/conversations/:id/messages', {
     config: read,
@@ -95,12 +96,12 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
       tags, security, summary: "List a conversation's messages, newest first",
       params: ConversationIdParams, querystring: ListMessagesQuery, response: { 200: MessageList, ...errorResponses },
     },
-  }, async (req) => conversations.listMessages(req.principal, req.params.id, req.query))
+  }, async (req) => conversations.listMessages(principalOf(req), req.params.id, req.query))
 
   app.get('/v1/conversations/:id/messages/:message_id', {
     config: read,
     schema: { tags, security, summary: 'Retrieve a message', params: MessageIdParams, response: { 200: message, ...errorResponses } },
-  }, async (req) => conversations.getMessage(req.principal, req.params.id, req.params.message_id))
+  }, async (req) => conversations.getMessage(principalOf(req), req.params.id, req.params.message_id))
 
   app.delete('/v1/conversations/:id/messages/:message_id', {
     config: write,
@@ -108,5 +109,5 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
       tags, security, summary: 'Delete a message (unpins it if it was the pinned message)',
       params: MessageIdParams, response: { 200: Deleted, ...errorResponses },
     },
-  }, async (req) => conversations.deleteMessage(req.principal, req.params.id, req.params.message_id))
+  }, async (req) => conversations.deleteMessage(principalOf(req), req.params.id, req.params.message_id))
 }

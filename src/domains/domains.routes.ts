@@ -2,6 +2,7 @@ import type { App } from '../http/types.js'
 import { errorResponses } from '../shared/schema.js'
 import { CreateDomainBody, DomainDeletedEnvelope, DomainEnvelope, DomainListEnvelope, DomainNameParams } from './domains.schemas.js'
 import type { DomainsService } from './domains.service.js'
+import { principalOf } from '../http/auth.js'
 
 const tags = ['domains']
 const security = [{ bearer: [] }]
@@ -10,7 +11,7 @@ export function domainsRoutes(app: App, { domains }: { domains: DomainsService }
   app.get('/v1/domains', {
     config: { scope: 'domains:read' },
     schema: { tags, security, summary: 'The default domains and your custom domains', response: { 200: DomainListEnvelope, ...errorResponses } },
-  }, async (req) => ({ success: true as const, data: await domains.list(req.principal) }))
+  }, async (req) => ({ success: true as const, data: await domains.list(principalOf(req)) }))
 
   app.post('/v1/domains', {
     config: { scope: 'domains:write' },
@@ -18,7 +19,7 @@ export function domainsRoutes(app: App, { domains }: { domains: DomainsService }
       tags, security, summary: 'Claim a custom domain (pending until its DNS TXT record is found)',
       body: CreateDomainBody, response: { 201: DomainEnvelope, ...errorResponses },
     },
-  }, async (req, reply) => reply.code(201).send({ success: true, data: await domains.create(req.principal, req.body.name) }))
+  }, async (req, reply) => reply.code(201).send({ success: true, data: await domains.create(principalOf(req), req.body.name) }))
 
   app.get('/v1/domains/:name', {
     config: { scope: 'domains:read' },
@@ -26,7 +27,7 @@ export function domainsRoutes(app: App, { domains }: { domains: DomainsService }
       tags, security, summary: 'One of your custom domains, with its verification record',
       params: DomainNameParams, response: { 200: DomainEnvelope, ...errorResponses },
     },
-  }, async (req) => ({ success: true as const, data: await domains.get(req.principal, req.params.name) }))
+  }, async (req) => ({ success: true as const, data: await domains.get(principalOf(req), req.params.name) }))
 
   app.post('/v1/domains/:name/verify', {
     config: { scope: 'domains:write' },
@@ -34,7 +35,7 @@ export function domainsRoutes(app: App, { domains }: { domains: DomainsService }
       tags, security, summary: 'Look the verification TXT record up now',
       params: DomainNameParams, response: { 200: DomainEnvelope, ...errorResponses },
     },
-  }, async (req) => ({ success: true as const, data: await domains.verify(req.principal, req.params.name) }))
+  }, async (req) => ({ success: true as const, data: await domains.verify(principalOf(req), req.params.name) }))
 
   app.delete('/v1/domains/:name', {
     config: { scope: 'domains:write' },
@@ -42,5 +43,5 @@ export function domainsRoutes(app: App, { domains }: { domains: DomainsService }
       tags, security, summary: 'Release a custom domain (409 while links use it)',
       params: DomainNameParams, response: { 200: DomainDeletedEnvelope, ...errorResponses },
     },
-  }, async (req) => ({ success: true as const, data: { name: await domains.delete(req.principal, req.params.name), deleted: true as const } }))
+  }, async (req) => ({ success: true as const, data: { name: await domains.delete(principalOf(req), req.params.name), deleted: true as const } }))
 }

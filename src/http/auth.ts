@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import { AppError, forbidden, unauthorized } from '../shared/errors.js'
 import { sessionCookie, setSessionCookie } from '../sessions/cookie.js'
 import type { SessionsService } from '../sessions/sessions.service.js'
-import type { TokensService } from '../tokens/tokens.service.js'
+import type { Principal, TokensService } from '../tokens/tokens.service.js'
 import { requestPath } from './request-target.js'
 import type { App } from './types.js'
 
@@ -41,7 +41,7 @@ const crossOrigin = () =>
  */
 export function registerAuth(app: App, deps: { tokens: TokensService; sessions: SessionsService }): void {
   const { tokens, sessions } = deps
-  app.decorateRequest('principal', null as unknown as FastifyRequest['principal'])
+  app.decorateRequest('principal', null)
   app.addHook('onRequest', async (req, reply) => {
     if (!needsToken(req.routeOptions.url ?? requestPath(req.url))) return
     const authorization = req.headers.authorization
@@ -64,4 +64,10 @@ export function registerAuth(app: App, deps: { tokens: TokensService; sessions: 
     const scope = req.routeOptions.config.scope
     if (scope && !principal.scopes.has(scope)) throw forbidden(scope)
   })
+}
+
+/** The caller of a route behind the auth hook (which answered 401 without one). */
+export function principalOf(req: FastifyRequest): Principal {
+  if (req.principal === null) throw unauthorized()
+  return req.principal
 }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { IdempotencyService } from '../idempotency/idempotency.service.js'
 import { validationError } from '../shared/errors.js'
 import type { App } from './types.js'
+import { principalOf } from './auth.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,7 +36,7 @@ export function registerIdempotency(app: App, idempotency: IdempotencyService): 
   app.addHook('onSend', async (req, reply, payload) => {
     const key = req.idempotencyKey
     if (key === undefined) return payload
-    await idempotency.finish(req.principal.ownerId, key, reply.statusCode, typeof payload === 'string' ? payload : null)
+    await idempotency.finish(principalOf(req).ownerId, key, reply.statusCode, typeof payload === 'string' ? payload : null)
     return payload
   })
 }

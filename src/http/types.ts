@@ -10,7 +10,10 @@ declare module 'fastify' {
     scope?: Scope
   }
   interface FastifyRequest {
-    /** The caller, set by the auth hook on every `/v1` request (except the OpenAPI document). */
-    principal: Principal
+    /**
+     * The caller, set by the auth hook on every `/v1` request that needs a token; `null` before it and
+     * on public routes. Routes behind the hook read it with `principalOf(req)`.
+     */
+    principal: Principal | null
   }
 }

@@ -19,6 +19,7 @@ import {
 } from './links.schemas.js'
 import type { LinksService } from './links.service.js'
 import { notALinkBody } from './links.errors.js'
+import { principalOf } from '../http/auth.js'
 
 const tags = ['links']
 /** The body limit of a bulk create: 4 KiB per item on average, whatever LINKLINE_BODY_LIMIT says for the rest. */
@@ -29,12 +30,12 @@ export function linksRoutes(app: App, { links }: { links: LinksService }): void 
   app.get('/v1/links', {
     config: { scope: 'links:read' },
     schema: { tags, security, summary: 'List your links, newest first', querystring: ListLinksQuery, response: { 200: LinkListEnvelope, ...errorResponses } },
-  }, async (req) => ({ success: true as const, ...(await links.list(req.principal, req.query)) }))
+  }, async (req) => ({ success: true as const, ...(await links.list(principalOf(req), req.query)) }))
 
   app.post('/v1/links', {
     config: { scope: 'links:write' },
     schema: { tags, security, summary: 'Create a link', body: CreateLinkBody, response: { 201: LinkEnvelope, ...errorResponses } },
-  }, async (req, reply) => reply.code(201).send({ success: true, data: await links.create(req.principal, req.body) }))
+  }, async (req, reply) => reply.code(201).send({ success: true, data: await links.create(principalOf(req), req.body) }))
 
   app.post('/v1/links/bulk', {
     config: { scope: 'links:write' },
@@ -55,7 +56,7 @@ export function linksRoutes(app: App, { links }: { links: LinksService }): void 
       if (typeof item !== 'object' || item === null || Array.isArray(item)) return { error: notALinkBody() }
       return checkItem(item) ? { input: item as CreateLinkBody } : { error: toValidationError(checkItem.errors as FastifySchemaValidationError[], '') }
     })
-    return { success: true as const, data: await links.createMany(req.principal, items) }
+    return { success: true as const, data: await links.createMany(principalOf(req), items) }
   })
 
   app.post('/v1/links/bulk-delete', {
@@ -64,24 +65,24 @@ export function linksRoutes(app: App, { links }: { links: LinksService }): void 
       tags, security, summary: 'Delete up to 1000 links; one result per id, in order',
       body: BulkDeleteBody, response: { 200: BulkDeleteEnvelope, ...errorResponses },
     },
-  }, async (req) => ({ success: true as const, data: await links.deleteMany(req.principal, req.body.ids) }))
+  }, async (req) => ({ success: true as const, data: await links.deleteMany(principalOf(req), req.body.ids) }))
 
   app.get('/v1/links/:id', {
     config: { scope: 'links:read' },
     schema: { tags, security, summary: 'Retrieve a link', params: LinkIdParams, response: { 200: LinkEnvelope, ...errorResponses } },
-  }, async (req) => ({ success: true as const, data: await links.get(req.principal, req.params.id) }))
+  }, async (req) => ({ success: true as const, data: await links.get(principalOf(req), req.params.id) }))
 
   for (const method of ['PUT', 'PATCH'] as const) {
     app.route({
       method,
       url: '/v1/links/:id',
       config: { scope: 'links:write' },
-      preValidation: resourceFirst((req, params) => links.get(req.principal, params.id as string)),
+      preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
       schema: {
         tags, security, summary: 'Update a link (partial: only the fields sent change)',
         params: LinkIdParams, body: UpdateLinkBody, response: { 200: LinkEnvelope, ...errorResponses },
       },
-      handler: async (req) => ({ success: true as const, data: await links.update(req.principal, req.params.id, req.body) }),
+      handler: async (req) => ({ success: true as const, data: await links.update(principalOf(req), req.params.id, req.body) }),
     })
   }
 
@@ -91,5 +92,5 @@ export function linksRoutes(app: App, { links }: { links: LinksService }): void 
       tags, security, summary: 'Delete a link, its statistics and its conversations',
       params: LinkIdParams, response: { 200: LinkDeletedEnvelope, ...errorResponses },
     },
-  }, async (req) => ({ success: true as const, data: await links.delete(req.principal, req.params.id) }))
+  }, async (req) => ({ success: true as const, data: await links.delete(principalOf(req), req.params.id) }))
 }

@@ -6,6 +6,7 @@ import { errorResponses } from '../shared/schema.js'
 import type { StatsService } from '../stats/stats.service.js'
 import { CLICK_COLUMNS, clickRecord, CONTENT_TYPES, encode, LINK_CSV_COLUMNS } from './porting.format.js'
 import { ExportClicksQuery, ExportLinksQuery, exportResponses } from './porting.schemas.js'
+import { principalOf } from '../http/auth.js'
 
 const tags = ['links']
 const security = [{ bearer: [] }]
@@ -26,12 +27,12 @@ export function portingRoutes(app: App, { links, stats }: { links: LinksService;
     reply.type(CONTENT_TYPES[format]).header('Content-Disposition', `attachment; filename="links.${format}"`)
     // HEAD (which Fastify answers through this GET route) must not read every link only to drop them.
     if (req.method === 'HEAD') return reply.send()
-    return reply.send(encode(format, LINK_CSV_COLUMNS, links.exportAll(req.principal, req.query.query ?? {})))
+    return reply.send(encode(format, LINK_CSV_COLUMNS, links.exportAll(principalOf(req), req.query.query ?? {})))
   })
 
   app.get('/v1/links/:id/clicks', {
     config: { scope: 'links:read' },
-    preValidation: resourceFirst((req, params) => links.get(req.principal, params.id as string)),
+    preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
     schema: {
       tags, security, summary: "A link's recorded visits within the retention period, oldest first, streamed as CSV or NDJSON (never an IP)",
       params: LinkIdParams, querystring: ExportClicksQuery, response: { ...exportResponses('The visits'), ...errorResponses },
@@ -39,7 +40,7 @@ export function portingRoutes(app: App, { links, stats }: { links: LinksService;
   }, async (req, reply) => {
     const format = req.query.format ?? 'csv'
     // Resolved before the first byte: a bad range is still a 400 in the error shape.
-    const clicks = await stats.exportClicks(req.principal, req.params.id, req.query)
+    const clicks = await stats.exportClicks(principalOf(req), req.params.id, req.query)
     reply.type(CONTENT_TYPES[format]).header('Content-Disposition', `attachment; filename="clicks.${format}"`)
     if (req.method === 'HEAD') return reply.send()
     return reply.send(encode(format, CLICK_COLUMNS, map(clicks, clickRecord)))

@@ -5,6 +5,7 @@ import type { LinksService } from '../links/links.service.js'
 import { errorResponses } from '../shared/schema.js'
 import { QrQuery, QrResponses } from './qr.schemas.js'
 import type { QrOptions, QrService } from './qr.service.js'
+import { principalOf } from '../http/auth.js'
 
 export function qrRoutes(app: App, { qr, links }: { qr: QrService; links: LinksService }): void {
   app.get('/v1/links/:id/qr', {
@@ -17,10 +18,10 @@ export function qrRoutes(app: App, { qr, links }: { qr: QrService; links: LinksS
       querystring: QrQuery,
       response: { ...QrResponses, ...errorResponses },
     },
-    preValidation: resourceFirst((req, params) => links.get(req.principal, params.id as string)),
+    preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
   }, async (req, reply) => {
     // Ajv filled in every default, so each option is present.
-    const result = await qr.render(req.principal, req.params.id, req.query as QrOptions, req.headers['if-none-match'])
+    const result = await qr.render(principalOf(req), req.params.id, req.query as QrOptions, req.headers['if-none-match'])
     // The link's path or domain can change: caches must revalidate, which the ETag makes cheap.
     reply.header('ETag', result.etag).header('Cache-Control', 'private, no-cache')
     if (result.notModified) return reply.code(304).send()

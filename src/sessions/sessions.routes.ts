@@ -5,6 +5,7 @@ import type { Principal } from '../tokens/tokens.service.js'
 import { setSessionCookie } from './cookie.js'
 import { CreateSessionBody, SessionDeletedEnvelope, SessionEnvelope } from './sessions.schemas.js'
 import type { SessionsService } from './sessions.service.js'
+import { principalOf } from '../http/auth.js'
 
 const tags = ['sessions']
 const security: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }]
@@ -30,12 +31,12 @@ export function sessionsRoutes(app: App, { sessions }: { sessions: SessionsServi
 
   app.get('/v1/sessions/current', {
     schema: { tags, security, summary: 'Who is calling: owner, scopes and how the request authenticated', response: { 200: SessionEnvelope, ...errorResponses } },
-  }, async (req) => ({ success: true as const, data: describe(req.principal) }))
+  }, async (req) => ({ success: true as const, data: describe(principalOf(req)) }))
 
   app.delete('/v1/sessions/current', {
     schema: { tags, security, summary: 'Sign out: end this session', response: { 200: SessionDeletedEnvelope, ...errorResponses } },
   }, async (req, reply) => {
-    const { sessionId } = req.principal
+    const { sessionId } = principalOf(req)
     if (sessionId === undefined) throw notFound('session: this request authenticated with a bearer token, not a session cookie')
     await sessions.close(sessionId)
     setSessionCookie(req, reply, null)

@@ -5,6 +5,7 @@ import type { LinksService } from '../links/links.service.js'
 import { errorResponses } from '../shared/schema.js'
 import { StatsEnvelope, StatsQuery } from './stats.schemas.js'
 import type { StatsService } from './stats.service.js'
+import { principalOf } from '../http/auth.js'
 
 export function statsRoutes(app: App, { stats, links }: { stats: StatsService; links: LinksService }): void {
   app.get('/v1/links/:id/stats', {
@@ -17,6 +18,6 @@ export function statsRoutes(app: App, { stats, links }: { stats: StatsService; l
       querystring: StatsQuery,
       response: { 200: StatsEnvelope, ...errorResponses },
     },
-    preValidation: resourceFirst((req, params) => links.get(req.principal, params.id as string)),
-  }, async (req) => ({ success: true as const, data: await stats.get(req.principal, req.params.id, req.query) }))
+    preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
+  }, async (req) => ({ success: true as const, data: await stats.get(principalOf(req), req.params.id, req.query) }))
 }

@@ -2,6 +2,7 @@ import type { App } from '../http/types.js'
 import { errorResponses } from '../shared/schema.js'
 import { CreateTokenBody, TokenDeletedEnvelope, TokenEnvelope, TokenIdParams, TokenListEnvelope } from './tokens.schemas.js'
 import type { TokenInfo, TokensService } from './tokens.service.js'
+import { principalOf } from '../http/auth.js'
 
 const tags = ['tokens']
 const security: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }]
@@ -13,7 +14,7 @@ export function tokensRoutes(app: App, { tokens }: { tokens: TokensService }): v
   app.get('/v1/tokens', {
     config: { scope: 'tokens:write' },
     schema: { tags, security, summary: 'Your active tokens (never the tokens themselves)', response: { 200: TokenListEnvelope, ...errorResponses } },
-  }, async (req) => ({ success: true as const, data: (await tokens.listForOwner(req.principal)).map(({ current, ...info }) => ({ ...shown(info), current })) }))
+  }, async (req) => ({ success: true as const, data: (await tokens.listForOwner(principalOf(req))).map(({ current, ...info }) => ({ ...shown(info), current })) }))
 
   app.post('/v1/tokens', {
     config: { scope: 'tokens:write' },
@@ -22,12 +23,12 @@ export function tokensRoutes(app: App, { tokens }: { tokens: TokensService }): v
       body: CreateTokenBody, response: { 201: TokenEnvelope, ...errorResponses },
     },
   }, async (req, reply) => {
-    const { token, ...info } = await tokens.createForOwner(req.principal, req.body)
+    const { token, ...info } = await tokens.createForOwner(principalOf(req), req.body)
     return reply.code(201).send({ success: true, data: { ...shown(info), token } })
   })
 
   app.delete('/v1/tokens/:id', {
     config: { scope: 'tokens:write' },
     schema: { tags, security, summary: 'Revoke a token: it and its sessions stop working at once', params: TokenIdParams, response: { 200: TokenDeletedEnvelope, ...errorResponses } },
-  }, async (req) => ({ success: true as const, data: { id: (await tokens.revokeForOwner(req.principal, req.params.id)).id, deleted: true as const } }))
+  }, async (req) => ({ success: true as const, data: { id: (await tokens.revokeForOwner(principalOf(req), req.params.id)).id, deleted: true as const } }))
 }
