@@ -99,6 +99,12 @@ export interface Link {
   createdAt: string
   updatedAt: string
   ownerId: string
+  redirectType?: 301 | 302 | 307 | 308
+  expiresAt?: string | null
+  maxClicks?: number | null
+  expiredUrl?: string | null
+  hasPassword?: boolean
+  tags?: string[]
   [field: string]: unknown
 }
 export interface Domain {
