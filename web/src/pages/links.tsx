@@ -115,7 +115,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
               <th class="check"><input type="checkbox" aria-label="Select all on this page"
                 checked={data.data.every((l) => selected.has(l.id))}
                 onChange={(e) => setSelected(e.currentTarget.checked ? new Set(data.data.map((l) => l.id)) : new Set())} /></th>
-              <th>Short URL</th><th>Destination</th><th>Title</th><th>Tags</th><th>Created</th><th></th>
+              <th>Short URL</th><th>Destination</th><th>Title and tags</th><th>Created</th><th></th>
             </tr>
           </thead>
           <tbody>
@@ -124,12 +124,13 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                 <td class="check"><input type="checkbox" aria-label={`Select ${link.shortUrl}`} checked={selected.has(link.id)} onChange={() => toggle(link.id)} /></td>
                 <td class="short"><A to={`/links/${link.id}`}>{link.shortUrl.replace(/^https?:\/\//, '')}</A> <CopyButton text={link.shortUrl} /><Markers link={link} /></td>
                 <td class="destination" title={link.destination}>{link.destination}</td>
-                <td>{link.title ?? <span class="muted">—</span>}</td>
-                <td class="tags"><span class="chips">
+                <td class="title">{link.title ?? <span class="muted">—</span>}
+                  <span class="chips">
                   {(link.tags ?? []).map((t) => (
                     <button type="button" key={t} class={t === tag ? 'tag active' : 'tag'} title={`Show only links tagged ${t}`} onClick={() => filterByTag(t)}>{t}</button>
                   ))}
-                </span></td>
+                </span>
+                </td>
                 <td class="nowrap" title={formatDate(link.createdAt)}>{formatDay(link.createdAt)}</td>
                 <td class="row-actions">
                   <button class="small" onClick={() => navigate(`/links/${link.id}`)}>Stats &amp; QR</button>
