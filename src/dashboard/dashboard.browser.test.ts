@@ -111,6 +111,18 @@ describe('the dashboard in a real browser', { skip: missing }, () => {
     await doomedRow.getByRole('button', { name: 'Delete' }).click()
     await doomedRow.waitFor({ state: 'detached' })
     assert.equal((await s.request('GET', `/v1/links/${doomed.body.data.id}`)).status, 404)
+
+    // Several at once: one bulk-delete request.
+    const ids: string[] = []
+    for (const path of ['/bulk-a', '/bulk-b']) ids.push((await s.request('POST', '/v1/links', { json: { destination: 'https://example.com/bulk', path } })).body.data.id)
+    await page.reload()
+    for (const path of ['/bulk-a', '/bulk-b']) await page.getByLabel(`Select http://${s.host}${path}`).check()
+    const bulk = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/v1/links/bulk-delete'))
+    await page.getByRole('button', { name: 'Delete 2 selected' }).click()
+    assert.deepEqual((await bulk).postDataJSON(), { ids })
+    await page.locator('tr', { hasText: `${s.host}/bulk-a` }).waitFor({ state: 'detached' })
+    for (const id of ids) assert.equal((await s.request('GET', `/v1/links/${id}`)).status, 404)
+    assert.ok(await row.isVisible())
   })
 
   test('link controls: tags, a click limit (its 400 at the field) and a password; the tag filter; removing the password', async () => {

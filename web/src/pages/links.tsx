@@ -59,10 +59,13 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
   }
   const removeSelected = async () => {
     if (!confirmed(`Delete ${selected.size} link${selected.size === 1 ? '' : 's'}? Their statistics and conversations go with them.`)) return
-    const failures: unknown[] = []
-    for (const id of selected) await api('DELETE', `/v1/links/${id}`).catch((e: unknown) => failures.push(e))
+    try {
+      // One request (API.md §9); an id that is already gone comes back `deleted: false`, which is fine here.
+      await api<Envelope<{ id: string; deleted: boolean }[]>>('POST', '/v1/links/bulk-delete', { body: { ids: [...selected] } })
+    } catch (e) {
+      setError(e)
+    }
     setSelected(new Set())
-    if (failures.length > 0) setError(failures[0])
     reload()
   }
   const filterByTag = (value: string) => {
