@@ -170,6 +170,27 @@ describe('the dashboard in a real browser', { skip: missing }, () => {
     await row.locator('[data-marker="password"]').waitFor({ state: 'detached' })
     const edited = (await s.request('GET', `/v1/links/${id}`)).body.data
     assert.deepEqual([edited.hasPassword, edited.tags, edited.maxClicks], [false, ['print', 'spring'], 5])
+
+    // An expiry (local time in the form, ISO UTC in the API), a redirect type and an expired URL; then emptied: null.
+    await row.getByRole('button', { name: 'Edit' }).click()
+    await page.getByLabel('Expires at').fill('2030-01-02T03:04')
+    await page.getByLabel('Redirect').selectOption('301')
+    await page.getByLabel('When expired, go to').fill('https://shop.example/ended')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await row.locator('[data-marker="expiry"]').waitFor()
+    const expected = await page.evaluate<string>("new Date('2030-01-02T03:04').toISOString()")
+    const limited = (await s.request('GET', `/v1/links/${id}`)).body.data
+    assert.deepEqual([limited.expiresAt, limited.redirectType, limited.expiredUrl, limited.tags], [expected, 301, 'https://shop.example/ended', ['print', 'spring']])
+    await row.getByRole('button', { name: 'Edit' }).click()
+    assert.equal(await page.getByLabel('Expires at').inputValue(), '2030-01-02T03:04')
+    await page.getByLabel('Expires at').fill('')
+    await field('maxClicks').locator('input').fill('')
+    await page.getByLabel('When expired, go to').fill('')
+    await page.getByLabel('Tags').fill('')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await row.locator('[data-marker="expiry"]').waitFor({ state: 'detached' })
+    const cleared = (await s.request('GET', `/v1/links/${id}`)).body.data
+    assert.deepEqual([cleared.expiresAt, cleared.maxClicks, cleared.expiredUrl, cleared.tags, cleared.redirectType], [null, null, null, [], 301])
   })
 
   test('a link\'s page: the QR code follows its settings, and a click shows in the statistics after Refresh', async () => {
