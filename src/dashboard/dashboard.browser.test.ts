@@ -45,6 +45,10 @@ describe('the dashboard in a real browser', { skip: missing }, () => {
   })
 
   const field = (name: string) => page.locator(`[data-field="${name}"]`)
+  /** With DASHBOARD_SCREENSHOTS=<dir>, a picture of the page there, to look at. */
+  const screenshot = async (name: string) => {
+    if (process.env.DASHBOARD_SCREENSHOTS) await page.screenshot({ path: `${process.env.DASHBOARD_SCREENSHOTS}/${name}.png`, fullPage: true })
+  }
 
   test('sign in: a wrong token is refused at the field; the right one shows who is signed in, and no token is kept in storage', async () => {
     const response = await page.goto('/app/')
@@ -107,6 +111,86 @@ describe('the dashboard in a real browser', { skip: missing }, () => {
     await doomedRow.getByRole('button', { name: 'Delete' }).click()
     await doomedRow.waitFor({ state: 'detached' })
     assert.equal((await s.request('GET', `/v1/links/${doomed.body.data.id}`)).status, 404)
+
+    // Several at once: one bulk-delete request.
+    const ids: string[] = []
+    for (const path of ['/bulk-a', '/bulk-b']) ids.push((await s.request('POST', '/v1/links', { json: { destination: 'https://example.com/bulk', path } })).body.data.id)
+    await page.reload()
+    for (const path of ['/bulk-a', '/bulk-b']) await page.getByLabel(`Select http://${s.host}${path}`).check()
+    const bulk = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/v1/links/bulk-delete'))
+    await page.getByRole('button', { name: 'Delete 2 selected' }).click()
+    assert.deepEqual((await bulk).postDataJSON(), { ids })
+    await page.locator('tr', { hasText: `${s.host}/bulk-a` }).waitFor({ state: 'detached' })
+    for (const id of ids) assert.equal((await s.request('GET', `/v1/links/${id}`)).status, 404)
+    assert.ok(await row.isVisible())
+  })
+
+  test('link controls: tags, a click limit (its 400 at the field) and a password; the tag filter; removing the password', async () => {
+    await page.getByRole('button', { name: 'New link' }).click()
+    await page.getByLabel('Destination').fill('https://shop.example/spring')
+    await page.getByLabel('Path').fill('/tagged')
+    await page.getByLabel('Tags').fill('spring, print ')
+    await field('maxClicks').locator('input').fill('0')
+    await field('password').locator('input').fill('open sesame')
+    await page.getByRole('button', { name: 'Create link' }).click()
+    await field('maxClicks').locator('.field-error').waitFor()
+    assert.match(await field('maxClicks').locator('.field-error').innerText(), /maxClicks must be at least 1/)
+    await field('maxClicks').locator('input').fill('5')
+    await screenshot('link-form')
+    await page.getByRole('button', { name: 'Create link' }).click()
+    const row = page.locator('tr', { hasText: `${s.host}/tagged` })
+    await row.waitFor()
+    assert.deepEqual(await row.locator('td.title .tag').allInnerTexts(), ['print', 'spring'])
+    assert.equal(await row.locator('[data-marker="password"]').count(), 1)
+    assert.equal(await row.locator('[data-marker="max-clicks"]').innerText(), 'max 5')
+    const id = await row.getAttribute('data-link')
+    const saved = (await s.request('GET', `/v1/links/${id}`)).body.data
+    assert.deepEqual([saved.tags, saved.maxClicks, saved.hasPassword, saved.redirectType], [['print', 'spring'], 5, true, 302])
+    await screenshot('links-table')
+
+    const promo = page.locator('tr', { hasText: `${s.host}/promo` })
+    await page.getByLabel('Filter by tag').fill('spring')
+    await page.getByLabel('Filter by tag').press('Enter')
+    await promo.waitFor({ state: 'detached' })
+    assert.ok(await row.isVisible())
+    await page.getByRole('button', { name: /Clear tag/ }).click()
+    await promo.waitFor()
+    // A tag chip filters too.
+    await row.getByRole('button', { name: 'print', exact: true }).click()
+    await promo.waitFor({ state: 'detached' })
+    await page.getByRole('button', { name: /Clear tag/ }).click()
+    await promo.waitFor()
+
+    await row.getByRole('button', { name: 'Edit' }).click()
+    assert.equal(await page.getByLabel('Tags').inputValue(), 'print, spring')
+    assert.equal(await field('password').locator('input').inputValue(), '', 'the password is never shown')
+    await page.getByLabel(/Remove the password/).check()
+    await screenshot('link-form-edit')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await row.locator('[data-marker="password"]').waitFor({ state: 'detached' })
+    const edited = (await s.request('GET', `/v1/links/${id}`)).body.data
+    assert.deepEqual([edited.hasPassword, edited.tags, edited.maxClicks], [false, ['print', 'spring'], 5])
+
+    // An expiry (local time in the form, ISO UTC in the API), a redirect type and an expired URL; then emptied: null.
+    await row.getByRole('button', { name: 'Edit' }).click()
+    await page.getByLabel('Expires at').fill('2030-01-02T03:04')
+    await page.getByLabel('Redirect').selectOption('301')
+    await page.getByLabel('When expired, go to').fill('https://shop.example/ended')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await row.locator('[data-marker="expiry"]').waitFor()
+    const expected = await page.evaluate<string>("new Date('2030-01-02T03:04').toISOString()")
+    const limited = (await s.request('GET', `/v1/links/${id}`)).body.data
+    assert.deepEqual([limited.expiresAt, limited.redirectType, limited.expiredUrl, limited.tags], [expected, 301, 'https://shop.example/ended', ['print', 'spring']])
+    await row.getByRole('button', { name: 'Edit' }).click()
+    assert.equal(await page.getByLabel('Expires at').inputValue(), '2030-01-02T03:04')
+    await page.getByLabel('Expires at').fill('')
+    await field('maxClicks').locator('input').fill('')
+    await page.getByLabel('When expired, go to').fill('')
+    await page.getByLabel('Tags').fill('')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await row.locator('[data-marker="expiry"]').waitFor({ state: 'detached' })
+    const cleared = (await s.request('GET', `/v1/links/${id}`)).body.data
+    assert.deepEqual([cleared.expiresAt, cleared.maxClicks, cleared.expiredUrl, cleared.tags, cleared.redirectType], [null, null, null, [], 301])
   })
 
   test('a link\'s page: the QR code follows its settings, and a click shows in the statistics after Refresh', async () => {

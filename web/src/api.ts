@@ -85,7 +85,9 @@ const LEADS: Record<string, string> = {
 export function describeError(error: unknown): string {
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error)
   const lead = LEADS[error.code] ?? `Error ${error.status}`
-  const message = error.message.charAt(0).toUpperCase() + error.message.slice(1)
+  // A message that opens with the field's own name (`maxClicks must be …`) keeps its spelling.
+  const named = error.param !== null && error.message.startsWith(error.param)
+  const message = named ? error.message : error.message.charAt(0).toUpperCase() + error.message.slice(1)
   return `${lead}: ${message}${/[.!?]$/.test(message) ? '' : '.'}`
 }
 
@@ -99,6 +101,12 @@ export interface Link {
   createdAt: string
   updatedAt: string
   ownerId: string
+  redirectType?: 301 | 302 | 307 | 308
+  expiresAt?: string | null
+  maxClicks?: number | null
+  expiredUrl?: string | null
+  hasPassword?: boolean
+  tags?: string[]
   [field: string]: unknown
 }
 export interface Domain {

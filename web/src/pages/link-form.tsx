@@ -10,7 +10,7 @@ import { ErrorBox, Field, generalError } from '../ui'
 export interface LinkField {
   name: string
   label: string
-  input: 'url' | 'text' | 'domain' | 'select' | 'datetime-local' | 'number' | 'list'
+  input: 'url' | 'text' | 'domain' | 'select' | 'datetime-local' | 'number' | 'list' | 'password'
   placeholder?: string
   hint?: string
   options?: { value: string; label: string }[]
@@ -19,6 +19,8 @@ export interface LinkField {
   read?: (link: Link | null) => string
   /** The body's value for the form's text; `undefined` leaves the field out. */
   write?: (text: string, editing: boolean) => unknown
+  /** The hint when editing, if it differs (e.g. a password that is set but never shown). */
+  editHint?: (link: Link) => string | undefined
 }
 
 const optionalText = (text: string, editing: boolean) => (text.trim() === '' ? (editing ? null : undefined) : text.trim())
@@ -32,7 +34,57 @@ export const LINK_FIELDS: LinkField[] = [
     write: (text) => (text.trim() === '' ? undefined : text.trim().startsWith('/') ? text.trim() : `/${text.trim()}`),
   },
   { name: 'title', label: 'Title', input: 'text', placeholder: 'Summer sale poster', write: optionalText },
+  {
+    name: 'tags', label: 'Tags', input: 'list', placeholder: 'summer, print', hint: 'Comma-separated',
+    read: (link) => (link?.tags ?? []).join(', '),
+    write: (text, editing) => {
+      const tags = text.split(',').map((t) => t.trim()).filter((t) => t !== '')
+      return tags.length === 0 && !editing ? undefined : tags
+    },
+  },
+  {
+    name: 'redirectType', label: 'Redirect', input: 'select',
+    options: [
+      { value: '302', label: '302 Found (default)' },
+      { value: '301', label: '301 Moved permanently' },
+      { value: '307', label: '307 Temporary redirect' },
+      { value: '308', label: '308 Permanent redirect' },
+    ],
+    read: (link) => String(link?.redirectType ?? 302),
+    write: (text) => Number(text),
+  },
+  {
+    name: 'expiresAt', label: 'Expires at', input: 'datetime-local', hint: 'Your local time; empty: never',
+    read: (link) => toLocalInput(link?.expiresAt ?? null),
+    write: (text, editing) => {
+      if (text.trim() === '') return editing ? null : undefined
+      const date = new Date(text)
+      // An unreadable value goes as typed: the API then says what it must be, at this field.
+      return Number.isNaN(date.getTime()) ? text : date.toISOString()
+    },
+  },
+  {
+    name: 'maxClicks', label: 'Click limit', input: 'number', placeholder: 'No limit', hint: 'Expires after this many human visits',
+    write: (text, editing) => (text.trim() === '' ? (editing ? null : undefined) : Number(text)),
+  },
+  { name: 'expiredUrl', label: 'When expired, go to', input: 'url', placeholder: 'https://example.com/ended', hint: 'Empty: the link answers 410 Gone', write: optionalText },
+  {
+    name: 'password', label: 'Password', input: 'password', hint: 'Visitors type it before they are sent on',
+    editHint: (link) => (link.hasPassword ? 'A password is set; leave empty to keep it' : undefined),
+    // Write-only: the form never has the password, so empty means unchanged.
+    read: () => '',
+    write: (text) => (text === '' ? undefined : text),
+  },
 ]
+
+/** An ISO date-time as a datetime-local input's value, in the browser's time zone. */
+function toLocalInput(iso: string | null): string {
+  if (iso === null) return ''
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return ''
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`
+}
 
 const readField = (field: LinkField, link: Link | null) => {
   if (field.read) return field.read(link)
@@ -45,6 +97,8 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(LINK_FIELDS.map((f) => [f.name, readField(f, props.link)])))
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
+  const [removePassword, setRemovePassword] = useState(false)
+  const hasPassword = props.link?.hasPassword === true
 
   const submit = async (event: Event) => {
     event.preventDefault()
@@ -58,6 +112,7 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
       const value = field.write ? field.write(text, editing) : text.trim() === '' ? undefined : text.trim()
       if (value !== undefined) body[field.name] = value
     }
+    if (removePassword && hasPassword) body.password = null
     try {
       const saved = editing
         ? await api<Envelope<Link>>('PATCH', `/v1/links/${props.link!.id}`, { body })
@@ -78,7 +133,8 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
       <h2>{editing ? 'Edit link' : 'New link'}</h2>
       <div class="grid">
         {LINK_FIELDS.map((field) => (
-          <Field key={field.name} label={field.label} name={field.name} error={error} hint={field.hint}>
+          <Field key={field.name} label={field.label} name={field.name} error={error}
+            hint={(props.link && field.editHint?.(props.link)) ?? field.hint}>
             {field.input === 'domain' || field.input === 'select' ? (
               <select name={field.name} value={values[field.name]} onChange={set(field.name)}>
                 {field.input === 'domain'
@@ -87,11 +143,20 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
               </select>
             ) : (
               <input name={field.name} type={(field.input === 'list' ? 'text' : field.input) as 'text'} value={values[field.name]} placeholder={field.placeholder}
-                required={field.required} onInput={set(field.name)} />
+                required={field.required} onInput={set(field.name)} min={field.input === 'number' ? 1 : undefined}
+                autoComplete={field.input === 'password' ? 'new-password' : undefined}
+                disabled={field.name === 'password' && removePassword} />
             )}
+
           </Field>
         ))}
       </div>
+      {hasPassword ? (
+        <label class="inline-check">
+          <input type="checkbox" checked={removePassword} onChange={(e) => setRemovePassword(e.currentTarget.checked)} />
+          Remove the password (anyone with the link is sent on)
+        </label>
+      ) : null}
       <ErrorBox error={generalError(error, LINK_FIELDS.map((f) => f.name))} />
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>{busy ? 'Saving…' : editing ? 'Save changes' : 'Create link'}</button>

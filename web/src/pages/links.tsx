@@ -20,6 +20,8 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
   const [search, setSearch] = useState('')
   const [applied, setApplied] = useState<{ field: string; value: string }>({ field: 'title', value: '' })
   const [domain, setDomain] = useState('')
+  const [tagInput, setTagInput] = useState('')
+  const [tag, setTag] = useState('')
   const [data, setData] = useState<LinkPage | null>(null)
   const [domains, setDomains] = useState<Domain[]>([])
   const [error, setError] = useState<unknown>(null)
@@ -37,12 +39,13 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
     const query: Record<string, string | number> = { page, limit: 20 }
     if (applied.value !== '') query[`query[${applied.field}]`] = applied.field === 'path' && !applied.value.startsWith('/') ? `/${applied.value}` : applied.value
     if (domain !== '') query['query[domain]'] = domain
+    if (tag !== '') query['query[tag]'] = tag
     api<LinkPage>('GET', '/v1/links', { query }).then(
       (r) => live && setData(r),
       (e) => live && (setError(e), setData(null)),
     )
     return () => { live = false }
-  }, [page, applied, domain, version])
+  }, [page, applied, domain, tag, version])
 
   const reload = () => setVersion((v) => v + 1)
   const remove = async (link: Link) => {
@@ -56,11 +59,19 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
   }
   const removeSelected = async () => {
     if (!confirmed(`Delete ${selected.size} link${selected.size === 1 ? '' : 's'}? Their statistics and conversations go with them.`)) return
-    const failures: unknown[] = []
-    for (const id of selected) await api('DELETE', `/v1/links/${id}`).catch((e: unknown) => failures.push(e))
+    try {
+      // One request (API.md §9); an id that is already gone comes back `deleted: false`, which is fine here.
+      await api<Envelope<{ id: string; deleted: boolean }[]>>('POST', '/v1/links/bulk-delete', { body: { ids: [...selected] } })
+    } catch (e) {
+      setError(e)
+    }
     setSelected(new Set())
-    if (failures.length > 0) setError(failures[0])
     reload()
+  }
+  const filterByTag = (value: string) => {
+    setPage(1)
+    setTagInput(value)
+    setTag(value)
   }
   const toggle = (id: string) => {
     const next = new Set(selected)
@@ -80,7 +91,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
           onCancel={() => setEditing(null)}
           onSaved={() => { setEditing(null); setPage(1); reload() }} />
       ) : null}
-      <form class="toolbar" role="search" onSubmit={(e) => { e.preventDefault(); setPage(1); setApplied({ field: searchField, value: search.trim() }) }}>
+      <form class="toolbar" role="search" onSubmit={(e) => { e.preventDefault(); setPage(1); setApplied({ field: searchField, value: search.trim() }); setTag(tagInput.trim()) }}>
         <select aria-label="Search in" value={searchField} onChange={(e) => setSearchField(e.currentTarget.value)}>
           {SEARCH_FIELDS.map((f) => <option key={f.value} value={f.value}>{f.label}</option>)}
         </select>
@@ -90,12 +101,15 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
           <option value="">All domains</option>
           {domains.map((d) => <option key={d.name} value={d.name}>{d.name}</option>)}
         </select>
+        <input type="text" class="tag-filter" aria-label="Filter by tag" placeholder="Tag" value={tagInput}
+          onInput={(e) => setTagInput(e.currentTarget.value)} onChange={(e) => filterByTag(e.currentTarget.value.trim())} />
+        {tag !== '' ? <button type="button" class="small" onClick={() => filterByTag('')}>Clear tag “{tag}”</button> : null}
         {selected.size > 0 && canWrite ? <button type="button" class="danger" onClick={removeSelected}>Delete {selected.size} selected</button> : null}
       </form>
       <ErrorBox error={error} />
       {data === null && error === null ? <Loading what="links" /> : null}
       {data !== null && data.data.length === 0 ? (
-        <Empty>{applied.value !== '' || domain !== '' ? 'No link matches this search.' : 'No links yet. Create the first one with “New link”.'}</Empty>
+        <Empty>{applied.value !== '' || domain !== '' || tag !== '' ? 'No link matches this search.' : 'No links yet. Create the first one with “New link”.'}</Empty>
       ) : null}
       {data !== null && data.data.length > 0 ? (
         <div class="table-wrap"><table class="links">
@@ -104,16 +118,22 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
               <th class="check"><input type="checkbox" aria-label="Select all on this page"
                 checked={data.data.every((l) => selected.has(l.id))}
                 onChange={(e) => setSelected(e.currentTarget.checked ? new Set(data.data.map((l) => l.id)) : new Set())} /></th>
-              <th>Short URL</th><th>Destination</th><th>Title</th><th>Created</th><th></th>
+              <th>Short URL</th><th>Destination</th><th>Title and tags</th><th>Created</th><th></th>
             </tr>
           </thead>
           <tbody>
             {data.data.map((link) => (
               <tr key={link.id} data-link={link.id}>
                 <td class="check"><input type="checkbox" aria-label={`Select ${link.shortUrl}`} checked={selected.has(link.id)} onChange={() => toggle(link.id)} /></td>
-                <td class="short"><A to={`/links/${link.id}`}>{link.shortUrl.replace(/^https?:\/\//, '')}</A> <CopyButton text={link.shortUrl} /></td>
+                <td class="short"><A to={`/links/${link.id}`}>{link.shortUrl.replace(/^https?:\/\//, '')}</A> <CopyButton text={link.shortUrl} /><Markers link={link} /></td>
                 <td class="destination" title={link.destination}>{link.destination}</td>
-                <td>{link.title ?? <span class="muted">—</span>}</td>
+                <td class="title">{link.title ?? <span class="muted">—</span>}
+                  <span class="chips">
+                  {(link.tags ?? []).map((t) => (
+                    <button type="button" key={t} class={t === tag ? 'tag active' : 'tag'} title={`Show only links tagged ${t}`} onClick={() => filterByTag(t)}>{t}</button>
+                  ))}
+                </span>
+                </td>
                 <td class="nowrap" title={formatDate(link.createdAt)}>{formatDay(link.createdAt)}</td>
                 <td class="row-actions">
                   <button class="small" onClick={() => navigate(`/links/${link.id}`)}>Stats &amp; QR</button>
@@ -133,5 +153,19 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
         </nav>
       ) : null}
     </section>
+  )
+}
+
+/** What changes how a link behaves for a visitor, at a glance: a password, an expiry, a click limit. */
+function Markers({ link }: { link: Link }) {
+  const expired = link.expiresAt != null && Date.parse(link.expiresAt) <= Date.now()
+  return (
+    <span class="markers">
+      {link.hasPassword ? <span class="tag warn" data-marker="password" title="Visitors must type a password">password</span> : null}
+      {link.expiresAt != null ? (
+        <span class="tag warn" data-marker="expiry" title={`${expired ? 'Expired' : 'Expires'} ${formatDate(link.expiresAt)}`}>{expired ? 'expired' : `until ${formatDay(link.expiresAt)}`}</span>
+      ) : null}
+      {link.maxClicks != null ? <span class="tag warn" data-marker="max-clicks" title={`Expires after ${link.maxClicks} human visits`}>max {link.maxClicks}</span> : null}
+    </span>
   )
 }
