@@ -117,14 +117,15 @@ export async function benchApi(settings: ApiSettings, workDir: string, log: (lin
       body: JSON.stringify({ destination: 'https://shop.example/new?utm_source=bench', title: 'Created by the bench' }),
     }
     const connections = settings.createConnections
-    measurements.push(await measure('POST /v1/links (random path)', { url: server.url, connections, seconds: settings.seconds, requests: [create], expect: 201 }))
+    measurements.push(
+      await measure('POST /v1/links (random path)', { url: server.url, connections, seconds: settings.seconds, requests: [create], expect: 201 }),
+    )
     for (const m of measurements) log(`api: ${m.name}: p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.perSecond.toFixed(0)} req/s`)
     return { settings, measurements, peakRssBytes: server.peakRssBytes() }
   } finally {
     await server.stop()
   }
 }
-
 
 const variants = (path: (k: number) => string) => Array.from({ length: FILTER_VARIANTS }, (_, k) => path(k))
 

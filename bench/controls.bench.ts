@@ -68,11 +68,15 @@ export async function benchControls(settings: ControlsSettings, workDir: string,
       const baseFile = join(workDir, 'controls-baseline.db')
       await (await startServer({ name: 'baseline', script: settings.baseline, env: linklineEnv(baseFile) })).stop()
       const sqlite = new SQLite(baseFile)
-      const insert = sqlite.prepare('insert into links (id, owner_id, domain, path, destination, title, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)')
-      sqlite.transaction(() => links.forEach((_, i) => {
-        const r = row(i)
-        insert.run(`lnk_base${i}`, r.owner_id, r.domain, r.path, r.destination, null, r.created_at, r.updated_at)
-      }))()
+      const insert = sqlite.prepare(
+        'insert into links (id, owner_id, domain, path, destination, title, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      sqlite.transaction(() =>
+        links.forEach((_, i) => {
+          const r = row(i)
+          insert.run(`lnk_base${i}`, r.owner_id, r.domain, r.path, r.destination, null, r.created_at, r.updated_at)
+        }),
+      )()
       sqlite.close()
       servers.push(await startServer({ name: 'baseline (plain links)', script: settings.baseline, env: linklineEnv(baseFile) }))
     }
@@ -100,7 +104,11 @@ export async function benchControls(settings: ControlsSettings, workDir: string,
       const cpu: Record<string, number> = {}
       for (const server of order) cpu[server.name] = await measure(server, settings.seconds)
       rounds.push(cpu)
-      log(`controls round ${round + 1}/${settings.rounds}: ${Object.entries(cpu).map(([n, v]) => `${n} ${v.toFixed(1)} µs`).join(', ')}`)
+      log(
+        `controls round ${round + 1}/${settings.rounds}: ${Object.entries(cpu)
+          .map(([n, v]) => `${n} ${v.toFixed(1)} µs`)
+          .join(', ')}`,
+      )
     }
 
     const plain = servers.find((s) => s.name === 'Linkline (plain links)') as ServerProcess
@@ -108,10 +116,14 @@ export async function benchControls(settings: ControlsSettings, workDir: string,
     let failed = 0
     for (let from = 0; from < settings.bulkLinks; from += 1000) {
       const batch = Array.from({ length: Math.min(1000, settings.bulkLinks - from) }, (_, i) => ({
-        destination: `https://shop.example/bulk/${from + i}`, title: `Bulk ${from + i}`, tags: ['bulk', `b${(from + i) % 10}`],
+        destination: `https://shop.example/bulk/${from + i}`,
+        title: `Bulk ${from + i}`,
+        tags: ['bulk', `b${(from + i) % 10}`],
       }))
       const response = await fetch(`${plain.url}/v1/links/bulk`, {
-        method: 'POST', headers: { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ links: batch }),
+        method: 'POST',
+        headers: { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ links: batch }),
       })
       if (response.status !== 200) throw new Error(`bulk create answered ${response.status}: ${await response.text()}`)
       failed += ((await response.json()) as { data: { ok: boolean }[] }).data.filter((r) => !r.ok).length
@@ -129,9 +141,16 @@ export async function benchControls(settings: ControlsSettings, workDir: string,
  * over the bench's six User-Agents (parsed once and then cached, as in the server), CPU time per visit.
  */
 function measureRules(): number {
-  const controls = compileControls({ expires_at: Date.now() + 86_400_000, max_clicks: null, expired_url: null, password_hash: null, rules: RULES }, undefined, Date.now())
+  const controls = compileControls(
+    { expires_at: Date.now() + 86_400_000, max_clicks: null, expired_url: null, password_hash: null, rules: RULES },
+    undefined,
+    Date.now(),
+  )
   if (controls?.rules === undefined) throw new Error('no rules compiled')
-  const requests = Array.from({ length: 6 }, (_, i) => ({ headers: { 'user-agent': browserUa(i), 'accept-language': 'en-US,en;q=0.9' } }) as unknown as IncomingMessage)
+  const requests = Array.from(
+    { length: 6 },
+    (_, i) => ({ headers: { 'user-agent': browserUa(i), 'accept-language': 'en-US,en;q=0.9' } }) as unknown as IncomingMessage,
+  )
   let matched = 0
   const run = (n: number) => {
     for (let i = 0; i < n; i++) {

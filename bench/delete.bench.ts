@@ -29,7 +29,9 @@ function timed(url: string, method: string, headers: Record<string, string> = {}
     request(url, { method, agent, headers: { host: BENCH_DOMAIN, ...headers } }, (res) => {
       res.resume()
       res.on('end', () => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, status: res.statusCode ?? 0 }))
-    }).on('error', reject).end()
+    })
+      .on('error', reject)
+      .end()
   })
 }
 
@@ -97,13 +99,15 @@ try {
     }
     const latencies = await during
     const purgeLag = await serverLag(server.url)
-    console.log([
-      `Deleting a link with ${clicks.toLocaleString('en')} clicks (SQLite, one instance; ${new Date().toISOString().slice(0, 10)})`,
-      `DELETE answered in ${deleted.ms.toFixed(1)} ms; the purge removed every click in ${(purgeMs / 1000).toFixed(1)} s${remaining() === 0 ? '' : ' (NOT FINISHED)'}`,
-      `${summary('before the delete', baseline)}; ${baselineLag}`,
-      `${summary('during the purge ', latencies)}; ${purgeLag}`,
-      `ratio during/before: p50 ${(quantile(latencies, 0.5) / quantile(baseline, 0.5)).toFixed(2)}×, p99 ${(quantile(latencies, 0.99) / quantile(baseline, 0.99)).toFixed(2)}×`,
-    ].join('\n'))
+    console.log(
+      [
+        `Deleting a link with ${clicks.toLocaleString('en')} clicks (SQLite, one instance; ${new Date().toISOString().slice(0, 10)})`,
+        `DELETE answered in ${deleted.ms.toFixed(1)} ms; the purge removed every click in ${(purgeMs / 1000).toFixed(1)} s${remaining() === 0 ? '' : ' (NOT FINISHED)'}`,
+        `${summary('before the delete', baseline)}; ${baselineLag}`,
+        `${summary('during the purge ', latencies)}; ${purgeLag}`,
+        `ratio during/before: p50 ${(quantile(latencies, 0.5) / quantile(baseline, 0.5)).toFixed(2)}×, p99 ${(quantile(latencies, 0.99) / quantile(baseline, 0.99)).toFixed(2)}×`,
+      ].join('\n'),
+    )
   } finally {
     reader.close()
     await server.stop()

@@ -64,21 +64,18 @@ function runAutocannon(load: Load): Promise<LoadResult> {
   const latencies: number[] = []
   let unexpectedStatus = 0
   return new Promise((resolve, reject) => {
-    const tracker = autocannon(
-      { url: load.url, connections: load.connections, duration: load.seconds, requests: load.requests },
-      (error, result) => {
-        if (error) return reject(error)
-        latencies.sort((a, b) => a - b)
-        resolve({
-          responses: latencies.length,
-          seconds: result.duration,
-          perSecond: latencies.length / result.duration,
-          p50: quantile(latencies, 0.5),
-          p99: quantile(latencies, 0.99),
-          unexpected: unexpectedStatus + result.errors + result.timeouts,
-        })
-      },
-    )
+    const tracker = autocannon({ url: load.url, connections: load.connections, duration: load.seconds, requests: load.requests }, (error, result) => {
+      if (error) return reject(error)
+      latencies.sort((a, b) => a - b)
+      resolve({
+        responses: latencies.length,
+        seconds: result.duration,
+        perSecond: latencies.length / result.duration,
+        p50: quantile(latencies, 0.5),
+        p99: quantile(latencies, 0.99),
+        unexpected: unexpectedStatus + result.errors + result.timeouts,
+      })
+    })
     tracker.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
       latencies.push(ms)
       if (status !== load.expect) unexpectedStatus++
@@ -143,5 +140,8 @@ export function quantile(sorted: readonly number[], q: number): number {
 }
 
 export function median(values: readonly number[]): number {
-  return quantile([...values].sort((a, b) => a - b), 0.5)
+  return quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  )
 }

@@ -107,15 +107,16 @@ try {
 }
 
 const args = process.argv.slice(2).join(' ')
-const report = renderReport({
-  command: `npm run bench${args === '' ? '' : ` -- ${args}`}`,
-  machine,
-  generator,
-  commit: commitOf(),
-  full: !quick,
-  redirect,
-  api,
-}) + (controls === undefined ? '' : `\n${renderControls(controls)}`)
+const report =
+  renderReport({
+    command: `npm run bench${args === '' ? '' : ` -- ${args}`}`,
+    machine,
+    generator,
+    commit: commitOf(),
+    full: !quick,
+    redirect,
+    api,
+  }) + (controls === undefined ? '' : `\n${renderControls(controls)}`)
 console.log(report)
 // The controls part alone is copied into docs/performance.md by hand: it must not replace the full run's figures.
 if (values.only === 'controls') process.exit(0)

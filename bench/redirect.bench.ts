@@ -61,8 +61,7 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
     }),
   )
 
-  const profile = (name: string) =>
-    settings.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${join(settings.cpuProfDir, name)}`]
+  const profile = (name: string) => (settings.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${join(settings.cpuProfDir, name)}`])
   const bare = await startServer({
     name: 'bare server',
     script: fileURLToPath(new URL('./bare-server.js', import.meta.url)),

@@ -34,7 +34,9 @@ export function describeMachine(): string {
   const sqliteVersion = (sqlite.prepare('select sqlite_version() as v').get() as { v: string }).v
   sqlite.close()
   const model = cpus()[0]?.model ?? 'unknown CPU'
-  const load = loadavg().map((l) => l.toFixed(2)).join(' / ')
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ')
   return (
     `${availableParallelism()} CPUs (${model}), ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Linux ${release()}, ` +
     `Node ${process.version}, SQLite ${sqliteVersion}; load average at the start (1/5/15 min): ${load}`
@@ -78,7 +80,7 @@ export function renderReport(input: {
       `${int(s.links)} links, requested in rotation with 6 browser User-Agents; ${s.connections} connections, ${s.seconds} s per run, ` +
         `${s.rounds} rounds in alternating order after a ${s.warmupSeconds} s warm-up of each. Each server is a child process ` +
         `beside the load generator (${GENERATORS[input.generator]}). CPU µs/req is the server process's CPU time per response; ` +
-        'Linkline\'s includes writing the run\'s visits, which the run waits for; CPU share is that CPU time over the run, ' +
+        "Linkline's includes writing the run's visits, which the run waits for; CPU share is that CPU time over the run, " +
         'as a share of one core (above 100 %: the click writer thread worked beside the serving one). Click backlog is how many ' +
         'visits were still to be written when the load stopped, and how long they took.',
       '',
@@ -103,9 +105,9 @@ export function renderReport(input: {
         `${cpu.bare.toFixed(1)} | ${cpu.linkline.toFixed(1)} | | | |`,
       '',
       `**Clicks:** Linkline answered ${int(r.redirectsServed)} redirects (warm-up included, by its own /metrics), dropped ` +
-          `${r.clicksDropped === undefined ? 'an uncounted number of' : int(r.clicksDropped)} visits, and its \`clicks\` table held ` +
-          `${int(r.clicksRecorded)} rows after a graceful shutdown` +
-          (r.clicksRecorded === r.redirectsServed ? ': every visit was recorded.' : ': **not every visit was recorded**.'),
+        `${r.clicksDropped === undefined ? 'an uncounted number of' : int(r.clicksDropped)} visits, and its \`clicks\` table held ` +
+        `${int(r.clicksRecorded)} rows after a graceful shutdown` +
+        (r.clicksRecorded === r.redirectsServed ? ': every visit was recorded.' : ': **not every visit was recorded**.'),
       '',
     )
     lines.push(

@@ -57,7 +57,11 @@ export function statsReads(linkId: string, count: number, now: number): Read[] {
   return [
     { name: 'GET /v1/links/{id}/stats (default: last 30 days by day)', paths: [path], ...someClicks },
     { name: 'GET /v1/links/{id}/stats?interval=hour (last 30 days: 720 buckets)', paths: [`${path}?interval=hour`], ...someClicks },
-    { name: 'GET /v1/links/{id}/stats?from=… (last 90 days by day)', paths: [`${path}?from=${new Date(now - SPREAD_DAYS * DAY_MS).toISOString()}`], ...someClicks },
+    {
+      name: 'GET /v1/links/{id}/stats?from=… (last 90 days by day)',
+      paths: [`${path}?from=${new Date(now - SPREAD_DAYS * DAY_MS).toISOString()}`],
+      ...someClicks,
+    },
     {
       name: 'GET /v1/links/{id}/stats?from=2020-01-01&interval=month (every click)',
       paths: [`${path}?from=2020-01-01&interval=month`],

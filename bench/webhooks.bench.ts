@@ -52,18 +52,32 @@ export async function benchClickedWebhook(
       })
       if (name === 'subscribed') {
         const now = Date.now()
-        await db.insertInto('webhooks').values({
-          id: newId('whk'), owner_id: SMALL_OWNER, url: receiverUrl, events: 'link.clicked', wants_clicks: 1, description: 'bench', enabled: 1,
-          disabled_reason: null, secret: createSecretBox(undefined).seal(newSecret()), last_success_at: null, created_at: now, updated_at: now,
-        }).execute()
+        await db
+          .insertInto('webhooks')
+          .values({
+            id: newId('whk'),
+            owner_id: SMALL_OWNER,
+            url: receiverUrl,
+            events: 'link.clicked',
+            wants_clicks: 1,
+            description: 'bench',
+            enabled: 1,
+            disabled_reason: null,
+            secret: createSecretBox(undefined).seal(newSecret()),
+            last_success_at: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute()
       }
     })
   }
-  const start = (name: string, file: string) => startServer({
-    name,
-    script: fileURLToPath(new URL('../src/main.js', import.meta.url)),
-    env: { ...linklineEnv(file), LINKLINE_WEBHOOKS_ALLOW_PRIVATE: 'true' },
-  })
+  const start = (name: string, file: string) =>
+    startServer({
+      name,
+      script: fileURLToPath(new URL('../src/main.js', import.meta.url)),
+      env: { ...linklineEnv(file), LINKLINE_WEBHOOKS_ALLOW_PRIVATE: 'true' },
+    })
   const plain = await start('Linkline', files.plain)
   const subscribed = await start('Linkline with a link.clicked subscriber', files.subscribed)
   try {
@@ -82,7 +96,9 @@ export async function benchClickedWebhook(
       const results = new Map<ServerProcess, number>()
       for (const server of order) results.set(server, await measure(server, settings.seconds))
       rounds.push({ plain: results.get(plain) as number, subscribed: results.get(subscribed) as number })
-      log(`webhooks round ${round + 1}/${settings.rounds}: plain ${rounds.at(-1)?.plain.toFixed(0)} req/s, with a link.clicked subscriber ${rounds.at(-1)?.subscribed.toFixed(0)} req/s`)
+      log(
+        `webhooks round ${round + 1}/${settings.rounds}: plain ${rounds.at(-1)?.plain.toFixed(0)} req/s, with a link.clicked subscriber ${rounds.at(-1)?.subscribed.toFixed(0)} req/s`,
+      )
     }
     const backlog = sample(await (await fetch(`${subscribed.url}/metrics`)).text(), 'linkline_webhook_outbox_backlog') ?? NaN
     const plainMedian = median(rounds.map((r) => r.plain))

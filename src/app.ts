@@ -44,7 +44,15 @@ export async function buildApp(c: Container): Promise<App> {
   let closing = false
   const trust = compileTrust(config.trustProxy)
   const redirect = createRedirectHandler({
-    config, trust, domains: c.domains, links: c.links, cache: c.redirectCache, clicks: c.clicks, metrics: c.metrics, faults: c.faults, clock: c.clock,
+    config,
+    trust,
+    domains: c.domains,
+    links: c.links,
+    cache: c.redirectCache,
+    clicks: c.clicks,
+    metrics: c.metrics,
+    faults: c.faults,
+    clock: c.clock,
   })
 
   const app: App = Fastify({
@@ -111,7 +119,17 @@ export async function buildApp(c: Container): Promise<App> {
   })
   app.addHook('onRequest', answerUnknownRoutes)
   registerIdempotency(app, c.idempotency)
-  await registerOpenApi(app, [LinkObject, DomainObject, ConversationObject, MessageObject, StatsObject, SessionObject, TokenObject, WebhookObject, DeliveryObject])
+  await registerOpenApi(app, [
+    LinkObject,
+    DomainObject,
+    ConversationObject,
+    MessageObject,
+    StatsObject,
+    SessionObject,
+    TokenObject,
+    WebhookObject,
+    DeliveryObject,
+  ])
 
   opsRoutes(app, { storage: c.storage, metrics: c.metrics })
   linksRoutes(app, { links: c.links })

@@ -83,7 +83,10 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int('PORT', 8080, 0, 65535)
   const rawDomains = str('LINKLINE_DOMAINS')
   const domains = rawDomains === undefined ? [`localhost:${port}`] : []
-  const domainEntries = (rawDomains ?? '').split(',').map((d) => d.trim()).filter(Boolean)
+  const domainEntries = (rawDomains ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean)
   if (rawDomains !== undefined && domainEntries.length === 0) problems.push('LINKLINE_DOMAINS must name at least one domain')
   for (const entry of domainEntries) {
     const domain = normalizeHostAndPort(entry)
@@ -194,7 +197,10 @@ function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProx
   if (raw === undefined || ['false', 'no', '0'].includes(raw)) return false
   if (['true', 'yes'].includes(raw)) return 1
   if (/^\d{1,2}$/.test(raw)) return Number(raw)
-  const list = raw.split(',').map((a) => a.trim()).filter(Boolean)
+  const list = raw
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean)
   try {
     proxyAddr.compile(list)
     return Object.freeze(list)

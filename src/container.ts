@@ -70,16 +70,16 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   // Request logs carry client addresses cut to /24 or /48, in full only when debugging.
   const fullAddresses = config.logLevel === 'debug' || config.logLevel === 'trace'
   // On a terminal, lines for people (pino-pretty); anywhere else, JSON lines for a log pipeline.
-  const logger: FastifyBaseLogger = options.logger ?? pino({
-    level: config.logLevel,
-    serializers: { req: requestLogSerializer(fullAddresses) },
-    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
-  })
+  const logger: FastifyBaseLogger =
+    options.logger ??
+    pino({
+      level: config.logLevel,
+      serializers: { req: requestLogSerializer(fullAddresses) },
+      ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
+    })
   const metrics = createMetrics()
   const faults = createFaults({ logger, metrics })
-  const redis = config.redisUrl === undefined
-    ? undefined
-    : connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, logger, metrics, faults })
+  const redis = config.redisUrl === undefined ? undefined : connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, logger, metrics, faults })
   const bus = redis?.bus ?? createMemoryInvalidationBus()
   // Several instances without Redis have no way to hear of each other's writes: no redirect cache
   // then (docs/adr/0003-redirect-cache-across-instances.md).
@@ -131,11 +131,14 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     logger,
     onChange: invalidateAll,
   })
-  const writer = startClickWriterThread({
-    databaseUrl: config.databaseUrl,
-    databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
-    clickWriterNice: config.clickWriterNice,
-  }, (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'))
+  const writer = startClickWriterThread(
+    {
+      databaseUrl: config.databaseUrl,
+      databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
+      clickWriterNice: config.clickWriterNice,
+    },
+    (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'),
+  )
   // Deleted links are purged in the writer thread, off the event loop (links/links.purger.ts).
   const purger = writer.purger
   const statsRepo = createStatsRepository(db, storage.adapter)
@@ -197,7 +200,25 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   let closed: Promise<number> | undefined
 
   return {
-    config, clock, logger, storage, redis: redis?.client, metrics, faults, redirectCache, tokens, sessions, idempotency, domains, links, purger, conversations, clicks, stats, qr, porting,
+    config,
+    clock,
+    logger,
+    storage,
+    redis: redis?.client,
+    metrics,
+    faults,
+    redirectCache,
+    tokens,
+    sessions,
+    idempotency,
+    domains,
+    links,
+    purger,
+    conversations,
+    clicks,
+    stats,
+    qr,
+    porting,
     webhooks,
 
     prepare,
@@ -220,23 +241,36 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       dispatcher.start()
       // Deletes a crash or a stop interrupted resume now; the hourly kick catches any a failed round left.
       purger.kick()
-      maintenance = setInterval(faults.guard('timer', () => {
-        purger.kick()
-        const failed = (what: string) => (error: unknown) => logger.warn({ err: error }, `pruning ${what} failed; retried in an hour`)
-        idempotency.prune().catch(failed('idempotency keys'))
-        stats.prune().catch(failed('old clicks'))
-        sessions.prune().catch(failed('ended sessions'))
-        webhooksRepo.prune(clock.now() - config.webhooksRetentionDays * 86_400_000).catch(failed('old webhook deliveries'))
-      }), MAINTENANCE_INTERVAL_MS).unref()
+      maintenance = setInterval(
+        faults.guard('timer', () => {
+          purger.kick()
+          const failed = (what: string) => (error: unknown) => logger.warn({ err: error }, `pruning ${what} failed; retried in an hour`)
+          idempotency.prune().catch(failed('idempotency keys'))
+          stats.prune().catch(failed('old clicks'))
+          sessions.prune().catch(failed('ended sessions'))
+          webhooksRepo.prune(clock.now() - config.webhooksRetentionDays * 86_400_000).catch(failed('old webhook deliveries'))
+        }),
+        MAINTENANCE_INTERVAL_MS,
+      ).unref()
       if (config.domainVerification) {
         // One round at a time: a slow resolver must not pile rounds up.
-        domainsCheck = setInterval(faults.guard('timer', () => {
-          domainsChecking ??= domains.recheckPending()
-            .catch((error: unknown) => logger.warn({ err: error }, 'checking pending domains failed; retried next period'))
-            .finally(() => { domainsChecking = undefined })
-        }), config.domainCheckIntervalMs).unref()
+        domainsCheck = setInterval(
+          faults.guard('timer', () => {
+            domainsChecking ??= domains
+              .recheckPending()
+              .catch((error: unknown) => logger.warn({ err: error }, 'checking pending domains failed; retried next period'))
+              .finally(() => {
+                domainsChecking = undefined
+              })
+          }),
+          config.domainCheckIntervalMs,
+        ).unref()
       }
-      if (shared) domainsRefresh = setInterval(faults.guard('timer', () => void reloadDomains(false)), DOMAINS_REFRESH_MS).unref()
+      if (shared)
+        domainsRefresh = setInterval(
+          faults.guard('timer', () => void reloadDomains(false)),
+          DOMAINS_REFRESH_MS,
+        ).unref()
     },
 
     /**

@@ -25,12 +25,17 @@ export async function withDatabaseContext<T>(config: Config, work: () => T | Pro
 function firstTokenNotice(token: string, owner: string): string {
   const rule = '='.repeat(76)
   return [
-    '', rule,
+    '',
+    rule,
     `Linkline created your first API token (owner "${owner}", every scope).`,
     'It is shown only this once; only its hash is stored:',
-    '', `    ${token}`, '',
+    '',
+    `    ${token}`,
+    '',
     'More tokens, e.g. for another owner: npx linkline tokens create --owner <owner>',
-    rule, '', '',
+    rule,
+    '',
+    '',
   ].join('\n')
 }
 
@@ -56,7 +61,9 @@ async function startWhenTheDatabaseAnswers(container: Container, timeoutMs: numb
       return await container.start()
     } catch (error) {
       if (!isDatabaseUnavailable(error) || Date.now() + pause > deadline) throw error
-      container.logger.warn(`the database does not answer yet (${error instanceof Error ? error.message : String(error)}); retrying until DATABASE_START_TIMEOUT_MS`)
+      container.logger.warn(
+        `the database does not answer yet (${error instanceof Error ? error.message : String(error)}); retrying until DATABASE_START_TIMEOUT_MS`,
+      )
       await sleep(pause)
     }
   }
@@ -92,9 +99,10 @@ export async function serve(config: Config): Promise<void> {
     )
   }
   // Only once listening: a start that fails (a port in use) must not use up the one showing of the token.
-  const firstToken = config.bootstrapToken === undefined && !(await container.tokens.hasAny())
-    ? (await container.tokens.create({ ownerId: config.bootstrapOwner, name: 'first' })).token
-    : undefined
+  const firstToken =
+    config.bootstrapToken === undefined && !(await container.tokens.hasAny())
+      ? (await container.tokens.create({ ownerId: config.bootstrapOwner, name: 'first' })).token
+      : undefined
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${(app.server.address() as AddressInfo).port}`
   container.logger.info(
     { version: VERSION, url, database: redactPassword(config.databaseUrl), domains: config.domains },

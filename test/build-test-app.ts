@@ -73,8 +73,9 @@ async function withAdmin(url: string, work: (client: pg.Client) => Promise<unkno
 export async function startTestServer(
   options: { backend?: Backend; env?: Env; database?: TestDatabase; databaseUrl?: string; container?: ContainerOptions } = {},
 ): Promise<TestServer> {
-  const database = options.database
-    ?? (options.databaseUrl === undefined ? await createTestDatabase(options.backend) : { env: { DATABASE_URL: options.databaseUrl }, drop: async () => {} })
+  const database =
+    options.database ??
+    (options.databaseUrl === undefined ? await createTestDatabase(options.backend) : { env: { DATABASE_URL: options.databaseUrl }, drop: async () => {} })
   // The port must be known before the configuration (default domain = localhost:<port>): take a free one.
   const port = await freePort()
   const env: Env = { PORT: String(port), LOG_LEVEL: 'silent', ...database.env, ...options.env }

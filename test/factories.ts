@@ -50,5 +50,9 @@ export function visit(linkId: string, at: number, overrides: Partial<Visit> = {}
 
 /** A principal with every scope, for service calls without HTTP. */
 export function principal(ownerId = 'alice'): Principal {
-  return { ownerId, tokenId: newId('tok'), scopes: new Set(['links:read', 'links:write', 'conversations:read', 'conversations:write', 'domains:read', 'domains:write']) }
+  return {
+    ownerId,
+    tokenId: newId('tok'),
+    scopes: new Set(['links:read', 'links:write', 'conversations:read', 'conversations:write', 'domains:read', 'domains:write']),
+  }
 }

@@ -129,9 +129,42 @@ const loneSurrogates = fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', '
 const bidi = fc.constantFrom('\u202e', '\u202d', '\u200f', '\u2066', 'עברית', 'العربية', '\u202egnp.exe')
 const combining = fc.constantFrom('e\u0301', 'a\u0300\u0301\u0302\u0303\u0304\u0305\u0306\u0307', '\u0301', 'ﷺ', 'ﷻ')
 const oddities = fc.constantFrom(
-  '\u0000', '\u2028', '\u2029', '\ufeff', '\uffff', '\ufffd', '\u00a0', '\u200b', '👩‍👩‍👧', '🇩🇪', '𝕏', '日本語', 'İ', 'ß', 'ﬁ',
-  "' OR 1=1 --", '"; drop table links; --', '../../etc/passwd', '%00', '%ff', '%', '{{7*7}}', '${x}', '<script>',
-  '__proto__', 'constructor', 'null', 'true', '-1', '1e309', '0x10', ' ', '\\', '"', '[]', '{}',
+  '\u0000',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\uffff',
+  '\ufffd',
+  '\u00a0',
+  '\u200b',
+  '👩‍👩‍👧',
+  '🇩🇪',
+  '𝕏',
+  '日本語',
+  'İ',
+  'ß',
+  'ﬁ',
+  "' OR 1=1 --",
+  '"; drop table links; --',
+  '../../etc/passwd',
+  '%00',
+  '%ff',
+  '%',
+  '{{7*7}}',
+  '${x}',
+  '<script>',
+  '__proto__',
+  'constructor',
+  'null',
+  'true',
+  '-1',
+  '1e309',
+  '0x10',
+  ' ',
+  '\\',
+  '"',
+  '[]',
+  '{}',
 )
 const unicodeText = fc.string({ unit: 'binary', maxLength: 24 })
 
@@ -179,12 +212,26 @@ const destination: Arbitrary<string> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .tuple(fc.constantFrom('https://', 'http://', 'HTTPS://', 'https://user:pw@'), fc.constantFrom('ex.com', 'bücher.example', 'EXAMPLE.com:8443', '[::1]', '127.0.0.1', 'xn--bcher-kva.example', '日本.jp'), hostileString, hostileString)
+      .tuple(
+        fc.constantFrom('https://', 'http://', 'HTTPS://', 'https://user:pw@'),
+        fc.constantFrom('ex.com', 'bücher.example', 'EXAMPLE.com:8443', '[::1]', '127.0.0.1', 'xn--bcher-kva.example', '日本.jp'),
+        hostileString,
+        hostileString,
+      )
       .map(([scheme, host, path, query]) => `${scheme}${host}/${path}?q=${query}#${path}`),
   },
   {
     weight: 1,
-    arbitrary: fc.constantFrom('javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', '/relative', '//ex.com/x', 'https://', 'http://exa mple.com/', 'https://ex.com/\nx'),
+    arbitrary: fc.constantFrom(
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'file:///etc/passwd',
+      '/relative',
+      '//ex.com/x',
+      'https://',
+      'http://exa mple.com/',
+      'https://ex.com/\nx',
+    ),
   },
   { weight: 1, arbitrary: hostileString },
 )
@@ -193,7 +240,11 @@ const DATE_FIELDS = new Set(['from', 'to', 'expiresAt'])
 
 /** Dates and date-times, near now and far from it, in the forms a client sends. */
 const dateText: Arbitrary<string> = fc
-  .tuple(fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }), fc.integer({ min: -40, max: 40 }), fc.constantFrom('date', 'iso', 'offset'))
+  .tuple(
+    fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }),
+    fc.integer({ min: -40, max: 40 }),
+    fc.constantFrom('date', 'iso', 'offset'),
+  )
   .map(([far, days, form]) => {
     const date = days === 0 ? far : new Date(Date.now() + days * 86_400_000)
     const iso = date.toISOString()
@@ -282,9 +333,7 @@ const hostileKey = fc.oneof(hostileString, fc.constantFrom('__proto__', 'constru
 
 function objectFor(schema: JsonSchema, mode: 'valid' | 'fuzz'): Arbitrary<Record<string, unknown>> {
   const properties = schema.properties ?? {}
-  const model = Object.fromEntries(
-    Object.entries(properties).map(([key, s]) => [key, mode === 'valid' ? validValue(s, key) : fieldValue(s, key)]),
-  )
+  const model = Object.fromEntries(Object.entries(properties).map(([key, s]) => [key, mode === 'valid' ? validValue(s, key) : fieldValue(s, key)]))
   const required = (schema.required ?? []).filter((k) => k in properties)
   const withRequired = fc.record(model, { requiredKeys: required })
   if (mode === 'valid') {
@@ -292,7 +341,9 @@ function objectFor(schema: JsonSchema, mode: 'valid' | 'fuzz'): Arbitrary<Record
     // half the valid bodies carry the required fields and at most one other, as most clients send.
     const optional = Object.keys(properties).filter((k) => !required.includes(k))
     if (optional.length === 0) return withRequired
-    const oneMore = fc.constantFrom(...optional).chain((key) => fc.record(Object.fromEntries(Object.entries(model).filter(([k]) => k === key || required.includes(k)))))
+    const oneMore = fc
+      .constantFrom(...optional)
+      .chain((key) => fc.record(Object.fromEntries(Object.entries(model).filter(([k]) => k === key || required.includes(k)))))
     return fc.oneof(withRequired, oneMore)
   }
   const extra = fc.option(fc.dictionary(hostileKey, anyJson, { minKeys: 1, maxKeys: 2 }), { freq: 6, nil: undefined })
@@ -331,9 +382,7 @@ const rawBodies = fc.constantFrom(
   { contentType: 'application/x-www-form-urlencoded', text: 'x'.repeat(70_000) },
 )
 
-export type Body =
-  | { kind: 'value'; encoding: Encoding; value: unknown }
-  | { kind: 'raw'; contentType: string; text: string }
+export type Body = { kind: 'value'; encoding: Encoding; value: unknown } | { kind: 'raw'; contentType: string; text: string }
 
 export interface GeneratedRequest {
   method: string
@@ -349,7 +398,20 @@ export interface GeneratedRequest {
 
 // No `.` or `..`: every WHATWG URL client (this test's included) resolves them before sending.
 const rawSegments = fc.constantFrom('%', '%zz', '%ff%fe', '%00', '%2F', 'a%2Fb', '%E2%80%AE', 'x'.repeat(2000), '%F0%9F%98%80', '%C0%AF')
-const rawQueries = fc.constantFrom('', '', '', 'unknown=1', '%ff=%fe', 'a[b][c]=1', '__proto__[x]=1', 'query[', 'limit=1&limit=2', '=&&=', 'query=%7Bbad', 'x=' + 'y'.repeat(5000))
+const rawQueries = fc.constantFrom(
+  '',
+  '',
+  '',
+  'unknown=1',
+  '%ff=%fe',
+  'a[b][c]=1',
+  '__proto__[x]=1',
+  'query[',
+  'limit=1&limit=2',
+  '=&&=',
+  'query=%7Bbad',
+  'x=' + 'y'.repeat(5000),
+)
 
 const pathSlot = (resource: Resource | undefined): Arbitrary<Fixture | { raw: string }> =>
   fc.oneof(
@@ -363,9 +425,9 @@ const pathSlot = (resource: Resource | undefined): Arbitrary<Fixture | { raw: st
  * owner's token), so that its success path runs; the other half hostile in every part.
  */
 export function requestFor(operation: Operation): Arbitrary<GeneratedRequest> {
-  return fc.oneof(validRequestFor(operation), hostileRequestFor(operation)).map((request) =>
-    Object.defineProperty(request, fc.toStringMethod, { value: () => summarize(request), enumerable: false }),
-  )
+  return fc
+    .oneof(validRequestFor(operation), hostileRequestFor(operation))
+    .map((request) => Object.defineProperty(request, fc.toStringMethod, { value: () => summarize(request), enumerable: false }))
 }
 
 function validRequestFor(operation: Operation): Arbitrary<GeneratedRequest> {
@@ -398,14 +460,34 @@ function hostileRequestFor(operation: Operation): Arbitrary<GeneratedRequest> {
   const query = fc.record(Object.fromEntries(operation.queryParams.map((p) => [p.name, fieldValue(p.schema, p.name)])), { requiredKeys: [] })
   const body: Arbitrary<Body | undefined> = operation.body
     ? fc.oneof(
-        { weight: 8, arbitrary: fc.record({ kind: fc.constant('value' as const), encoding: fc.constantFrom<Encoding>('json', 'json', 'form'), value: objectFor(operation.body, 'fuzz') }) },
+        {
+          weight: 8,
+          arbitrary: fc.record({
+            kind: fc.constant('value' as const),
+            encoding: fc.constantFrom<Encoding>('json', 'json', 'form'),
+            value: objectFor(operation.body, 'fuzz'),
+          }),
+        },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('value' as const), encoding: fc.constant<Encoding>('json'), value: anyJson }) },
         { weight: 1, arbitrary: rawBodies.map((b) => ({ kind: 'raw' as const, ...b })) },
       )
-    : fc.option(rawBodies.map((b) => ({ kind: 'raw' as const, ...b })), { freq: 10, nil: undefined })
+    : fc.option(
+        rawBodies.map((b) => ({ kind: 'raw' as const, ...b })),
+        { freq: 10, nil: undefined },
+      )
   const auth = fc.constantFrom<Auth>('owner', 'owner', 'owner', 'owner', 'owner', 'owner', 'owner', 'none', 'bogus', 'read-only')
-  const idempotencyKey = operation.method === 'POST' ? fc.option(fc.constantFrom('k1', 'k2', 'k3', 'x'.repeat(300), 'é'), { freq: 3, nil: undefined }) : fc.constant(undefined)
-  return fc.record({ method: fc.constant(operation.method), template: fc.constant(operation.template), path, query, rawQuery: rawQueries, body, auth, idempotencyKey })
+  const idempotencyKey =
+    operation.method === 'POST' ? fc.option(fc.constantFrom('k1', 'k2', 'k3', 'x'.repeat(300), 'é'), { freq: 3, nil: undefined }) : fc.constant(undefined)
+  return fc.record({
+    method: fc.constant(operation.method),
+    template: fc.constant(operation.template),
+    path,
+    query,
+    rawQuery: rawQueries,
+    body,
+    auth,
+    idempotencyKey,
+  })
 }
 
 /** How fast-check prints a counterexample: one line, long strings cut. */
@@ -420,7 +502,9 @@ function summarize(request: GeneratedRequest): string {
 
 /** Percent-encodes the UTF-8 bytes of `s` (a lone surrogate becomes U+FFFD), as a path segment. */
 function percentEncode(s: string): string {
-  return [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('')
+  return [...Buffer.from(s, 'utf8')]
+    .map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('')
 }
 
 function resolveDeep(value: unknown, resolve: Resolve): unknown {
@@ -428,7 +512,8 @@ function resolveDeep(value: unknown, resolve: Resolve): unknown {
   if (Array.isArray(value)) return value.map((v) => resolveDeep(v, resolve))
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: resolveDeep(v, resolve), enumerable: true, writable: true, configurable: true })
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, { value: resolveDeep(v, resolve), enumerable: true, writable: true, configurable: true })
     return out
   }
   return value
@@ -437,7 +522,8 @@ function resolveDeep(value: unknown, resolve: Resolve): unknown {
 /** Form and query encoding of the contract: `key[sub]=v` for objects, repeated keys for arrays, `''` for null. */
 function appendParams(params: URLSearchParams, key: string, value: unknown, nested = false): void {
   if (value === null) params.append(key, '')
-  else if (Array.isArray(value)) for (const item of value) appendParams(params, key, typeof item === 'object' && item !== null ? JSON.stringify(item) : item, true)
+  else if (Array.isArray(value))
+    for (const item of value) appendParams(params, key, typeof item === 'object' && item !== null ? JSON.stringify(item) : item, true)
   else if (typeof value === 'object') {
     if (nested) params.append(key, JSON.stringify(value))
     else for (const [sub, v] of Object.entries(value)) appendParams(params, `${key}[${sub}]`, v, true)
@@ -468,7 +554,8 @@ export function toWire(request: GeneratedRequest, resolve: Resolve, tokens: Reco
   if (body === undefined) return { method: operation.method, path, headers }
   if (body.kind === 'raw') return { method: operation.method, path, headers: { ...headers, 'content-type': body.contentType }, body: body.text }
   const value = resolveDeep(body.value, resolve)
-  if (body.encoding === 'json') return { method: operation.method, path, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(value) }
+  if (body.encoding === 'json')
+    return { method: operation.method, path, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(value) }
   const form = new URLSearchParams()
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) for (const [k, v] of Object.entries(value)) appendParams(form, k, v)
   return { method: operation.method, path, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() }

@@ -36,13 +36,17 @@ export async function startServerProcess(
   env: Env & { PORT: string },
   options: { via?: 'node' | 'npm' | 'cli'; args?: string[]; url?: string } = {},
 ): Promise<ServerProcess> {
-  const child = options.via === 'npm'
-    ? spawn('npm', ['start'], {
-      cwd: ROOT,
-      env: { ...baseEnv(env), PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    : spawn(process.execPath, options.via === 'cli' ? [CLI, 'serve', ...(options.args ?? [])] : [MAIN], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child =
+    options.via === 'npm'
+      ? spawn('npm', ['start'], {
+          cwd: ROOT,
+          env: { ...baseEnv(env), PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
+      : spawn(process.execPath, options.via === 'cli' ? [CLI, 'serve', ...(options.args ?? [])] : [MAIN], {
+          env: baseEnv(env),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
   let out = ''
   let stdout = ''
   let stderr = ''

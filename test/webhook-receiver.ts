@@ -49,7 +49,8 @@ export async function startReceiver(options: { port?: number; delayMs?: number }
     async waitFor(predicate: (all: Received[]) => boolean, timeoutMs = 20_000): Promise<Received[]> {
       const deadline = Date.now() + timeoutMs
       while (!predicate(received)) {
-        if (Date.now() > deadline) throw new Error(`the receiver did not get what was expected; it got: ${JSON.stringify(received.map((r) => [r.path, r.json?.type]))}`)
+        if (Date.now() > deadline)
+          throw new Error(`the receiver did not get what was expected; it got: ${JSON.stringify(received.map((r) => [r.path, r.json?.type]))}`)
         await sleep(20)
       }
       return received

@@ -13,7 +13,10 @@ test('every Redis key and channel starts with LINKLINE_REDIS_PREFIX (default lin
 
 test('REDIS_URL must be a redis:// or rediss:// URL', () => {
   assert.equal(loadConfig({ REDIS_URL: 'rediss://cache.internal:6380/2' }).redisUrl, 'rediss://cache.internal:6380/2')
-  assert.throws(() => loadConfig({ REDIS_URL: 'cache.internal:6379' }), (e: unknown) => e instanceof ConfigError && /REDIS_URL must start/.test(e.message))
+  assert.throws(
+    () => loadConfig({ REDIS_URL: 'cache.internal:6379' }),
+    (e: unknown) => e instanceof ConfigError && /REDIS_URL must start/.test(e.message),
+  )
 })
 
 // The rate limiter must use the configured namespace: without this test, a plugin ignoring `nameSpace`

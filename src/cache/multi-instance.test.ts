@@ -103,8 +103,7 @@ describe('several instances on one PostgreSQL and Redis', { skip: needsPostgresA
   test("controls changed on A take effect on B's very next request", async () => {
     const link = (await create(a, { destination: 'https://a.example/ctl', path: '/ctl' })).body.data
     const visit = (headers: Record<string, string> = {}) => b.request('GET', '/ctl', { token: null, headers })
-    const change = async (fields: Record<string, unknown>) =>
-      assert.equal((await a.request('PATCH', `/v1/links/${link.id}`, { json: fields })).status, 200)
+    const change = async (fields: Record<string, unknown>) => assert.equal((await a.request('PATCH', `/v1/links/${link.id}`, { json: fields })).status, 200)
     assert.equal(await location(b, '/ctl'), 'https://a.example/ctl')
     await change({ expiresAt: '2020-01-01T00:00:00Z' })
     assert.equal((await visit()).status, 410)
@@ -176,7 +175,10 @@ describe('several instances on one PostgreSQL and Redis', { skip: needsPostgresA
     assert.equal(limited.body.error.code, 'rate_limited')
     assert.ok(Number(limited.headers['retry-after']) > 0)
     // One counter: every answer, from either instance, is one lower than the one before.
-    assert.deepEqual(remaining, remaining.map((_, i) => (remaining[0] as number) - i))
+    assert.deepEqual(
+      remaining,
+      remaining.map((_, i) => (remaining[0] as number) - i),
+    )
     assert.equal(remaining.at(-1), 0)
   })
 })

@@ -56,8 +56,7 @@ describe('Redis goes away and comes back', { skip: needsPostgresAndRedis }, () =
       await sleep(50)
     }
   }
-  const location = async (path: string, server = s) =>
-    (await server.request('GET', path, { token: null, headers: { host: DOMAIN } })).headers.location
+  const location = async (path: string, server = s) => (await server.request('GET', path, { token: null, headers: { host: DOMAIN } })).headers.location
   const cached = (path: string) => s.container.redirectCache.get(DOMAIN, path)
   const create = async (path: string, destination: string) =>
     (await s.request('POST', '/v1/links', { json: { destination, path }, headers: { host: DOMAIN } })).body.data

@@ -29,7 +29,10 @@ export function connectRedis(deps: { url: string; prefix: string; logger: Pick<B
   const client = new Redis(deps.url, COMMAND_OPTIONS)
   const subscriber = new Redis(deps.url, SUBSCRIBER_OPTIONS)
   // Unknown until the first connection attempt ends, so that a Redis unreachable at start is logged too.
-  const up = new Map<Redis, boolean | undefined>([[client, undefined], [subscriber, undefined]])
+  const up = new Map<Redis, boolean | undefined>([
+    [client, undefined],
+    [subscriber, undefined],
+  ])
   let closing = false
   const setUp = (connection: Redis, name: string, value: boolean) => {
     if (closing || up.get(connection) === value) return
@@ -38,7 +41,10 @@ export function connectRedis(deps: { url: string; prefix: string; logger: Pick<B
     else logger.warn({ connection: name }, 'redis connection down; retrying (meanwhile redirects bypass the cache and rate limits are not enforced)')
     metrics.setRedisUp([...up.values()].every(Boolean))
   }
-  for (const [connection, name] of [[client, 'commands'], [subscriber, 'subscriber']] as const) {
+  for (const [connection, name] of [
+    [client, 'commands'],
+    [subscriber, 'subscriber'],
+  ] as const) {
     connection.on('ready', () => setUp(connection, name, true))
     connection.on('close', () => setUp(connection, name, false))
     connection.on('error', () => metrics.countRedisError())
@@ -64,17 +70,20 @@ export function connectRedis(deps: { url: string; prefix: string; logger: Pick<B
     )
   })
   // A throw inside an ioredis listener would surface in its socket parser: contain it here.
-  subscriber.on('message', deps.faults.guard('redis', (_channel: string, raw: string) => {
-    let message: Message
-    try {
-      message = JSON.parse(raw) as Message
-    } catch {
-      return
-    }
-    if (message.from === instance) return
-    if (message.type === 'link') handlers?.link(message.domain, message.path)
-    else handlers?.domainsChanged()
-  }))
+  subscriber.on(
+    'message',
+    deps.faults.guard('redis', (_channel: string, raw: string) => {
+      let message: Message
+      try {
+        message = JSON.parse(raw) as Message
+      } catch {
+        return
+      }
+      if (message.from === instance) return
+      if (message.type === 'link') handlers?.link(message.domain, message.path)
+      else handlers?.domainsChanged()
+    }),
+  )
 
   async function publish(message: Message): Promise<void> {
     try {

@@ -17,8 +17,7 @@ export interface Command {
 }
 
 /** The container of a CLI command: its logs go to stderr, stdout carries only the command's output. */
-export const createCliContainer = (config: Config) =>
-  createContainer(config, { logger: pino({ level: config.logLevel }, pino.destination(2)) })
+export const createCliContainer = (config: Config) => createContainer(config, { logger: pino({ level: config.logLevel }, pino.destination(2)) })
 
 /**
  * Runs `work` with a migrated container, and always closes it. Only prepared, not started: a command

@@ -46,7 +46,12 @@ export const linksCommand: Command = {
     const [verb, ...rest] = args
     switch (verb) {
       case 'import': {
-        const { values, positionals } = parse(rest, { owner: { type: 'string' }, format: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } })
+        const { values, positionals } = parse(rest, {
+          owner: { type: 'string' },
+          format: { type: 'string' },
+          'dry-run': { type: 'boolean' },
+          json: { type: 'boolean' },
+        })
         const principal = ownerPrincipal(values.owner, 'import')
         if (positionals.length !== 1) throw new CliError(`links import needs one <file>\n\n${HELP}`)
         const file = positionals[0] as string
@@ -66,17 +71,23 @@ export const linksCommand: Command = {
         bar?.start(size, 0, { rows })
         try {
           const summary = await withContainer(config(), (c) =>
-            c.porting.importLinks(principal, readImport(file, format as ImportFormat, (bytes) => bar?.increment(bytes)), {
-              dryRun: values['dry-run'] === true,
-              onRows: (n) => bar?.update({ rows: (rows += n) }),
-            }))
+            c.porting.importLinks(
+              principal,
+              readImport(file, format as ImportFormat, (bytes) => bar?.increment(bytes)),
+              {
+                dryRun: values['dry-run'] === true,
+                onRows: (n) => bar?.update({ rows: (rows += n) }),
+              },
+            ),
+          )
           bar?.stop()
           if (values.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
           else printSummary(summary)
           return summary.failed.length > 0 ? 1 : 0
         } catch (error) {
           bar?.stop()
-          if (error instanceof ImportFileError || (error as { code?: string }).code?.startsWith('CSV_')) throw new CliError(`${file}: ${(error as Error).message}`)
+          if (error instanceof ImportFileError || (error as { code?: string }).code?.startsWith('CSV_'))
+            throw new CliError(`${file}: ${(error as Error).message}`)
           throw error
         }
       }

@@ -9,7 +9,14 @@ import { serveCommand } from './serve.command.js'
 import { tokensCommand } from './tokens.command.js'
 import { CliError, type Command } from './command.js'
 
-const COMMANDS: Record<string, Command> = { serve: serveCommand, migrate: migrateCommand, tokens: tokensCommand, domains: domainsCommand, links: linksCommand, backup: backupCommand }
+const COMMANDS: Record<string, Command> = {
+  serve: serveCommand,
+  migrate: migrateCommand,
+  tokens: tokensCommand,
+  domains: domainsCommand,
+  links: linksCommand,
+  backup: backupCommand,
+}
 
 const USAGE = `Usage: linkline <command> [options]
 
@@ -45,7 +52,8 @@ async function main(argv: string[]): Promise<number> {
   }
   // An option left out (undefined) must not hide the environment's value.
   return command.run(rest, (overrides = {}) =>
-    loadConfig({ ...process.env, ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) }))
+    loadConfig({ ...process.env, ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) }),
+  )
 }
 
 main(process.argv.slice(2)).then(

@@ -33,8 +33,7 @@ export const tokensCommand: Command = {
           if (error instanceof InvalidScopesError) throw new CliError(error.message)
           throw error
         }
-        const { token } = await withContainer(config(), (c) =>
-          c.tokens.create({ ownerId: owner, name: (values.name as string | undefined) ?? null, scopes }))
+        const { token } = await withContainer(config(), (c) => c.tokens.create({ ownerId: owner, name: (values.name as string | undefined) ?? null, scopes }))
         process.stdout.write(`${token}\n`)
         return 0
       }
@@ -47,12 +46,25 @@ export const tokensCommand: Command = {
           // Fits 100 columns: the prefix names a token for revoke; ids and full times are in --json.
           const all = (scopes: string[]) => SCOPES.every((s) => scopes.includes(s))
           const rows = tokens.map((t) => [
-            `${t.prefix}…`, fit(t.name ?? '-', 16), fit(t.ownerId, 16), all(t.scopes) ? 'all' : fit(t.scopes.join(','), 30),
-            t.createdAt.slice(0, 10), t.revokedAt === null ? 'active' : 'revoked',
+            `${t.prefix}…`,
+            fit(t.name ?? '-', 16),
+            fit(t.ownerId, 16),
+            all(t.scopes) ? 'all' : fit(t.scopes.join(','), 30),
+            t.createdAt.slice(0, 10),
+            t.revokedAt === null ? 'active' : 'revoked',
           ])
           const table = [['PREFIX', 'NAME', 'OWNER', 'SCOPES', 'CREATED', 'STATUS'], ...rows]
           const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)))
-          process.stdout.write(table.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n')
+          process.stdout.write(
+            table
+              .map((r) =>
+                r
+                  .map((cell, i) => cell.padEnd(widths[i]!))
+                  .join('  ')
+                  .trimEnd(),
+              )
+              .join('\n') + '\n',
+          )
         }
         return 0
       }

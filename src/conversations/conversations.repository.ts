@@ -43,8 +43,7 @@ function pastCursor(key: 'activity_at' | 'created_at', cursor: Cursor, direction
 
 /** The queries on conversations and their messages, bound to `db` or to a transaction. */
 function queries(db: Db) {
-  const owned = (ownerId: string, id: string) =>
-    db.selectFrom('conversations').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).where(visible)
+  const owned = (ownerId: string, id: string) => db.selectFrom('conversations').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).where(visible)
 
   /** One page in the direction of travel, served by (owner_id, activity_at, id): no sort step. */
   const listQuery = (ownerId: string, filters: ConversationFilters, cursor: Cursor | undefined, direction: Direction, limit: number) => {
@@ -81,7 +80,12 @@ function queries(db: Db) {
      * so that a new conversation with that counterpart can be created now. One conversation: bounded.
      */
     async deletePurgeable(ownerId: string, column: 'contact_id' | 'group_id', value: string): Promise<void> {
-      await db.deleteFrom('conversations').where('owner_id', '=', ownerId).where(column, '=', value).where((eb) => eb.not(visible(eb))).execute()
+      await db
+        .deleteFrom('conversations')
+        .where('owner_id', '=', ownerId)
+        .where(column, '=', value)
+        .where((eb) => eb.not(visible(eb)))
+        .execute()
     },
 
     list: (...args: Parameters<typeof listQuery>): Promise<ConversationRow[]> => listQuery(...args).execute(),

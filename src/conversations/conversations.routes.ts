@@ -28,29 +28,53 @@ const message = Type.Ref('Message')
 /** Conversations and their messages: bare objects, no envelope (API.md section 4). */
 export function conversationsRoutes(app: App, { conversations }: { conversations: ConversationsService }): void {
   const ownConversation = resourceFirst((req, params) => conversations.get(principalOf(req), params.id as string))
-  app.get('/v1/conversations', {
-    config: read,
-    schema: {
-      tags, security, summary: 'List your conversations, most recently active first',
-      querystring: ListConversationsQuery, response: { 200: ConversationList, ...errorResponses },
+  app.get(
+    '/v1/conversations',
+    {
+      config: read,
+      schema: {
+        tags,
+        security,
+        summary: 'List your conversations, most recently active first',
+        querystring: ListConversationsQuery,
+        response: { 200: ConversationList, ...errorResponses },
+      },
     },
-  }, async (req) => conversations.list(principalOf(req), req.query))
+    async (req) => conversations.list(principalOf(req), req.query),
+  )
 
-  app.post('/v1/conversations', {
-    config: write,
-    schema: {
-      tags, security, summary: 'Get or create the conversation with a contact or a group (201 created, 200 existing)',
-      body: CreateConversationBody, response: { 200: conversation, 201: conversation, ...errorResponses },
+  app.post(
+    '/v1/conversations',
+    {
+      config: write,
+      schema: {
+        tags,
+        security,
+        summary: 'Get or create the conversation with a contact or a group (201 created, 200 existing)',
+        body: CreateConversationBody,
+        response: { 200: conversation, 201: conversation, ...errorResponses },
+      },
     },
-  }, async (req, reply) => {
-    const { created, conversation: object } = await conversations.create(principalOf(req), req.body)
-    return reply.code(created ? 201 : 200).send(object)
-  })
+    async (req, reply) => {
+      const { created, conversation: object } = await conversations.create(principalOf(req), req.body)
+      return reply.code(created ? 201 : 200).send(object)
+    },
+  )
 
-  app.get('/v1/conversations/:id', {
-    config: read,
-    schema: { tags, security, summary: 'Retrieve a conversation (changes nothing)', params: ConversationIdParams, response: { 200: conversation, ...errorResponses } },
-  }, async (req) => conversations.get(principalOf(req), req.params.id))
+  app.get(
+    '/v1/conversations/:id',
+    {
+      config: read,
+      schema: {
+        tags,
+        security,
+        summary: 'Retrieve a conversation (changes nothing)',
+        params: ConversationIdParams,
+        response: { 200: conversation, ...errorResponses },
+      },
+    },
+    async (req) => conversations.get(principalOf(req), req.params.id),
+  )
 
   for (const method of ['PUT', 'PATCH'] as const) {
     app.route({
@@ -59,55 +83,104 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
       config: write,
       preValidation: ownConversation,
       schema: {
-        tags, security, summary: 'Update a conversation (partial): pin, mute, archive or restore, pinned message',
-        params: ConversationIdParams, body: UpdateConversationBody, response: { 200: conversation, ...errorResponses },
+        tags,
+        security,
+        summary: 'Update a conversation (partial): pin, mute, archive or restore, pinned message',
+        params: ConversationIdParams,
+        body: UpdateConversationBody,
+        response: { 200: conversation, ...errorResponses },
       },
       handler: async (req) => conversations.update(principalOf(req), req.params.id, req.body),
     })
   }
 
-  app.post('/v1/conversations/:id/open', {
-    config: write,
-    preValidation: ownConversation,
-    schema: {
-      tags, security, summary: 'Mark a conversation opened now (last_opened_at never moves back)',
-      params: ConversationIdParams, body: EmptyBody, response: { 200: conversation, ...errorResponses },
+  app.post(
+    '/v1/conversations/:id/open',
+    {
+      config: write,
+      preValidation: ownConversation,
+      schema: {
+        tags,
+        security,
+        summary: 'Mark a conversation opened now (last_opened_at never moves back)',
+        params: ConversationIdParams,
+        body: EmptyBody,
+        response: { 200: conversation, ...errorResponses },
+      },
     },
-  }, async (req) => conversations.open(principalOf(req), req.params.id))
+    async (req) => conversations.open(principalOf(req), req.params.id),
+  )
 
-  app.delete('/v1/conversations/:id', {
-    config: write,
-    schema: { tags, security, summary: 'Delete a conversation and its messages', params: ConversationIdParams, response: { 200: Deleted, ...errorResponses } },
-  }, async (req) => conversations.delete(principalOf(req), req.params.id))
-
-  app.post('/v1/conversations/:id/messages', {
-    config: write,
-    preValidation: ownConversation,
-    schema: {
-      tags, security, summary: "Add a message (moves the conversation's last_active_at)",
-      params: ConversationIdParams, body: CreateMessageBody, response: { 201: message, ...errorResponses },
+  app.delete(
+    '/v1/conversations/:id',
+    {
+      config: write,
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a conversation and its messages',
+        params: ConversationIdParams,
+        response: { 200: Deleted, ...errorResponses },
+      },
     },
-  }, async (req, reply) => reply.code(201).send(await conversations.createMessage(principalOf(req), req.params.id, req.body)))
+    async (req) => conversations.delete(principalOf(req), req.params.id),
+  )
 
-  app.get('/v1/conversations/:id/messages', {
-    config: read,
-    preValidation: ownConversation,
-    schema: {
-      tags, security, summary: "List a conversation's messages, newest first",
-      params: ConversationIdParams, querystring: ListMessagesQuery, response: { 200: MessageList, ...errorResponses },
+  app.post(
+    '/v1/conversations/:id/messages',
+    {
+      config: write,
+      preValidation: ownConversation,
+      schema: {
+        tags,
+        security,
+        summary: "Add a message (moves the conversation's last_active_at)",
+        params: ConversationIdParams,
+        body: CreateMessageBody,
+        response: { 201: message, ...errorResponses },
+      },
     },
-  }, async (req) => conversations.listMessages(principalOf(req), req.params.id, req.query))
+    async (req, reply) => reply.code(201).send(await conversations.createMessage(principalOf(req), req.params.id, req.body)),
+  )
 
-  app.get('/v1/conversations/:id/messages/:message_id', {
-    config: read,
-    schema: { tags, security, summary: 'Retrieve a message', params: MessageIdParams, response: { 200: message, ...errorResponses } },
-  }, async (req) => conversations.getMessage(principalOf(req), req.params.id, req.params.message_id))
-
-  app.delete('/v1/conversations/:id/messages/:message_id', {
-    config: write,
-    schema: {
-      tags, security, summary: 'Delete a message (unpins it if it was the pinned message)',
-      params: MessageIdParams, response: { 200: Deleted, ...errorResponses },
+  app.get(
+    '/v1/conversations/:id/messages',
+    {
+      config: read,
+      preValidation: ownConversation,
+      schema: {
+        tags,
+        security,
+        summary: "List a conversation's messages, newest first",
+        params: ConversationIdParams,
+        querystring: ListMessagesQuery,
+        response: { 200: MessageList, ...errorResponses },
+      },
     },
-  }, async (req) => conversations.deleteMessage(principalOf(req), req.params.id, req.params.message_id))
+    async (req) => conversations.listMessages(principalOf(req), req.params.id, req.query),
+  )
+
+  app.get(
+    '/v1/conversations/:id/messages/:message_id',
+    {
+      config: read,
+      schema: { tags, security, summary: 'Retrieve a message', params: MessageIdParams, response: { 200: message, ...errorResponses } },
+    },
+    async (req) => conversations.getMessage(principalOf(req), req.params.id, req.params.message_id),
+  )
+
+  app.delete(
+    '/v1/conversations/:id/messages/:message_id',
+    {
+      config: write,
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a message (unpins it if it was the pinned message)',
+        params: MessageIdParams,
+        response: { 200: Deleted, ...errorResponses },
+      },
+    },
+    async (req) => conversations.deleteMessage(principalOf(req), req.params.id, req.params.message_id),
+  )
 }

@@ -5,8 +5,7 @@ import { Nullable, StringEnum } from '../shared/schema.js'
 const MAX_UNIX_SECONDS = 253_402_300_799
 
 const UnixSeconds = Type.Integer({ description: 'Unix seconds' })
-const ExternalId = (what: string) =>
-  Type.String({ minLength: 1, maxLength: 128, description: `Your own identifier of the ${what} (1-128 characters)` })
+const ExternalId = (what: string) => Type.String({ minLength: 1, maxLength: 128, description: `Your own identifier of the ${what} (1-128 characters)` })
 const Direction = StringEnum(['outbound', 'inbound'])
 const ResourceId = Type.String({ minLength: 1, maxLength: 64 })
 
@@ -60,7 +59,9 @@ export const UpdateConversationBody = Type.Object(
     is_muted: Type.Optional(Type.Boolean()),
     pinned_message_id: Type.Optional(Nullable(ResourceId)),
     archived_at: Type.Optional(
-      Nullable(Type.Integer({ minimum: 0, maximum: MAX_UNIX_SECONDS, 'x-error': 'archived_at must be a Unix-seconds timestamp, or null (or empty) to restore' })),
+      Nullable(
+        Type.Integer({ minimum: 0, maximum: MAX_UNIX_SECONDS, 'x-error': 'archived_at must be a Unix-seconds timestamp, or null (or empty) to restore' }),
+      ),
     ),
   },
   { additionalProperties: false, examples: [{ is_pinned: true }] },

@@ -13,13 +13,20 @@ const encodings: Encoding[] = ['json', 'form']
 
 /** The same fields as a JSON body or as form fields (where null is the empty string). */
 const encode = (encoding: Encoding, fields: Fields): RequestOptions =>
-  encoding === 'json'
-    ? { json: fields }
-    : { form: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v === null ? '' : v])) }
+  encoding === 'json' ? { json: fields } : { form: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v === null ? '' : v])) }
 
 const CONVERSATION_KEYS = [
-  'archived_at', 'contact_id', 'created_at', 'group_id', 'id', 'is_muted', 'is_pinned',
-  'last_active_at', 'last_opened_at', 'link_id', 'pinned_message_id',
+  'archived_at',
+  'contact_id',
+  'created_at',
+  'group_id',
+  'id',
+  'is_muted',
+  'is_pinned',
+  'last_active_at',
+  'last_opened_at',
+  'link_id',
+  'pinned_message_id',
 ]
 
 interface Conversation {
@@ -89,10 +96,22 @@ for (const backend of backends) {
           assert.equal(first.status, 201)
           assert.deepEqual(Object.keys(first.body).sort(), CONVERSATION_KEYS)
           assert.match(first.body.id, /^conv_[0-9A-Z]{26}$/)
-          assert.deepEqual({ ...first.body, id: undefined, created_at: undefined }, {
-            id: undefined, contact_id: `c_${encoding}`, group_id: null, link_id: null, pinned_message_id: null,
-            is_pinned: false, is_muted: false, last_active_at: null, last_opened_at: null, created_at: undefined, archived_at: null,
-          })
+          assert.deepEqual(
+            { ...first.body, id: undefined, created_at: undefined },
+            {
+              id: undefined,
+              contact_id: `c_${encoding}`,
+              group_id: null,
+              link_id: null,
+              pinned_message_id: null,
+              is_pinned: false,
+              is_muted: false,
+              last_active_at: null,
+              last_opened_at: null,
+              created_at: undefined,
+              archived_at: null,
+            },
+          )
           assert.ok(Number.isInteger(first.body.created_at) && first.body.created_at >= before && first.body.created_at <= nowSeconds())
           const again = await create({ contact_id: `c_${encoding}` }, { encoding })
           assert.equal(again.status, 200)
@@ -154,7 +173,11 @@ for (const backend of backends) {
         for (const encoding of encodings) {
           for (const [fields, param] of cases) expect400(await create(fields, { encoding }), param, `${encoding} ${JSON.stringify(fields)}`)
         }
-        for (const [fields, param] of [[{ contact_id: 42 }, 'contact_id'], [{ group_id: true }, 'group_id'], [{ contact_id: 'a', link_id: 7 }, 'link_id']] as const) {
+        for (const [fields, param] of [
+          [{ contact_id: 42 }, 'contact_id'],
+          [{ group_id: true }, 'group_id'],
+          [{ contact_id: 'a', link_id: 7 }, 'link_id'],
+        ] as const) {
           expect400(await create(fields), param, JSON.stringify(fields))
         }
         const json = await s.request('POST', '/v1/conversations', { raw: '["c"]', headers: { 'content-type': 'application/json' } })
@@ -168,7 +191,10 @@ for (const backend of backends) {
       })
 
       test('concurrent get-or-create of one contact (and one group) makes exactly one conversation', async () => {
-        for (const [column, value] of [['contact_id', 'racer'], ['group_id', 'racers']] as const) {
+        for (const [column, value] of [
+          ['contact_id', 'racer'],
+          ['group_id', 'racers'],
+        ] as const) {
           const results = await Promise.all(Array.from({ length: 12 }, () => create({ [column]: value })))
           assert.deepEqual(results.map((r) => r.status).sort(), [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201])
           assert.equal(new Set(results.map((r) => r.body.id)).size, 1)
@@ -316,9 +342,16 @@ for (const backend of backends) {
           const out = await postMessage(id, { text: `hello ${encoding}` }, encoding)
           assert.equal(out.status, 201)
           assert.match(out.body.id, /^msg_[0-9A-Z]{26}$/)
-          assert.deepEqual({ ...out.body, id: undefined, created_at: undefined }, {
-            id: undefined, conversation_id: id, direction: 'outbound', text: `hello ${encoding}`, created_at: undefined,
-          })
+          assert.deepEqual(
+            { ...out.body, id: undefined, created_at: undefined },
+            {
+              id: undefined,
+              conversation_id: id,
+              direction: 'outbound',
+              text: `hello ${encoding}`,
+              created_at: undefined,
+            },
+          )
           assert.ok(out.body.created_at >= start && out.body.created_at <= nowSeconds())
           const inbound = await postMessage(id, { text: 'hi back', direction: 'inbound' }, encoding)
           assert.equal(inbound.body.direction, 'inbound')
@@ -508,9 +541,7 @@ for (const backend of backends) {
           if (Object.keys(fields).length > 0) assert.equal((await s.request('PUT', `/v1/conversations/${id}`, { json: fields, token: owner })).status, 200)
         }
         const rows = await db().selectFrom('conversations').selectAll().where('owner_id', '=', 'lister').execute()
-        expected = rows
-          .sort((a, b) => (b.last_active_at ?? b.created_at) - (a.last_active_at ?? a.created_at) || (a.id < b.id ? 1 : -1))
-          .map((row) => row.id)
+        expected = rows.sort((a, b) => (b.last_active_at ?? b.created_at) - (a.last_active_at ?? a.created_at) || (a.id < b.id ? 1 : -1)).map((row) => row.id)
         assert.equal(expected[0], oldest)
       })
 
@@ -524,7 +555,10 @@ for (const backend of backends) {
         assert.equal(all.body.has_more, false)
         assert.deepEqual(ids(all.body.data), expected)
         const sorted = all.body.data.map((c: Conversation) => c.last_active_at ?? c.created_at)
-        assert.deepEqual(sorted, [...sorted].sort((a, b) => b - a))
+        assert.deepEqual(
+          sorted,
+          [...sorted].sort((a, b) => b - a),
+        )
       })
 
       test('starting_after pages through all 27 without repeating or skipping, for several page sizes', async () => {
@@ -569,9 +603,18 @@ for (const backend of backends) {
 
       test('parameter errors name the parameter', async () => {
         const cases: [string, string][] = [
-          ['?limit=0', 'limit'], ['?limit=101', 'limit'], ['?limit=abc', 'limit'], ['?limit=1.5', 'limit'], ['?limit=', 'limit'],
-          ['?muted=maybe', 'muted'], ['?archived=yes', 'archived'], ['?pinned=2', 'pinned'],
-          ['?sort=asc', 'sort'], ['?contact_id=', 'contact_id'], ['?group_id=', 'group_id'], ['?link_id=', 'link_id'],
+          ['?limit=0', 'limit'],
+          ['?limit=101', 'limit'],
+          ['?limit=abc', 'limit'],
+          ['?limit=1.5', 'limit'],
+          ['?limit=', 'limit'],
+          ['?muted=maybe', 'muted'],
+          ['?archived=yes', 'archived'],
+          ['?pinned=2', 'pinned'],
+          ['?sort=asc', 'sort'],
+          ['?contact_id=', 'contact_id'],
+          ['?group_id=', 'group_id'],
+          ['?link_id=', 'link_id'],
           ['?starting_after=conv_01ZZZZZZZZZZZZZZZZZZZZZZZZ', 'starting_after'],
           ['?ending_before=nope', 'ending_before'],
           [`?starting_after=${expected[0]}&ending_before=${expected[1]}`, 'ending_before'],
@@ -624,7 +667,11 @@ for (const backend of backends) {
         expect400(await list(`?starting_after=${foreign}`), 'starting_after', 'foreign message')
         expect400(await list(`?ending_before=${id}`), 'ending_before', 'a conversation id')
         expect400(await list(`?starting_after=${posted[3]}&ending_before=${posted[5]}`), 'ending_before', 'both')
-        for (const [query, param] of [['?limit=0', 'limit'], ['?limit=101', 'limit'], ['?direction=inbound', 'direction']]) {
+        for (const [query, param] of [
+          ['?limit=0', 'limit'],
+          ['?limit=101', 'limit'],
+          ['?direction=inbound', 'direction'],
+        ]) {
           expect400(await list(query as string), param as string, query as string)
         }
       })
@@ -638,7 +685,11 @@ for (const backend of backends) {
           ['first page', repo.listQuery('alice', {}, undefined, 'older', 11), 'conversations_owner_activity (owner_id=?)'],
           ['starting_after', repo.listQuery('alice', {}, cursor, 'older', 11), 'conversations_owner_activity (owner_id=? AND activity_at<?)'],
           ['ending_before', repo.listQuery('alice', {}, cursor, 'newer', 11), 'conversations_owner_activity (owner_id=? AND activity_at>?)'],
-          ['muted, archived', repo.listQuery('alice', { muted: true, archived: false }, cursor, 'older', 11), 'conversations_owner_activity (owner_id=? AND activity_at<?)'],
+          [
+            'muted, archived',
+            repo.listQuery('alice', { muted: true, archived: false }, cursor, 'older', 11),
+            'conversations_owner_activity (owner_id=? AND activity_at<?)',
+          ],
           ['contact_id', repo.listQuery('alice', { contact_id: 'c' }, cursor, 'older', 11), 'conversations_owner_contact (owner_id=? AND contact_id=?)'],
           ['link_id', repo.listQuery('alice', { link_id: 'lnk_x' }, cursor, 'older', 11), 'conversations_link_activity (link_id=? AND activity_at<?)'],
           ['messages', repo.listMessagesQuery('conv_x', cursor, 'older', 11), 'messages_conversation_created (conversation_id=? AND created_at<?)'],

@@ -114,7 +114,8 @@ describe('the dashboard in a real browser', { skip: missing }, () => {
 
     // Several at once: one bulk-delete request.
     const ids: string[] = []
-    for (const path of ['/bulk-a', '/bulk-b']) ids.push((await s.request('POST', '/v1/links', { json: { destination: 'https://example.com/bulk', path } })).body.data.id)
+    for (const path of ['/bulk-a', '/bulk-b'])
+      ids.push((await s.request('POST', '/v1/links', { json: { destination: 'https://example.com/bulk', path } })).body.data.id)
     await page.reload()
     for (const path of ['/bulk-a', '/bulk-b']) await page.getByLabel(`Select http://${s.host}${path}`).check()
     const bulk = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/v1/links/bulk-delete'))
@@ -180,7 +181,10 @@ describe('the dashboard in a real browser', { skip: missing }, () => {
     await row.locator('[data-marker="expiry"]').waitFor()
     const expected = await page.evaluate<string>("new Date('2030-01-02T03:04').toISOString()")
     const limited = (await s.request('GET', `/v1/links/${id}`)).body.data
-    assert.deepEqual([limited.expiresAt, limited.redirectType, limited.expiredUrl, limited.tags], [expected, 301, 'https://shop.example/ended', ['print', 'spring']])
+    assert.deepEqual(
+      [limited.expiresAt, limited.redirectType, limited.expiredUrl, limited.tags],
+      [expected, 301, 'https://shop.example/ended', ['print', 'spring']],
+    )
     await row.getByRole('button', { name: 'Edit' }).click()
     assert.equal(await page.getByLabel('Expires at').inputValue(), '2030-01-02T03:04')
     await page.getByLabel('Expires at').fill('')
@@ -193,12 +197,16 @@ describe('the dashboard in a real browser', { skip: missing }, () => {
     assert.deepEqual([cleared.expiresAt, cleared.maxClicks, cleared.expiredUrl, cleared.tags, cleared.redirectType], [null, null, null, [], 301])
   })
 
-  test('a link\'s page: the QR code follows its settings, and a click shows in the statistics after Refresh', async () => {
-    await page.locator('tr', { hasText: `${s.host}/promo` }).getByRole('link').click()
+  test("a link's page: the QR code follows its settings, and a click shows in the statistics after Refresh", async () => {
+    await page
+      .locator('tr', { hasText: `${s.host}/promo` })
+      .getByRole('link')
+      .click()
     await page.getByRole('heading', { name: 'Winter sale' }).waitFor()
     const qr = page.locator('.qr-preview img')
     await qr.waitFor()
-    const loaded = "(() => { const img = document.querySelector('.qr-preview img'); return img !== null && img.complete && img.naturalWidth > 0 && img.src.startsWith('blob:') })()"
+    const loaded =
+      "(() => { const img = document.querySelector('.qr-preview img'); return img !== null && img.complete && img.naturalWidth > 0 && img.src.startsWith('blob:') })()"
     await page.waitForFunction(loaded)
     await page.getByLabel('Format').selectOption('svg')
     await page.locator('.qr-preview img[data-format="svg"]').waitFor()
@@ -208,7 +216,7 @@ describe('the dashboard in a real browser', { skip: missing }, () => {
     assert.match(await field('size').locator('.field-error').innerText(), /size must be at least 64/i)
     await page.getByLabel('Size (px)').fill('256')
     await field('size').locator('.field-error').waitFor({ state: 'detached' })
-    assert.match(await page.getByRole('link', { name: 'Download SVG' }).getAttribute('href') ?? '', /format=svg.*download=1|download=1.*format=svg/)
+    assert.match((await page.getByRole('link', { name: 'Download SVG' }).getAttribute('href')) ?? '', /format=svg.*download=1|download=1.*format=svg/)
 
     const humans = page.locator('[data-total="Human clicks"] .value')
     assert.equal(await humans.innerText(), '0')
@@ -247,13 +255,17 @@ describe('the dashboard in a real browser', { skip: missing }, () => {
   test('tokens: create one with fewer scopes (shown once), then revoke it', async () => {
     await page.getByRole('link', { name: 'Tokens' }).click()
     await page.getByLabel('Name').fill('reporting')
-    for (const scope of ['links:write', 'conversations:read', 'conversations:write', 'domains:write', 'tokens:write']) await page.getByLabel(scope, { exact: true }).uncheck()
+    for (const scope of ['links:write', 'conversations:read', 'conversations:write', 'domains:write', 'tokens:write'])
+      await page.getByLabel(scope, { exact: true }).uncheck()
     await page.getByRole('button', { name: 'Create token' }).click()
     const secret = await page.getByTestId('new-token').locator('code').innerText()
     assert.match(secret, /^ll_/)
     const made = await send(s.url, 'GET', '/v1/links', { token: secret, headers: { host: s.host } })
     assert.equal(made.status, 200)
-    assert.equal((await send(s.url, 'POST', '/v1/links', { token: secret, json: { destination: 'https://example.com' }, headers: { host: s.host } })).status, 403)
+    assert.equal(
+      (await send(s.url, 'POST', '/v1/links', { token: secret, json: { destination: 'https://example.com' }, headers: { host: s.host } })).status,
+      403,
+    )
     const row = page.locator('tr', { hasText: 'reporting' })
     assert.match(await row.innerText(), /links:read, domains:read/)
     await row.getByRole('button', { name: 'Revoke' }).click()

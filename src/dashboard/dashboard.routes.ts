@@ -96,8 +96,7 @@ export function dashboardRoutes(app: App, deps: { rootUrl: string | undefined; d
     return reply.send(asset.body)
   }
 
-  app.get('/', { schema: { hide: true } }, async (_req, reply) =>
-    reply.header('Cache-Control', 'no-store').redirect(deps.rootUrl ?? '/app/', 302))
+  app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.header('Cache-Control', 'no-store').redirect(deps.rootUrl ?? '/app/', 302))
 
   app.get('/app', { schema: { hide: true } }, async (req, reply) => {
     if (!onDefaultDomain(req)) throw notFound('route')

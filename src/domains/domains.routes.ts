@@ -8,40 +8,72 @@ const tags = ['domains']
 const security = [{ bearer: [] }]
 
 export function domainsRoutes(app: App, { domains }: { domains: DomainsService }): void {
-  app.get('/v1/domains', {
-    config: { scope: 'domains:read' },
-    schema: { tags, security, summary: 'The default domains and your custom domains', response: { 200: DomainListEnvelope, ...errorResponses } },
-  }, async (req) => ({ success: true as const, data: await domains.list(principalOf(req)) }))
-
-  app.post('/v1/domains', {
-    config: { scope: 'domains:write' },
-    schema: {
-      tags, security, summary: 'Claim a custom domain (pending until its DNS TXT record is found)',
-      body: CreateDomainBody, response: { 201: DomainEnvelope, ...errorResponses },
+  app.get(
+    '/v1/domains',
+    {
+      config: { scope: 'domains:read' },
+      schema: { tags, security, summary: 'The default domains and your custom domains', response: { 200: DomainListEnvelope, ...errorResponses } },
     },
-  }, async (req, reply) => reply.code(201).send({ success: true, data: await domains.create(principalOf(req), req.body.name) }))
+    async (req) => ({ success: true as const, data: await domains.list(principalOf(req)) }),
+  )
 
-  app.get('/v1/domains/:name', {
-    config: { scope: 'domains:read' },
-    schema: {
-      tags, security, summary: 'One of your custom domains, with its verification record',
-      params: DomainNameParams, response: { 200: DomainEnvelope, ...errorResponses },
+  app.post(
+    '/v1/domains',
+    {
+      config: { scope: 'domains:write' },
+      schema: {
+        tags,
+        security,
+        summary: 'Claim a custom domain (pending until its DNS TXT record is found)',
+        body: CreateDomainBody,
+        response: { 201: DomainEnvelope, ...errorResponses },
+      },
     },
-  }, async (req) => ({ success: true as const, data: await domains.get(principalOf(req), req.params.name) }))
+    async (req, reply) => reply.code(201).send({ success: true, data: await domains.create(principalOf(req), req.body.name) }),
+  )
 
-  app.post('/v1/domains/:name/verify', {
-    config: { scope: 'domains:write' },
-    schema: {
-      tags, security, summary: 'Look the verification TXT record up now',
-      params: DomainNameParams, response: { 200: DomainEnvelope, ...errorResponses },
+  app.get(
+    '/v1/domains/:name',
+    {
+      config: { scope: 'domains:read' },
+      schema: {
+        tags,
+        security,
+        summary: 'One of your custom domains, with its verification record',
+        params: DomainNameParams,
+        response: { 200: DomainEnvelope, ...errorResponses },
+      },
     },
-  }, async (req) => ({ success: true as const, data: await domains.verify(principalOf(req), req.params.name) }))
+    async (req) => ({ success: true as const, data: await domains.get(principalOf(req), req.params.name) }),
+  )
 
-  app.delete('/v1/domains/:name', {
-    config: { scope: 'domains:write' },
-    schema: {
-      tags, security, summary: 'Release a custom domain (409 while links use it)',
-      params: DomainNameParams, response: { 200: DomainDeletedEnvelope, ...errorResponses },
+  app.post(
+    '/v1/domains/:name/verify',
+    {
+      config: { scope: 'domains:write' },
+      schema: {
+        tags,
+        security,
+        summary: 'Look the verification TXT record up now',
+        params: DomainNameParams,
+        response: { 200: DomainEnvelope, ...errorResponses },
+      },
     },
-  }, async (req) => ({ success: true as const, data: { name: await domains.delete(principalOf(req), req.params.name), deleted: true as const } }))
+    async (req) => ({ success: true as const, data: await domains.verify(principalOf(req), req.params.name) }),
+  )
+
+  app.delete(
+    '/v1/domains/:name',
+    {
+      config: { scope: 'domains:write' },
+      schema: {
+        tags,
+        security,
+        summary: 'Release a custom domain (409 while links use it)',
+        params: DomainNameParams,
+        response: { 200: DomainDeletedEnvelope, ...errorResponses },
+      },
+    },
+    async (req) => ({ success: true as const, data: { name: await domains.delete(principalOf(req), req.params.name), deleted: true as const } }),
+  )
 }

@@ -13,11 +13,16 @@ export const DomainObject = Type.Object(
     createdAt: DateTime,
     verifiedAt: DateTime,
     lastCheckedAt: DateTime,
-    verification: Nullable(Type.Object({
-      type: Type.Literal('dns-txt'),
-      name: Type.String({ description: 'the TXT record to publish: _linkline.<host name, without port>' }),
-      value: Type.String(),
-    }, { description: 'null for default domains and for domains claimed before verification existed' })),
+    verification: Nullable(
+      Type.Object(
+        {
+          type: Type.Literal('dns-txt'),
+          name: Type.String({ description: 'the TXT record to publish: _linkline.<host name, without port>' }),
+          value: Type.String(),
+        },
+        { description: 'null for default domains and for domains claimed before verification existed' },
+      ),
+    ),
   },
   { $id: 'Domain' },
 )

@@ -77,9 +77,7 @@ export function createDomainsService(deps: {
     createdAt: iso(r.created_at),
     verifiedAt: iso(r.verified_at),
     lastCheckedAt: iso(r.last_checked_at),
-    verification: r.verification_token === null
-      ? null
-      : { type: 'dns-txt', name: verificationRecordName(hostnameOf(r.name)), value: r.verification_token },
+    verification: r.verification_token === null ? null : { type: 'dns-txt', name: verificationRecordName(hostnameOf(r.name)), value: r.verification_token },
   })
 
   async function insertUnlessTaken(row: DomainRow): Promise<boolean> {
@@ -102,7 +100,7 @@ export function createDomainsService(deps: {
   async function check(row: DomainRow): Promise<DomainRow> {
     let found = false
     try {
-      found = row.verification_token !== null && await hasVerificationRecord(deps.resolver, hostnameOf(row.name), row.verification_token)
+      found = row.verification_token !== null && (await hasVerificationRecord(deps.resolver, hostnameOf(row.name), row.verification_token))
     } catch (error) {
       deps.logger.warn({ err: error, domain: row.name }, 'domain verification: DNS lookup failed; retried later')
     }
@@ -179,7 +177,13 @@ export function createDomainsService(deps: {
       const own = await repo.listByOwner(principal.ownerId)
       return [
         ...defaults.map((name) => ({
-          name, isDefault: true, status: 'verified' as const, createdAt: null, verifiedAt: null, lastCheckedAt: null, verification: null,
+          name,
+          isDefault: true,
+          status: 'verified' as const,
+          createdAt: null,
+          verifiedAt: null,
+          lastCheckedAt: null,
+          verification: null,
         })),
         ...own.map(toObject),
       ]
@@ -203,7 +207,7 @@ export function createDomainsService(deps: {
       }
       const claimed = await insertUnlessTaken(row)
       // A stale pending claim gives way: it proved nothing, and its owner had PENDING_HOLD_MS to.
-      if (!claimed && !((await repo.deleteStalePending(row.name, now - PENDING_HOLD_MS)) && await insertUnlessTaken(row))) {
+      if (!claimed && !((await repo.deleteStalePending(row.name, now - PENDING_HOLD_MS)) && (await insertUnlessTaken(row)))) {
         throw domainTaken(row.name)
       }
       custom.add(row.name)

@@ -26,7 +26,11 @@ function stubResolver() {
   return stub
 }
 
-interface Verification { type: string; name: string; value: string }
+interface Verification {
+  type: string
+  name: string
+  value: string
+}
 
 for (const backend of backends) {
   describe(`domains (${backend})`, () => {
@@ -90,24 +94,52 @@ for (const backend of backends) {
 
     test('a claimed domain is 409; a malformed name is 400', async () => {
       await claim('claimed.example')
-      for (const [token, name] of [[bob, 'claimed.example'], [s.token, 'Claimed.Example:443']] as const) {
+      for (const [token, name] of [
+        [bob, 'claimed.example'],
+        [s.token, 'Claimed.Example:443'],
+      ] as const) {
         const r = await claim(name, token)
         assert.equal(r.status, 409, name)
         assert.equal(r.body.error.code, 'conflict')
         assert.equal(r.body.error.param, 'name')
       }
       assert.equal((await claim('')).body.error.param, 'name')
-      for (const name of ['has space.example', 'a..b.example', '-lead.example', 'under_score.example', '*.wild.example', 'single',
-        'x'.repeat(64) + '.example', `${'abcdefghi.'.repeat(26)}example`, 'https://x.example', 'x.example/path', 'user@x.example', 'x.example.',
-        'a%2eexample', 'x.123']) {
+      for (const name of [
+        'has space.example',
+        'a..b.example',
+        '-lead.example',
+        'under_score.example',
+        '*.wild.example',
+        'single',
+        'x'.repeat(64) + '.example',
+        `${'abcdefghi.'.repeat(26)}example`,
+        'https://x.example',
+        'x.example/path',
+        'user@x.example',
+        'x.example.',
+        'a%2eexample',
+        'x.123',
+      ]) {
         await assertNameError(name, /host name/)
       }
       assert.equal((await s.request('POST', '/v1/domains', { json: {} })).body.error.param, 'name')
     })
 
     test('IP literals are 400 in every form the URL parser reads as an address', async () => {
-      for (const name of ['127.0.0.1', '127.0.0.1:8080', '2130706433', '0x7f.1', '127.1', '0177.0.0.1', '10.0.0.1:80', '[::1]', '[::1]:8080',
-        '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', `127.0.0.1:${new URL(s.url).port}`]) {
+      for (const name of [
+        '127.0.0.1',
+        '127.0.0.1:8080',
+        '2130706433',
+        '0x7f.1',
+        '127.1',
+        '0177.0.0.1',
+        '10.0.0.1:80',
+        '[::1]',
+        '[::1]:8080',
+        '[0:0:0:0:0:0:0:1]',
+        '[::ffff:127.0.0.1]',
+        `127.0.0.1:${new URL(s.url).port}`,
+      ]) {
         await assertNameError(name, /IP address/)
       }
       await assertNameError('::1', /host name/)
@@ -207,7 +239,7 @@ for (const backend of backends) {
         dns.failing = false
       }
       assert.equal((await s.request('GET', `/v1/domains/${name}`)).body.data.status, 'pending')
-      assert.ok(await s.container.domains.recheckPending() >= 1)
+      assert.ok((await s.container.domains.recheckPending()) >= 1)
       assert.equal((await s.request('GET', `/v1/domains/${name}`)).body.data.status, 'verified')
     })
 
@@ -256,7 +288,7 @@ for (const backend of backends) {
       assert.equal((await claim('busy.example', bob)).status, 201, 'free to claim again')
     })
 
-    test('names claimed before these rules are ignored: their host is the service\'s again', async () => {
+    test("names claimed before these rules are ignored: their host is the service's again", async () => {
       const ip = `127.0.0.1:${new URL(s.url).port}`
       for (const name of [ip, 'api.sho.rt']) {
         await sql`insert into domains (name, owner_id, created_at) values (${name}, 'mallory', 1)`.execute(s.container.storage.db)
@@ -326,9 +358,8 @@ describe('domains migrated from before verification', () => {
       const database = await createTestDatabase(backend)
       const storage = openStorage(loadConfig({ ...database.env, LOG_LEVEL: 'silent' }))
       try {
-        const migrationTableSchema = backend === 'postgres'
-          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)).rows[0]?.schema
-          : undefined
+        const migrationTableSchema =
+          backend === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)).rows[0]?.schema : undefined
         const provider = { getMigrations: async () => migrations as Record<string, Migration> }
         const { error } = await new Migrator({ db: storage.db, provider, migrationTableSchema }).migrateTo('0006-create-clicks')
         assert.equal(error, undefined)

@@ -34,8 +34,9 @@ export function registerAnonymousLimit(app: App, max: number): void {
     const now = Date.now()
     if ((current(now).get(budgetKey(req.ip)) ?? 0) < max || PROBES.has(req.routeOptions.url ?? '')) return
     const retry = String(Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)))
-    throw new AppError(429, 'rate_limited', `over ${max} failed requests per minute without a valid token from this address; retry in ${retry} s`,
-      undefined, { 'Retry-After': retry })
+    throw new AppError(429, 'rate_limited', `over ${max} failed requests per minute without a valid token from this address; retry in ${retry} s`, undefined, {
+      'Retry-After': retry,
+    })
   })
   app.addHook('onResponse', async (req, reply) => {
     const status = reply.statusCode

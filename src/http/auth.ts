@@ -26,7 +26,12 @@ export function sameOrigin(req: FastifyRequest): boolean {
 }
 
 const crossOrigin = () =>
-  new AppError(403, 'forbidden', 'a request signed in with the session cookie that changes something must come from the dashboard\'s own origin (Origin header)', 'Origin')
+  new AppError(
+    403,
+    'forbidden',
+    "a request signed in with the session cookie that changes something must come from the dashboard's own origin (Origin header)",
+    'Origin',
+  )
 
 /**
  * Authentication on every `/v1` request — unknown routes included, so that 401 comes before 404 —

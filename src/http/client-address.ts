@@ -28,7 +28,7 @@ export function clientAddress(req: IncomingMessage, trust: TrustFunction): strin
 /** An address cut to its network (/24, /48): enough to read traffic in logs, not to name a person. */
 export function truncateAddress(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
-  const v4 = mapped ? mapped[1] as string : ip
+  const v4 = mapped ? (mapped[1] as string) : ip
   if (isIPv4(v4)) return `${v4.split('.').slice(0, 3).join('.')}.0/24`
   if (!isIPv6(ip)) return 'unknown'
   const [head = ''] = ip.split('::')

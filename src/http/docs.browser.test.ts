@@ -14,7 +14,9 @@ if (missing && REQUIRED) throw new Error(missing)
 
 /** An address of this machine other than loopback: browsers treat localhost as secure, any other host not. */
 const lanAddress = () =>
-  Object.values(networkInterfaces()).flat().find((a) => a !== undefined && a.family === 'IPv4' && !a.internal)?.address
+  Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal)?.address
 
 describe('/docs in a real browser over plain HTTP at a LAN address', { skip: missing }, () => {
   let database: TestDatabase
@@ -37,7 +39,7 @@ describe('/docs in a real browser over plain HTTP at a LAN address', { skip: mis
     await database?.drop()
   })
 
-  test('the reference renders every operation, under Linkline\'s title', async () => {
+  test("the reference renders every operation, under Linkline's title", async () => {
     const page = await browser.newPage()
     const blocked: string[] = []
     // Swagger UI sets one inline style, which the plugin's style-src refuses, harmlessly: anything else counts.

@@ -9,8 +9,7 @@ import type { App } from './types.js'
 import { toValidationError } from './validation.js'
 
 const FRAMEWORK_ERRORS: Record<string, (e: FastifyError) => AppError> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
-    new AppError(415, 'unsupported_media_type', 'send the body as application/json or application/x-www-form-urlencoded'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new AppError(415, 'unsupported_media_type', 'send the body as application/json or application/x-www-form-urlencoded'),
   FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError(413, 'payload_too_large', 'the body is larger than the limit'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new AppError(400, 'invalid_body', 'the Content-Length does not match the body'),
   FST_ERR_CTP_EMPTY_TYPE: () => new AppError(415, 'unsupported_media_type', 'the Content-Type header is empty'),

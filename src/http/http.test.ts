@@ -15,7 +15,11 @@ for (const backend of backends) {
     })
     after(() => s.close())
 
-    const assertError = (r: { status: number; body: { success: boolean; error: { code: string } }; headers: Record<string, unknown> }, status: number, code: string) => {
+    const assertError = (
+      r: { status: number; body: { success: boolean; error: { code: string } }; headers: Record<string, unknown> },
+      status: number,
+      code: string,
+    ) => {
       assert.equal(r.status, status)
       assert.equal(r.headers['content-type'], JSON_TYPE)
       assert.equal(r.body.success, false)
@@ -103,7 +107,10 @@ for (const backend of backends) {
       // Node's HTTP parser refuses these before any request exists (found by the API fuzz test).
       const long = await s.request('GET', `/v1/links?query=${'x'.repeat(70_000)}`)
       assert.equal(long.status, 431)
-      assert.deepEqual(long.body, { success: false, error: { code: 'payload_too_large', message: 'the URL and headers are larger than the limit', param: null } })
+      assert.deepEqual(long.body, {
+        success: false,
+        error: { code: 'payload_too_large', message: 'the URL and headers are larger than the limit', param: null },
+      })
       assert.match(String(long.headers['x-request-id']), /^[0-9a-f-]{36}$/)
       const malformed = await rawExchange(s.url, 'GET /v1/links HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n')
       assert.match(malformed, /^HTTP\/1\.1 400 /)
@@ -115,7 +122,9 @@ for (const backend of backends) {
       assert.match(missing, /^HTTP\/1\.1 400 /)
       assert.match(missing, /\r\nx-request-id: [0-9a-f-]{36}\r\n/i)
       assert.deepEqual(JSON.parse(missing.slice(missing.indexOf('\r\n\r\n') + 4)).error, {
-        code: 'validation_error', message: 'an HTTP/1.1 request must carry a Host header', param: 'Host',
+        code: 'validation_error',
+        message: 'an HTTP/1.1 request must carry a Host header',
+        param: 'Host',
       })
       assert.match(await rawExchange(s.url, 'GET /healthz HTTP/1.0\r\n\r\n'), /^HTTP\/1\.[01] 200 /)
     })
@@ -175,7 +184,8 @@ for (const backend of backends) {
 
       test('a key whose request died in flight is taken over after its lease, not held for 24 h', async () => {
         const ownerId = 'alice'
-        await s.container.storage.db.insertInto('idempotency_keys')
+        await s.container.storage.db
+          .insertInto('idempotency_keys')
           .values({ owner_id: ownerId, key: 'key-dead', request_hash: 'x', status_code: null, response_body: null, created_at: Date.now() - 2 * 60_000 })
           .execute()
         const started = performance.now()
@@ -208,9 +218,15 @@ for (const backend of backends) {
         assert.equal((await post('key-5', 'https://idem.example/5-corrected')).headers['idempotent-replayed'], 'true')
         const conflicting = await s.request('POST', '/v1/links', { json: { destination: 'https://idem.example/6', path: '/idem-taken' } })
         assert.equal(conflicting.status, 201)
-        const taken = await s.request('POST', '/v1/links', { json: { destination: 'https://idem.example/7', path: '/idem-taken' }, headers: { 'idempotency-key': 'key-7' } })
+        const taken = await s.request('POST', '/v1/links', {
+          json: { destination: 'https://idem.example/7', path: '/idem-taken' },
+          headers: { 'idempotency-key': 'key-7' },
+        })
         assert.equal(taken.status, 409)
-        const takenAgain = await s.request('POST', '/v1/links', { json: { destination: 'https://idem.example/7', path: '/idem-taken' }, headers: { 'idempotency-key': 'key-7' } })
+        const takenAgain = await s.request('POST', '/v1/links', {
+          json: { destination: 'https://idem.example/7', path: '/idem-taken' },
+          headers: { 'idempotency-key': 'key-7' },
+        })
         assert.equal(takenAgain.headers['idempotent-replayed'], 'true', 'a request acted upon (409 conflict) is replayed')
         const tooLong = await post('k'.repeat(256), 'https://idem.example/5')
         assertError(tooLong, 400, 'validation_error')
@@ -270,7 +286,9 @@ describe('requests that arrive while the server shuts down', () => {
     socket.on('data', (chunk: Buffer) => (received += chunk.toString()))
     const body = JSON.stringify({ destination: 'https://inflight.example/' })
     // The first request waits for its body, so the server is busy with it when the shutdown starts.
-    socket.write(`POST /v1/links HTTP/1.1\r\nHost: ${s.host}\r\nAuthorization: Bearer ${s.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`)
+    socket.write(
+      `POST /v1/links HTTP/1.1\r\nHost: ${s.host}\r\nAuthorization: Bearer ${s.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    )
     await new Promise((resolve) => setTimeout(resolve, 100))
     const closing = s.app.close()
     await new Promise((resolve) => setTimeout(resolve, 100))

@@ -26,11 +26,7 @@ export function registerIdempotency(app: App, idempotency: IdempotencyService): 
       req.idempotencyKey = header
       return
     }
-    return reply
-      .code(outcome.statusCode)
-      .header('Idempotent-Replayed', 'true')
-      .type('application/json; charset=utf-8')
-      .send(outcome.body)
+    return reply.code(outcome.statusCode).header('Idempotent-Replayed', 'true').type('application/json; charset=utf-8').send(outcome.body)
   })
 
   app.addHook('onSend', async (req, reply, payload) => {

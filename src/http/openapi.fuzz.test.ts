@@ -7,8 +7,17 @@ import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { send, type Response } from '../../test/http-client.js'
 import {
-  describeRequest, Fixture, operationsOf, requestFor, toWire, visitCase,
-  type GeneratedRequest, type OpenApiDocument, type Operation, type Resource, type WireRequest,
+  describeRequest,
+  Fixture,
+  operationsOf,
+  requestFor,
+  toWire,
+  visitCase,
+  type GeneratedRequest,
+  type OpenApiDocument,
+  type Operation,
+  type Resource,
+  type WireRequest,
 } from '../../test/openapi-arbitraries.js'
 
 /**
@@ -72,8 +81,7 @@ for (const backend of backends) {
     let tokens: { owner: string; bogus: string; 'read-only': string; other: string }
     const ids = new Map<string, string>()
 
-    const call = (token: string, method: string, path: string, json?: unknown) =>
-      send(s.url, method, path, { token, json, headers: { host: s.host } })
+    const call = (token: string, method: string, path: string, json?: unknown) => send(s.url, method, path, { token, json, headers: { host: s.host } })
 
     /**
      * One resource of each kind for the caller ("own") and for another owner ("other"). Requests
@@ -91,13 +99,19 @@ for (const backend of backends) {
         ids.set(`${owner}:links`, (await created('/v1/links', { destination: `https://${owner}.example/fixture` })).data.id)
       }
       const conversation = ids.get(`${owner}:conversations`)
-      if (!(await exists('conversations', `/v1/conversations/${conversation}`)) || !(await exists('messages', `/v1/conversations/${conversation}/messages/${ids.get(`${owner}:messages`)}`))) {
+      if (
+        !(await exists('conversations', `/v1/conversations/${conversation}`)) ||
+        !(await exists('messages', `/v1/conversations/${conversation}/messages/${ids.get(`${owner}:messages`)}`))
+      ) {
         const c = await created('/v1/conversations', { contact_id: `${owner}-fixture-${ids.size}-${Date.now()}` })
         ids.set(`${owner}:conversations`, c.id)
         ids.set(`${owner}:messages`, (await created(`/v1/conversations/${c.id}/messages`, { text: 'fixture' })).id)
       }
       // A token of the owner's other than the one this test calls with: revoking it may succeed.
-      if (!(await exists('tokens', '/v1/tokens')) || !(await call(token, 'GET', '/v1/tokens')).body.data.some((t: { id: string }) => t.id === ids.get(`${owner}:tokens`))) {
+      if (
+        !(await exists('tokens', '/v1/tokens')) ||
+        !(await call(token, 'GET', '/v1/tokens')).body.data.some((t: { id: string }) => t.id === ids.get(`${owner}:tokens`))
+      ) {
         ids.set(`${owner}:tokens`, (await created('/v1/tokens', { name: `${owner} fixture`, scopes: ['links:read'] })).data.id)
       }
       // A webhook endpoint, with one delivery (a test event) in its log; deliveries go with their endpoint.
@@ -111,7 +125,10 @@ for (const backend of backends) {
       // Two custom domains: one that links are put on (a `domain` field), and one that stays free of
       // links so that deleting it (a path parameter) can succeed rather than be 409.
       const domains = (await call(token, 'GET', '/v1/domains')).body.data as { name: string }[]
-      for (const [key, domain] of [[`${owner}:domains`, `${owner}-fuzz.example`], [`${owner}:domains:field`, `${owner}-links.fuzz.example`]] as const) {
+      for (const [key, domain] of [
+        [`${owner}:domains`, `${owner}-fuzz.example`],
+        [`${owner}:domains:field`, `${owner}-links.fuzz.example`],
+      ] as const) {
         if (!domains.some((d) => d.name === domain)) await created('/v1/domains', { name: domain })
         ids.set(key, domain)
       }
@@ -129,7 +146,10 @@ for (const backend of backends) {
 
     before(async () => {
       // Custom domains are usable at once (no DNS check): links are created and visited on them.
-      s = await startTestServer({ backend, env: { LINKLINE_RATE_LIMIT: '10000000', LINKLINE_ANONYMOUS_RATE_LIMIT: '10000000', LINKLINE_DOMAIN_VERIFICATION: 'off' } })
+      s = await startTestServer({
+        backend,
+        env: { LINKLINE_RATE_LIMIT: '10000000', LINKLINE_ANONYMOUS_RATE_LIMIT: '10000000', LINKLINE_DOMAIN_VERIFICATION: 'off' },
+      })
       tokens = {
         owner: s.token,
         bogus: 'll_not_a_token_of_this_server',
@@ -170,14 +190,18 @@ for (const backend of backends) {
       // Signing in is the one /v1 operation open to anyone (its token comes in the body).
       if (op.template.startsWith('/v1/') && !unreadable && `${op.method} ${op.template}` !== 'POST /v1/sessions') {
         if (request.auth === 'none' || request.auth === 'bogus') assert.equal(res.status, 401, `not 401 without a valid token${context}`)
-        else if (request.auth === 'read-only' && op.method !== 'GET' && !SESSION_ONLY.has(`${op.method} ${op.template}`)) assert.equal(res.status, 403, `not 403 without the scope${context}`)
+        else if (request.auth === 'read-only' && op.method !== 'GET' && !SESSION_ONLY.has(`${op.method} ${op.template}`))
+          assert.equal(res.status, 403, `not 403 without the scope${context}`)
       }
       if (res.status >= 400) {
         checkError(res, context)
         return
       }
       assert.ok(res.status < 300 || res.status === 304, `unexpected status${context}`)
-      const media = String(res.headers['content-type'] ?? '').split(';')[0]?.trim() ?? ''
+      const media =
+        String(res.headers['content-type'] ?? '')
+          .split(';')[0]
+          ?.trim() ?? ''
       const key = [String(res.status), `${String(res.status)[0]}XX`].find((k) => op.responses[k] !== undefined)
       const content = key === undefined ? undefined : op.responses[key]?.content
       if (content && res.status !== 304) assert.ok(media in content, `Content-Type ${media} is not documented${context}`)
@@ -196,7 +220,10 @@ for (const backend of backends) {
       assert.deepEqual(Object.keys(body).sort(), ['error', 'success'], `not the error shape${context}`)
       assert.equal(body.success, false, `not the error shape${context}`)
       const error = body.error ?? {}
-      assert.ok(Object.keys(error).every((k) => ['code', 'message', 'param'].includes(k)), `extra keys in error${context}`)
+      assert.ok(
+        Object.keys(error).every((k) => ['code', 'message', 'param'].includes(k)),
+        `extra keys in error${context}`,
+      )
       assert.ok(ERROR_CODES[res.status]?.includes(String(error.code)), `code ${String(error.code)} does not go with ${res.status}${context}`)
       assert.ok(typeof error.message === 'string' && error.message !== '', `no message${context}`)
       assert.doesNotMatch(error.message, LEAK, `the message leaks internals${context}`)
@@ -221,10 +248,19 @@ for (const backend of backends) {
       const path = wire.path.split('?')[0] as string
       const readPath = op.method === 'POST' ? `${path}/${String(written?.id)}` : path
       const readTemplate = op.method === 'POST' ? `${op.template}/{` : op.template
-      const read = operations.find((o) => o.method === 'GET' && (o.template === readTemplate || (readTemplate.endsWith('{') && o.template.startsWith(readTemplate) && !o.template.slice(readTemplate.length).includes('/'))))
+      const read = operations.find(
+        (o) =>
+          o.method === 'GET' &&
+          (o.template === readTemplate ||
+            (readTemplate.endsWith('{') && o.template.startsWith(readTemplate) && !o.template.slice(readTemplate.length).includes('/'))),
+      )
       if (!read || typeof written?.id !== 'string') return
       const again = await send(s.url, 'GET', readPath, { token: tokens.owner, headers: { host: s.host } })
-      assert.deepEqual(again.body?.data ?? again.body, written, `a read disagrees with the write\n--- request\n${describeRequest(wire)}\n--- then GET ${readPath}`)
+      assert.deepEqual(
+        again.body?.data ?? again.body,
+        written,
+        `a read disagrees with the write\n--- request\n${describeRequest(wire)}\n--- then GET ${readPath}`,
+      )
     }
 
     test('every operation: no 5xx, the one error shape, 2xx bodies match the document', async (t) => {
@@ -254,8 +290,16 @@ for (const backend of backends) {
           // Not vacuous: the generators reach the operation's success and its errors alike.
           const seen = (test: (status: number) => boolean) => [...outcomes.keys()].some((o) => test(Number(o.split(' ')[0])))
           const report = JSON.stringify(Object.fromEntries(outcomes), null, 1)
-          if (!SESSION_ONLY.has(`${op.method} ${op.template}`)) assert.ok(seen((status) => status < 300), `never a 2xx: ${report}`)
-          if (op.template.startsWith('/v1/')) assert.ok(seen((status) => status >= 400), `never a 4xx: ${report}`)
+          if (!SESSION_ONLY.has(`${op.method} ${op.template}`))
+            assert.ok(
+              seen((status) => status < 300),
+              `never a 2xx: ${report}`,
+            )
+          if (op.template.startsWith('/v1/'))
+            assert.ok(
+              seen((status) => status >= 400),
+              `never a 4xx: ${report}`,
+            )
         })
       }
     })
@@ -270,7 +314,10 @@ for (const backend of backends) {
           const created = await s.request('POST', '/v1/links', body)
           const context = `\n--- create (${encoding})\n${JSON.stringify(link)}\n→ ${created.status} ${created.text.slice(0, 500)}`
           assert.ok(created.status === 201 || (created.status >= 400 && created.status < 500), `create${context}`)
-          const target = created.status === 201 ? (created.body.data as { domain: string; path: string; destination: string }) : { domain: s.host, path: link.path ?? '/unknown-fuzz-path', destination: undefined }
+          const target =
+            created.status === 201
+              ? (created.body.data as { domain: string; path: string; destination: string })
+              : { domain: s.host, path: link.path ?? '/unknown-fuzz-path', destination: undefined }
           let visit: Response
           try {
             visit = await send(s.url, method, target.path + suffix, { headers: { host: target.domain } })

@@ -17,8 +17,7 @@ describe('the OpenAPI document and /docs', () => {
   })
   after(() => s.close())
 
-  const parameter = (path: string, name: string) =>
-    doc.paths[path].get.parameters.find((p: { name: string }) => p.name === name).schema
+  const parameter = (path: string, name: string) => doc.paths[path].get.parameters.find((p: { name: string }) => p.name === name).schema
 
   test('a choice of values is an enum listing every value, and a wrong one is refused in those words', async () => {
     assert.deepEqual(parameter('/v1/links/{id}/qr', 'ecc'), { type: 'string', enum: ['L', 'M', 'Q', 'H'], default: 'M' })
@@ -87,7 +86,10 @@ describe('the OpenAPI document and /docs', () => {
   test("the document is Linkline's: its version, and an operationId on every operation", () => {
     assert.deepEqual([doc.info.title, doc.info.version], ['Linkline API', PACKAGE_VERSION])
     const ids = Object.values(doc.paths).flatMap((operations) => Object.values(operations as Record<string, { operationId: string }>).map((o) => o.operationId))
-    assert.ok(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)), ids.join(' '))
+    assert.ok(
+      ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)),
+      ids.join(' '),
+    )
     assert.equal(new Set(ids).size, ids.length, 'operationIds are unique')
     assert.equal(doc.paths['/v1/links/{id}/stats'].get.operationId, 'getLinksByIdStats')
     assert.deepEqual(doc.paths['/healthz'].get.security, [], 'the probes need no token')

@@ -7,17 +7,21 @@ import type { App } from './types.js'
 const TITLE = 'Linkline API'
 // The reference's top bar carries the framework's logo and a box to load any other document: ours has no use for either.
 const THEME_CSS = '.swagger-ui .topbar { display: none }'
-const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f4f8f"/><path d="M5 3v10h7v-2H7V3z" fill="#fff"/></svg>'
+const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f4f8f"/><path d="M5 3v10h7v-2H7V3z" fill="#fff"/></svg>'
 
 /**
  * A stable operationId from the method and the URL, for client generators and deep links:
  * GET /v1/links/:id/stats → getLinksByIdStats, DELETE /v1/domains/:name → deleteDomainsByName.
  */
 export function operationId(method: string, url: string): string {
-  const words = url.split('/').filter((s) => s !== '' && s !== 'v1').map((segment) => {
-    const param = /^(?::|\{)(\w+)\}?$/.exec(segment)?.[1]
-    return param === undefined ? segment : `by_${param}`
-  })
+  const words = url
+    .split('/')
+    .filter((s) => s !== '' && s !== 'v1')
+    .map((segment) => {
+      const param = /^(?::|\{)(\w+)\}?$/.exec(segment)?.[1]
+      return param === undefined ? segment : `by_${param}`
+    })
   const camel = words.join('_').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())
   return `${method.toLowerCase()}${camel.charAt(0).toUpperCase()}${camel.slice(1)}`
 }
@@ -35,14 +39,20 @@ export async function registerOpenApi(app: App, schemas: object[]): Promise<void
       info: {
         title: TITLE,
         version: VERSION,
-        description: 'Short links with redirects, QR codes and click statistics, and conversations. Errors use one shape: {success:false, error:{code, message, param}}.',
+        description:
+          'Short links with redirects, QR codes and click statistics, and conversations. Errors use one shape: {success:false, error:{code, message, param}}.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: '/', description: 'This server' }],
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
-          session: { type: 'apiKey', in: 'cookie', name: 'linkline_session', description: 'the dashboard\'s session (POST /v1/sessions); a request that changes state must also send an Origin of this host' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'linkline_session',
+            description: "the dashboard's session (POST /v1/sessions); a request that changes state must also send an Origin of this host",
+          },
         },
       },
     },

@@ -38,11 +38,20 @@ describe('parseParams', () => {
   test('limited: more than 256 fields or 32 repeats are refused; unlimited (query strings) never throws', () => {
     const fields = (n: number) => Array.from({ length: n }, (_, i) => `f${i}=1`).join('&')
     assert.equal(Object.keys(parseParams(fields(256))).length, 256)
-    assert.throws(() => parseParams(fields(257)), (e: unknown) => e instanceof AppError && e.code === 'invalid_body')
-    assert.throws(() => parseParams('&'.repeat(300)), (e: unknown) => e instanceof AppError && e.code === 'invalid_body')
+    assert.throws(
+      () => parseParams(fields(257)),
+      (e: unknown) => e instanceof AppError && e.code === 'invalid_body',
+    )
+    assert.throws(
+      () => parseParams('&'.repeat(300)),
+      (e: unknown) => e instanceof AppError && e.code === 'invalid_body',
+    )
     const repeats = (n: number) => Array.from({ length: n }, () => 'a=1').join('&')
     assert.equal((parseParams(repeats(32)).a as string[]).length, 32)
-    assert.throws(() => parseParams(repeats(33)), (e: unknown) => e instanceof AppError && e.code === 'validation_error' && e.param === 'a')
+    assert.throws(
+      () => parseParams(repeats(33)),
+      (e: unknown) => e instanceof AppError && e.code === 'validation_error' && e.param === 'a',
+    )
     assert.equal((parseParams(repeats(40), false).a as string[]).length, 40)
     assert.equal(Object.keys(parseParams(fields(300), false)).length, 300)
   })

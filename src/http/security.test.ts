@@ -18,7 +18,13 @@ for (const backend of backends) {
     after(() => s.close())
 
     test('an encoded spelling of a /v1 route is authenticated like the plain one', async () => {
-      for (const [method, path] of [['POST', '/%76%31/links'], ['POST', '/v%31/domains'], ['GET', '/%76%31/links'], ['GET', '/v1/%6cinks'], ['DELETE', '/%76%31/links/lnk_x']]) {
+      for (const [method, path] of [
+        ['POST', '/%76%31/links'],
+        ['POST', '/v%31/domains'],
+        ['GET', '/%76%31/links'],
+        ['GET', '/v1/%6cinks'],
+        ['DELETE', '/%76%31/links/lnk_x'],
+      ]) {
         const anonymous = await s.request(method as string, path as string, { token: null, form: { destination: 'https://a.example/', name: 'x.example' } })
         assert.equal(anonymous.status, 401, `${method} ${path}`)
         assert.equal(anonymous.body.error.code, 'unauthorized')
@@ -34,10 +40,17 @@ for (const backend of backends) {
     })
 
     test('an absolute-form target is 400 in the error shape, on the API and on the redirect alike', async () => {
-      for (const [method, target] of [['POST', `http://${s.host}/v1/links`], ['GET', `http://${s.host}/v1/links`], ['GET', `http://${s.host}/anything`]]) {
+      for (const [method, target] of [
+        ['POST', `http://${s.host}/v1/links`],
+        ['GET', `http://${s.host}/v1/links`],
+        ['GET', `http://${s.host}/anything`],
+      ]) {
         const body = method === 'POST' ? '{"destination":"https://a.example/"}' : ''
-        const r = await rawRequest(port, `${method} ${target} HTTP/1.1\r\nHost: ${s.host}\r\nContent-Type: application/json\r\n` +
-          `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`)
+        const r = await rawRequest(
+          port,
+          `${method} ${target} HTTP/1.1\r\nHost: ${s.host}\r\nContent-Type: application/json\r\n` +
+            `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        )
         assert.equal(r.status, 400, `${method} ${target}`)
         assert.equal(JSON.parse(r.body).error.code, 'validation_error')
       }
@@ -133,7 +146,13 @@ describe('anonymous rate limit', () => {
 
   test('4xx answered without a valid token count per address; beyond the budget 429 with Retry-After', async () => {
     assert.equal((await s.request('GET', '/v1/openapi.json', { token: null })).status, 200, 'successes do not count')
-    for (const [method, path] of [['GET', '/v1/links'], ['GET', '/v1/nowhere'], ['POST', '/nowhere'], ['DELETE', '/healthz'], ['GET', '/v1/links']]) {
+    for (const [method, path] of [
+      ['GET', '/v1/links'],
+      ['GET', '/v1/nowhere'],
+      ['POST', '/nowhere'],
+      ['DELETE', '/healthz'],
+      ['GET', '/v1/links'],
+    ]) {
       assert.ok([401, 404, 405].includes((await s.request(method as string, path as string, { token: null })).status))
     }
     const limited = await s.request('GET', '/v1/links', { token: null })
@@ -189,7 +208,10 @@ describe('response hygiene', () => {
       await s.request('POST', '/v1/links', { raw: 'x', headers: { 'content-type': 'text/plain' } }),
       await s.request('GET', '/v1/domains', { token: await s.createToken('alice', ['links:read']) }),
     ]
-    assert.deepEqual(answers.map((r) => r.status), [401, 404, 405, 415, 403])
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [401, 404, 405, 415, 403],
+    )
     for (const r of answers) assert.equal(r.body.error.param, null, `${r.status}`)
   })
 
@@ -296,7 +318,11 @@ describe('values that could never work', () => {
 
   test('statistics ranges outside 1970..2100 are 400', async () => {
     const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://range.example/' } })).body.data.id
-    for (const [query, param] of [['to=9999-12-31', 'to'], ['from=1969-12-31T23:00:00-02:00&to=1970-01-02', 'from'], ['to=1970-01-01T00:30:00%2B01:00', 'to']]) {
+    for (const [query, param] of [
+      ['to=9999-12-31', 'to'],
+      ['from=1969-12-31T23:00:00-02:00&to=1970-01-02', 'from'],
+      ['to=1970-01-01T00:30:00%2B01:00', 'to'],
+    ]) {
       const r = await s.request('GET', `/v1/links/${id}/stats?${query}`)
       assert.equal(r.status, 400, query)
       assert.equal(r.body.error.param, param, query)

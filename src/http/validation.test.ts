@@ -16,7 +16,15 @@ const field = (name: keyof typeof schema.properties) => schema.properties[name] 
 
 describe('coerce', () => {
   test('booleans: true|false|1|0, anything else is left for the validator to refuse', () => {
-    for (const [input, output] of [['true', true], ['1', true], ['false', false], ['0', false], ['yes', 'yes'], ['TRUE', 'TRUE'], ['', '']] as const) {
+    for (const [input, output] of [
+      ['true', true],
+      ['1', true],
+      ['false', false],
+      ['0', false],
+      ['yes', 'yes'],
+      ['TRUE', 'TRUE'],
+      ['', ''],
+    ] as const) {
       assert.equal(coerce(input, field('flag')), output, input)
     }
   })

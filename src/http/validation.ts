@@ -129,7 +129,13 @@ export function toValidationError(errors: FastifySchemaValidationError[], contex
 }
 
 const TYPE_NAMES: Record<string, string> = {
-  boolean: 'true or false', integer: 'a whole number', number: 'a number', string: 'text', object: 'an object', array: 'a list', null: 'null',
+  boolean: 'true or false',
+  integer: 'a whole number',
+  number: 'a number',
+  string: 'text',
+  object: 'an object',
+  array: 'a list',
+  null: 'null',
 }
 
 /** What Ajv's rule asks for, in the words of our own messages rather than Ajv's (`must NOT have fewer than 1 characters`). */
@@ -139,7 +145,10 @@ function humanRule(keyword: string, params: Record<string, unknown>): string {
     case 'enum':
       return `must be one of ${(params.allowedValues as unknown[]).join(', ')}`
     case 'type':
-      return `must be ${String(params.type).split(',').map((t) => TYPE_NAMES[t] ?? t).join(' or ')}`
+      return `must be ${String(params.type)
+        .split(',')
+        .map((t) => TYPE_NAMES[t] ?? t)
+        .join(' or ')}`
     case 'minLength':
       return limit === 1 ? 'must not be empty' : `must be at least ${limit} characters`
     case 'maxLength':

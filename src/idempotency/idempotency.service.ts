@@ -46,7 +46,9 @@ export function createIdempotencyService(deps: { repo: IdempotencyRepository; cl
   return {
     /** Claims `key` for the request (method, url, body), waits for a concurrent one, or returns the response to replay. */
     async begin(ownerId: string, key: string, request: { method: string; url: string; body: unknown }): Promise<IdempotencyOutcome> {
-      const hash = createHash('sha256').update(`${request.method} ${request.url}\n${canonical(request.body)}`).digest('hex')
+      const hash = createHash('sha256')
+        .update(`${request.method} ${request.url}\n${canonical(request.body)}`)
+        .digest('hex')
       if (await claim(ownerId, key, hash)) return { kind: 'claimed' }
       for (let waited = 0; waited <= WAIT_MAX_MS; waited += WAIT_STEP_MS) {
         const row = await repo.find(ownerId, key)

@@ -56,12 +56,23 @@ for (const backend of backends) {
       assert.equal(updated.body.data.destination, 'https://ex.com/%E6%97%A5%E6%9C%AC')
       assert.equal((await visit('/d-form')).headers.location, 'https://ex.com/%E6%97%A5%E6%9C%AC')
       const listed = await s.request('GET', `/v1/links?query[destination]=${encodeURIComponent('https://ex.com/日本')}`)
-      assert.deepEqual(listed.body.data.map((l: { id: string }) => l.id), [created.body.data.id])
+      assert.deepEqual(
+        listed.body.data.map((l: { id: string }) => l.id),
+        [created.body.data.id],
+      )
     })
 
     test('a destination holding a control character is 400, on create and on update, in JSON and forms', async () => {
       const existing = (await s.request('POST', '/v1/links', { json: { destination: 'https://ex.com/ok', path: '/d-ctl' } })).body.data
-      for (const bad of ['https://ex.com/\nx', 'https://ex.com/\tx', 'https://ex.com/\rx', 'https://ex.com/\u0000x', 'https://ex.com/\u001fx', 'https://ex.com/\u007fx', '\nhttps://ex.com/']) {
+      for (const bad of [
+        'https://ex.com/\nx',
+        'https://ex.com/\tx',
+        'https://ex.com/\rx',
+        'https://ex.com/\u0000x',
+        'https://ex.com/\u001fx',
+        'https://ex.com/\u007fx',
+        '\nhttps://ex.com/',
+      ]) {
         for (const r of [
           await s.request('POST', '/v1/links', { json: { destination: bad } }),
           await s.request('POST', '/v1/links', { form: { destination: bad } }),

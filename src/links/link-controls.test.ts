@@ -52,8 +52,12 @@ for (const backend of backends) {
         [302, null, null, null, false, null, []],
       )
       const full = await create({
-        destination: 'https://c.example/full', redirectType: 308, expiresAt: '2099-01-01T00:00:00+01:00', maxClicks: 10,
-        expiredUrl: 'https://c.example/Over', password: 'open sesame',
+        destination: 'https://c.example/full',
+        redirectType: 308,
+        expiresAt: '2099-01-01T00:00:00+01:00',
+        maxClicks: 10,
+        expiredUrl: 'https://c.example/Over',
+        password: 'open sesame',
         rules: [{ when: { device: ['ios'], country: ['de'], language: ['DE-at'] }, destination: 'https://c.example/ios' }],
         tags: ['b', 'a', 'b'],
       })
@@ -78,8 +82,12 @@ for (const backend of backends) {
     test('form bodies: repeated fields, a single value, JSON-encoded rules, empty for null', async () => {
       const r = await s.request('POST', '/v1/links', {
         form: {
-          destination: 'https://c.example/form', redirectType: '307', maxClicks: '3', expiresAt: '',
-          rules: JSON.stringify([{ when: { os: ['Android'] }, destination: 'https://c.example/android' }]), tags: 'solo',
+          destination: 'https://c.example/form',
+          redirectType: '307',
+          maxClicks: '3',
+          expiresAt: '',
+          rules: JSON.stringify([{ when: { os: ['Android'] }, destination: 'https://c.example/android' }]),
+          tags: 'solo',
         },
       })
       assert.equal(r.status, 201, r.text)
@@ -88,7 +96,10 @@ for (const backend of backends) {
       assert.equal(r.body.data.expiresAt, null)
       assert.deepEqual(r.body.data.tags, ['solo'])
       assert.equal(r.body.data.rules[0].destination, 'https://c.example/android')
-      const raw = await s.request('POST', '/v1/links', { raw: 'destination=https%3A%2F%2Fc.example%2Ff2&tags=x&tags=y', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      const raw = await s.request('POST', '/v1/links', {
+        raw: 'destination=https%3A%2F%2Fc.example%2Ff2&tags=x&tags=y',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      })
       assert.equal(raw.status, 201, raw.text)
       assert.deepEqual(raw.body.data.tags, ['x', 'y'])
     })
@@ -214,7 +225,8 @@ for (const backend of backends) {
 
     test('rules: the first rule whose every condition matches picks the destination', async () => {
       await create({
-        destination: 'https://c.example/default', path: '/c-rules',
+        destination: 'https://c.example/default',
+        path: '/c-rules',
         rules: [
           { when: { device: ['ios'], country: ['FR'] }, destination: 'https://c.example/ios-fr' },
           { when: { device: ['ios'] }, destination: 'https://c.example/ios' },

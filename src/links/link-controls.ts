@@ -77,8 +77,7 @@ function compileRule(rule: LinkRule): CompiledRule {
 
 /** Whether the link is expired at `now`: past expiresAt, or maxClicks human visits counted. */
 export const isExpired = (c: Controls, now: number): boolean =>
-  (c.expiresAt !== undefined && now >= c.expiresAt) ||
-  (c.clicks !== undefined && c.maxClicks !== undefined && c.clicks.base + c.clicks.local >= c.maxClicks)
+  (c.expiresAt !== undefined && now >= c.expiresAt) || (c.clicks !== undefined && c.maxClicks !== undefined && c.clicks.base + c.clicks.local >= c.maxClicks)
 
 /**
  * The destination of the first rule whose every condition matches the visit, or undefined. Device
@@ -117,8 +116,7 @@ function userAgentFacts(userAgent: string | undefined) {
 }
 
 function matchesDevice(devices: ReadonlySet<string>, facts: ReturnType<typeof userAgentFacts>): boolean {
-  return (facts.ios && devices.has('ios')) || (facts.android && devices.has('android')) ||
-    (facts.device !== undefined && devices.has(facts.device))
+  return (facts.ios && devices.has('ios')) || (facts.android && devices.has('android')) || (facts.device !== undefined && devices.has(facts.device))
 }
 
 function countryOf(req: IncomingMessage, header: string | undefined): string | null {

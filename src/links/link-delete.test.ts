@@ -11,10 +11,26 @@ const VISITS = 30_000
 async function heldBy(s: TestServer, linkId: string) {
   const db = s.container.storage.db
   const count = async (table: 'clicks' | 'link_click_rollups' | 'link_click_breakdowns' | 'link_daily_visitors' | 'conversations') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('link_id', '=', linkId).executeTakeFirstOrThrow()).n)
-  const messages = await db.selectFrom('messages').innerJoin('conversations', 'conversations.id', 'messages.conversation_id')
-    .select((eb) => eb.fn.countAll().as('n')).where('conversations.link_id', '=', linkId).executeTakeFirstOrThrow()
-  const link = await db.selectFrom('links').select((eb) => eb.fn.countAll().as('n')).where('id', '=', linkId).executeTakeFirstOrThrow()
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('link_id', '=', linkId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
+  const messages = await db
+    .selectFrom('messages')
+    .innerJoin('conversations', 'conversations.id', 'messages.conversation_id')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('conversations.link_id', '=', linkId)
+    .executeTakeFirstOrThrow()
+  const link = await db
+    .selectFrom('links')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('id', '=', linkId)
+    .executeTakeFirstOrThrow()
   return {
     links: Number(link.n),
     clicks: await count('clicks'),
@@ -30,7 +46,16 @@ async function heldBy(s: TestServer, linkId: string) {
 async function visitMany(s: TestServer, linkId: string, count: number): Promise<void> {
   const start = s.container.clock.now() - count * 60_000
   for (let i = 0; i < count; i++) {
-    const visit: Visit = { linkId, at: start + i * 60_000, qr: i % 7 === 0, head: false, ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, userAgent: CHROME, referer: `https://r${i % 50}.example/`, country: 'DE' }
+    const visit: Visit = {
+      linkId,
+      at: start + i * 60_000,
+      qr: i % 7 === 0,
+      head: false,
+      ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+      userAgent: CHROME,
+      referer: `https://r${i % 50}.example/`,
+      country: 'DE',
+    }
     s.container.clicks.record(visit)
   }
   await s.container.clicks.flush()
@@ -81,7 +106,10 @@ for (const backend of backends) {
       assert.equal((await s.request('POST', `/v1/conversations/${linked[0]}/messages`, { json: { text: 'late' } })).status, 404)
       assert.equal((await s.request('PATCH', `/v1/conversations/${linked[1]}`, { json: { is_muted: true } })).status, 404)
       const listed = (await s.request('GET', '/v1/conversations?limit=100')).body.data as { id: string }[]
-      assert.deepEqual(listed.map((c) => c.id), [unlinked])
+      assert.deepEqual(
+        listed.map((c) => c.id),
+        [unlinked],
+      )
       assert.equal((await s.request('GET', `/v1/conversations?link_id=${big.id}`)).body.data.length, 0)
       // Its path and its conversations' counterparts are free at once.
       const successor = await createLink({ destination: 'https://new.example/', path: '/big' })

@@ -7,7 +7,8 @@ const KEY_LENGTH = 32
 
 const derive = (password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> =>
   new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key))))
+    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key))),
+  )
 
 /** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
 export async function hashPassword(password: string): Promise<string> {

@@ -30,16 +30,36 @@ for (const backend of backends) {
         { destination: 'https://b.example/9' },
       ])
       assert.equal(r.status, 200, r.text)
-      const results = r.body.data as { ok: boolean; link?: { path: string; tags: string[]; maxClicks: number; hasPassword: boolean }; error?: { code: string; param: string } }[]
+      const results = r.body.data as {
+        ok: boolean
+        link?: { path: string; tags: string[]; maxClicks: number; hasPassword: boolean }
+        error?: { code: string; param: string }
+      }[]
       assert.equal(results.length, 12)
-      assert.deepEqual(results.map((x) => x.ok), [true, false, false, true, false, false, false, false, false, false, true, true])
+      assert.deepEqual(
+        results.map((x) => x.ok),
+        [true, false, false, true, false, false, false, false, false, false, true, true],
+      )
       assert.equal(results[0]?.link?.path, '/b-one')
       assert.deepEqual(results[0]?.link?.tags, ['bulk'])
       assert.equal(results[0]?.link?.maxClicks, 5)
-      assert.deepEqual(results.map((x) => x.error?.param ?? null), [
-        null, 'links[1][destination]', 'links[2][path]', null, 'links[4][path]', 'links[5][destination]', 'links[6]',
-        'links[7][rules][0][when][device][0]', 'links[8][colour]', 'links[9][rules][0][destination]', null, null,
-      ])
+      assert.deepEqual(
+        results.map((x) => x.error?.param ?? null),
+        [
+          null,
+          'links[1][destination]',
+          'links[2][path]',
+          null,
+          'links[4][path]',
+          'links[5][destination]',
+          'links[6]',
+          'links[7][rules][0][when][device][0]',
+          'links[8][colour]',
+          'links[9][rules][0][destination]',
+          null,
+          null,
+        ],
+      )
       assert.equal(results[2]?.error?.code, 'conflict')
       assert.equal(results[4]?.error?.code, 'conflict')
       assert.equal(results[1]?.error?.code, 'validation_error')
@@ -52,7 +72,12 @@ for (const backend of backends) {
     })
 
     test('the list itself: 1-1000 items, no other field; form bodies carry it JSON-encoded', async () => {
-      for (const [body, param] of [[{}, 'links'], [{ links: [] }, 'links'], [{ links: 5 }, 'links'], [{ links: [{ destination: 'https://b.example/' }], extra: 1 }, 'extra']] as const) {
+      for (const [body, param] of [
+        [{}, 'links'],
+        [{ links: [] }, 'links'],
+        [{ links: 5 }, 'links'],
+        [{ links: [{ destination: 'https://b.example/' }], extra: 1 }, 'extra'],
+      ] as const) {
         const r = await s.request('POST', '/v1/links/bulk', { json: body })
         assert.equal(r.status, 400, r.text)
         assert.equal(r.body.error.param, param)
@@ -66,7 +91,13 @@ for (const backend of backends) {
     })
 
     test('1000 links in one request, over the 64 KiB of other bodies', async () => {
-      const r = await bulk(Array.from({ length: 1000 }, (_, i) => ({ destination: `https://b.example/many/${i}?utm_source=newsletter&utm_medium=email`, title: `Link number ${i}`, tags: ['many'] })))
+      const r = await bulk(
+        Array.from({ length: 1000 }, (_, i) => ({
+          destination: `https://b.example/many/${i}?utm_source=newsletter&utm_medium=email`,
+          title: `Link number ${i}`,
+          tags: ['many'],
+        })),
+      )
       assert.equal(r.status, 200)
       assert.equal(r.body.data.filter((x: { ok: boolean }) => x.ok).length, 1000)
       assert.equal(new Set(r.body.data.map((x: { link: { path: string } }) => x.link.path)).size, 1000)
@@ -77,8 +108,13 @@ for (const backend of backends) {
       assert.equal(page.body.pagination.hasMore, false)
     })
 
-    test('bulk delete: one result per id; unknown and other owners\' ids are deleted: false', async () => {
-      const made = (await bulk([{ destination: 'https://b.example/d1', path: '/b-d1' }, { destination: 'https://b.example/d2', path: '/b-d2' }])).body.data
+    test("bulk delete: one result per id; unknown and other owners' ids are deleted: false", async () => {
+      const made = (
+        await bulk([
+          { destination: 'https://b.example/d1', path: '/b-d1' },
+          { destination: 'https://b.example/d2', path: '/b-d2' },
+        ])
+      ).body.data
       const bob = await s.createToken('bob')
       const bobs = (await bulk([{ destination: 'https://b.example/bob', path: '/b-bob' }], bob)).body.data[0].link
       assert.equal((await s.request('GET', '/b-d1', { token: null })).status, 302)
@@ -86,7 +122,10 @@ for (const backend of backends) {
       const r = await s.request('POST', '/v1/links/bulk-delete', { json: { ids } })
       assert.equal(r.status, 200, r.text)
       assert.deepEqual(r.body.data, [
-        { id: ids[0], deleted: true }, { id: 'lnk_nothing', deleted: false }, { id: bobs.id, deleted: false }, { id: ids[3], deleted: true },
+        { id: ids[0], deleted: true },
+        { id: 'lnk_nothing', deleted: false },
+        { id: bobs.id, deleted: false },
+        { id: ids[3], deleted: true },
       ])
       assert.equal((await s.request('GET', '/b-d1', { token: null })).status, 404)
       assert.equal((await s.request('GET', `/v1/links/${ids[0]}`)).status, 404)

@@ -28,7 +28,7 @@ export function createLinkPurger(deps: { repo: LinksRepository; steps: PurgeStep
 
   async function purge(linkId: string): Promise<boolean> {
     for (const step of deps.steps) {
-      while (await step(linkId, batch) > 0) {
+      while ((await step(linkId, batch)) > 0) {
         if (stopped) return false
         // Lets the thread's click batches take their turn between purge batches.
         await yieldToEventLoop()

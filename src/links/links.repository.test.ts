@@ -40,7 +40,10 @@ for (const backend of backends) {
       await insertLink(t.storage.db, { owner_id: 'other', title: 'Sale', destination: 'https://a.example/' })
       assert.equal((await repo.list('filter', { title: 'Sale' }, 0, 100)).length, 2)
       const both = await repo.list('filter', { title: 'Sale', destination: 'https://a.example/' }, 0, 100)
-      assert.deepEqual(both.map((r) => [r.owner_id, r.title, r.destination]), [['filter', 'Sale', 'https://a.example/']])
+      assert.deepEqual(
+        both.map((r) => [r.owner_id, r.title, r.destination]),
+        [['filter', 'Sale', 'https://a.example/']],
+      )
     })
 
     test('anyOnDomain and linksPerDomain see every owner', async () => {
@@ -48,7 +51,10 @@ for (const backend of backends) {
       await insertLink(t.storage.db, { owner_id: 'y', domain: 'one.example' })
       assert.equal(await repo.anyOnDomain('one.example'), true)
       assert.equal(await repo.anyOnDomain('none.example'), false)
-      assert.deepEqual((await repo.linksPerDomain()).find((d) => d.domain === 'one.example'), { domain: 'one.example', links: 2 })
+      assert.deepEqual(
+        (await repo.linksPerDomain()).find((d) => d.domain === 'one.example'),
+        { domain: 'one.example', links: 2 },
+      )
     })
   })
 }

@@ -52,14 +52,21 @@ export function createLinksRepository(db: Db) {
       }
       await atomically(db, async (trx) => {
         await trx.insertInto('links').values(row).execute()
-        await trx.insertInto('link_tags').values(tagRows(row.owner_id, row.id, tags)).execute()
+        await trx
+          .insertInto('link_tags')
+          .values(tagRows(row.owner_id, row.id, tags))
+          .execute()
       })
     },
 
     /** Inserts many links and their tags in one transaction: all or none (a unique violation aborts it). */
     insertMany: (links: readonly { row: NewLinkRow; tags: readonly string[] }[]): Promise<void> =>
       atomically(db, async (trx) => {
-        for (const part of chunks(links)) await trx.insertInto('links').values(part.map((l) => l.row)).execute()
+        for (const part of chunks(links))
+          await trx
+            .insertInto('links')
+            .values(part.map((l) => l.row))
+            .execute()
         const tags = links.flatMap((l) => tagRows(l.row.owner_id, l.row.id, l.tags))
         for (const part of chunks(tags, 2000)) await trx.insertInto('link_tags').values(part).execute()
       }),
@@ -68,7 +75,8 @@ export function createLinksRepository(db: Db) {
     async taken(pairs: readonly { domain: string; path: string }[]): Promise<Set<string>> {
       const found = new Set<string>()
       for (const part of chunks(pairs)) {
-        const rows = await live().select(['domain', 'path'])
+        const rows = await live()
+          .select(['domain', 'path'])
           .where((eb) => eb.or(part.map((p) => eb.and([eb('domain', '=', p.domain), eb('path', '=', p.path)]))))
           .execute()
         for (const r of rows) found.add(`${r.domain}${r.path}`)
@@ -97,7 +105,9 @@ export function createLinksRepository(db: Db) {
     findTarget: (domain: string, path: string): Promise<TargetRow | undefined> =>
       live()
         .select(['id', 'destination', 'redirect_type', 'expires_at', 'max_clicks', 'expired_url', 'password_hash', 'rules'])
-        .where('domain', '=', domain).where('path', '=', path).executeTakeFirst(),
+        .where('domain', '=', domain)
+        .where('path', '=', path)
+        .executeTakeFirst(),
 
     /** Whether any live link uses the domain; `trx`: inside another feature's transaction (the one deleting the domain). */
     anyOnDomain: async (domain: string, trx: Db = db): Promise<boolean> =>
@@ -130,8 +140,12 @@ export function createLinksRepository(db: Db) {
       atomically(db, async (trx) => {
         const inserted = new Set<string>()
         for (const part of chunks(links)) {
-          const done = await trx.insertInto('links').values(part.map((l) => l.row))
-            .onConflict((oc) => oc.columns(['domain', 'path']).where('deleted_at', 'is', null).doNothing()).returning('id').execute()
+          const done = await trx
+            .insertInto('links')
+            .values(part.map((l) => l.row))
+            .onConflict((oc) => oc.columns(['domain', 'path']).where('deleted_at', 'is', null).doNothing())
+            .returning('id')
+            .execute()
           for (const r of done) inserted.add(r.id)
         }
         const tags = links.filter((l) => inserted.has(l.row.id)).flatMap((l) => tagRows(l.row.owner_id, l.row.id, l.tags))
@@ -150,7 +164,13 @@ export function createLinksRepository(db: Db) {
       const found: LinkRow[] = []
       for (const [domain, paths] of byDomain) {
         for (let i = 0; i < paths.length; i += INSERT_CHUNK) {
-          found.push(...await live().selectAll().where('domain', '=', domain).where('path', 'in', paths.slice(i, i + INSERT_CHUNK)).execute())
+          found.push(
+            ...(await live()
+              .selectAll()
+              .where('domain', '=', domain)
+              .where('path', 'in', paths.slice(i, i + INSERT_CHUNK))
+              .execute()),
+          )
         }
       }
       return found
@@ -164,8 +184,13 @@ export function createLinksRepository(db: Db) {
     async findByDestinations(ownerId: string, destinations: readonly string[]): Promise<LinkRow[]> {
       const found: LinkRow[] = []
       for (let i = 0; i < destinations.length; i += INSERT_CHUNK) {
-        found.push(...await live().selectAll().where('owner_id', '=', ownerId)
-          .where('destination', 'in', destinations.slice(i, i + INSERT_CHUNK)).execute())
+        found.push(
+          ...(await live()
+            .selectAll()
+            .where('owner_id', '=', ownerId)
+            .where('destination', 'in', destinations.slice(i, i + INSERT_CHUNK))
+            .execute()),
+        )
       }
       return found
     },
@@ -179,14 +204,23 @@ export function createLinksRepository(db: Db) {
       await atomically(db, async (trx) => {
         await trx.updateTable('links').set(changes).where('id', '=', id).where('owner_id', '=', ownerId).where('deleted_at', 'is', null).execute()
         await trx.deleteFrom('link_tags').where('link_id', '=', id).execute()
-        if (tags.length > 0) await trx.insertInto('link_tags').values(tagRows(ownerId, id, tags)).execute()
+        if (tags.length > 0)
+          await trx
+            .insertInto('link_tags')
+            .values(tagRows(ownerId, id, tags))
+            .execute()
       })
     },
 
     /** How many links each domain holds, every owner included. */
     linksPerDomain: async (): Promise<{ domain: string; links: number }[]> =>
-      (await live().select(['domain', (eb) => eb.fn.countAll().as('links')]).groupBy('domain').orderBy('domain').execute())
-        .map((r) => ({ domain: r.domain, links: Number(r.links) })),
+      (
+        await live()
+          .select(['domain', (eb) => eb.fn.countAll().as('links')])
+          .groupBy('domain')
+          .orderBy('domain')
+          .execute()
+      ).map((r) => ({ domain: r.domain, links: Number(r.links) })),
 
     /**
      * Moves every link of domain `from` to `to` in one transaction, unless one of its paths is taken on
@@ -195,19 +229,55 @@ export function createLinksRepository(db: Db) {
      */
     moveDomain: (from: string, to: string, reserved: string[], dryRun: boolean, now: number) =>
       inTransaction(db, async (trx) => {
-        const taken = await trx.selectFrom('links as moving')
+        const taken = await trx
+          .selectFrom('links as moving')
           .innerJoin('links as there', (join) => join.onRef('there.path', '=', 'moving.path').on('there.domain', '=', to).on('there.deleted_at', 'is', null))
-          .select('moving.path').where('moving.domain', '=', from).where('moving.deleted_at', 'is', null).orderBy('moving.path').execute()
-        const clashes = reserved.length === 0 ? [] : await trx.selectFrom('links').select('path').where('domain', '=', from).where('deleted_at', 'is', null)
-          .where((eb) => eb.or(reserved.flatMap((segment) => [
-            eb('path', '=', `/${segment}`),
-            eb(sql<string>`substr(path, 1, ${segment.length + 2})`, '=', `/${segment}/`),
-          ]))).orderBy('path').execute()
+          .select('moving.path')
+          .where('moving.domain', '=', from)
+          .where('moving.deleted_at', 'is', null)
+          .orderBy('moving.path')
+          .execute()
+        const clashes =
+          reserved.length === 0
+            ? []
+            : await trx
+                .selectFrom('links')
+                .select('path')
+                .where('domain', '=', from)
+                .where('deleted_at', 'is', null)
+                .where((eb) =>
+                  eb.or(
+                    reserved.flatMap((segment) => [
+                      eb('path', '=', `/${segment}`),
+                      eb(sql<string>`substr(path, 1, ${segment.length + 2})`, '=', `/${segment}/`),
+                    ]),
+                  ),
+                )
+                .orderBy('path')
+                .execute()
         const conflicts = [...new Set([...taken, ...clashes].map((r) => r.path))].sort()
         if (conflicts.length > 0) return { moved: 0, conflicts }
         const moved = dryRun
-          ? Number((await trx.selectFrom('links').select((eb) => eb.fn.countAll().as('n')).where('domain', '=', from).where('deleted_at', 'is', null).executeTakeFirstOrThrow()).n)
-          : Number((await trx.updateTable('links').set({ domain: to, updated_at: now }).where('domain', '=', from).where('deleted_at', 'is', null).executeTakeFirst()).numUpdatedRows)
+          ? Number(
+              (
+                await trx
+                  .selectFrom('links')
+                  .select((eb) => eb.fn.countAll().as('n'))
+                  .where('domain', '=', from)
+                  .where('deleted_at', 'is', null)
+                  .executeTakeFirstOrThrow()
+              ).n,
+            )
+          : Number(
+              (
+                await trx
+                  .updateTable('links')
+                  .set({ domain: to, updated_at: now })
+                  .where('domain', '=', from)
+                  .where('deleted_at', 'is', null)
+                  .executeTakeFirst()
+              ).numUpdatedRows,
+            )
         return { moved, conflicts }
       }),
 
@@ -216,12 +286,21 @@ export function createLinksRepository(db: Db) {
      * undefined when the owner has no such live link.
      */
     markDeleted: (ownerId: string, id: string, now: number): Promise<LinkRow | undefined> =>
-      db.updateTable('links').set({ deleted_at: now }).where('id', '=', id).where('owner_id', '=', ownerId).where('deleted_at', 'is', null)
-        .returningAll().executeTakeFirst(),
+      db
+        .updateTable('links')
+        .set({ deleted_at: now })
+        .where('id', '=', id)
+        .where('owner_id', '=', ownerId)
+        .where('deleted_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst(),
 
     /** Removes links that were just created and have nothing attached yet (a create undone). */
     async deleteNew(ids: readonly string[]): Promise<void> {
-      await db.deleteFrom('links').where('id', 'in', [...ids]).execute()
+      await db
+        .deleteFrom('links')
+        .where('id', 'in', [...ids])
+        .execute()
     },
 
     /** Tombstones waiting for the purge, oldest first. */
@@ -235,8 +314,14 @@ export function createLinksRepository(db: Db) {
 
     /** Marks deleted those of `ids` that the owner has, in one statement (tombstones, as markDeleted); returns them. */
     markManyDeleted: (ownerId: string, ids: readonly string[], now: number): Promise<LinkRow[]> =>
-      db.updateTable('links').set({ deleted_at: now }).where('id', 'in', [...ids]).where('owner_id', '=', ownerId).where('deleted_at', 'is', null)
-        .returningAll().execute(),
+      db
+        .updateTable('links')
+        .set({ deleted_at: now })
+        .where('id', 'in', [...ids])
+        .where('owner_id', '=', ownerId)
+        .where('deleted_at', 'is', null)
+        .returningAll()
+        .execute(),
   }
 }
 export type LinksRepository = ReturnType<typeof createLinksRepository>

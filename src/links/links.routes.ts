@@ -27,50 +27,75 @@ export const BULK_BODY_LIMIT = 4 * 1024 * 1024
 const security = [{ bearer: [] }]
 
 export function linksRoutes(app: App, { links }: { links: LinksService }): void {
-  app.get('/v1/links', {
-    config: { scope: 'links:read' },
-    schema: { tags, security, summary: 'List your links, newest first', querystring: ListLinksQuery, response: { 200: LinkListEnvelope, ...errorResponses } },
-  }, async (req) => ({ success: true as const, ...(await links.list(principalOf(req), req.query)) }))
-
-  app.post('/v1/links', {
-    config: { scope: 'links:write' },
-    schema: { tags, security, summary: 'Create a link', body: CreateLinkBody, response: { 201: LinkEnvelope, ...errorResponses } },
-  }, async (req, reply) => reply.code(201).send({ success: true, data: await links.create(principalOf(req), req.body) }))
-
-  app.post('/v1/links/bulk', {
-    config: { scope: 'links:write' },
-    // 1000 bodies do not fit in the 64 KiB of one (docs/api.md).
-    bodyLimit: BULK_BODY_LIMIT,
-    // Ajv's verdict on the whole body is only attached: one bad item must fail only itself.
-    attachValidation: true,
-    schema: {
-      tags, security,
-      summary: 'Create up to 1000 links; one result per item, in order (a bad item fails only itself)',
-      body: BulkCreateBody, response: { 200: BulkCreateEnvelope, ...errorResponses },
+  app.get(
+    '/v1/links',
+    {
+      config: { scope: 'links:read' },
+      schema: { tags, security, summary: 'List your links, newest first', querystring: ListLinksQuery, response: { 200: LinkListEnvelope, ...errorResponses } },
     },
-  }, async (req) => {
-    const checkShape = req.compileValidationSchema(BulkCreateShape)
-    if (!checkShape(req.body)) throw toValidationError(checkShape.errors as FastifySchemaValidationError[], 'body')
-    const checkItem = req.compileValidationSchema(CreateLinkBody)
-    const items = (req.body.links as unknown[]).map((item) => {
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) return { error: notALinkBody() }
-      return checkItem(item) ? { input: item as CreateLinkBody } : { error: toValidationError(checkItem.errors as FastifySchemaValidationError[], '') }
-    })
-    return { success: true as const, data: await links.createMany(principalOf(req), items) }
-  })
+    async (req) => ({ success: true as const, ...(await links.list(principalOf(req), req.query)) }),
+  )
 
-  app.post('/v1/links/bulk-delete', {
-    config: { scope: 'links:write' },
-    schema: {
-      tags, security, summary: 'Delete up to 1000 links; one result per id, in order',
-      body: BulkDeleteBody, response: { 200: BulkDeleteEnvelope, ...errorResponses },
+  app.post(
+    '/v1/links',
+    {
+      config: { scope: 'links:write' },
+      schema: { tags, security, summary: 'Create a link', body: CreateLinkBody, response: { 201: LinkEnvelope, ...errorResponses } },
     },
-  }, async (req) => ({ success: true as const, data: await links.deleteMany(principalOf(req), req.body.ids) }))
+    async (req, reply) => reply.code(201).send({ success: true, data: await links.create(principalOf(req), req.body) }),
+  )
 
-  app.get('/v1/links/:id', {
-    config: { scope: 'links:read' },
-    schema: { tags, security, summary: 'Retrieve a link', params: LinkIdParams, response: { 200: LinkEnvelope, ...errorResponses } },
-  }, async (req) => ({ success: true as const, data: await links.get(principalOf(req), req.params.id) }))
+  app.post(
+    '/v1/links/bulk',
+    {
+      config: { scope: 'links:write' },
+      // 1000 bodies do not fit in the 64 KiB of one (docs/api.md).
+      bodyLimit: BULK_BODY_LIMIT,
+      // Ajv's verdict on the whole body is only attached: one bad item must fail only itself.
+      attachValidation: true,
+      schema: {
+        tags,
+        security,
+        summary: 'Create up to 1000 links; one result per item, in order (a bad item fails only itself)',
+        body: BulkCreateBody,
+        response: { 200: BulkCreateEnvelope, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const checkShape = req.compileValidationSchema(BulkCreateShape)
+      if (!checkShape(req.body)) throw toValidationError(checkShape.errors as FastifySchemaValidationError[], 'body')
+      const checkItem = req.compileValidationSchema(CreateLinkBody)
+      const items = (req.body.links as unknown[]).map((item) => {
+        if (typeof item !== 'object' || item === null || Array.isArray(item)) return { error: notALinkBody() }
+        return checkItem(item) ? { input: item as CreateLinkBody } : { error: toValidationError(checkItem.errors as FastifySchemaValidationError[], '') }
+      })
+      return { success: true as const, data: await links.createMany(principalOf(req), items) }
+    },
+  )
+
+  app.post(
+    '/v1/links/bulk-delete',
+    {
+      config: { scope: 'links:write' },
+      schema: {
+        tags,
+        security,
+        summary: 'Delete up to 1000 links; one result per id, in order',
+        body: BulkDeleteBody,
+        response: { 200: BulkDeleteEnvelope, ...errorResponses },
+      },
+    },
+    async (req) => ({ success: true as const, data: await links.deleteMany(principalOf(req), req.body.ids) }),
+  )
+
+  app.get(
+    '/v1/links/:id',
+    {
+      config: { scope: 'links:read' },
+      schema: { tags, security, summary: 'Retrieve a link', params: LinkIdParams, response: { 200: LinkEnvelope, ...errorResponses } },
+    },
+    async (req) => ({ success: true as const, data: await links.get(principalOf(req), req.params.id) }),
+  )
 
   for (const method of ['PUT', 'PATCH'] as const) {
     app.route({
@@ -79,18 +104,29 @@ export function linksRoutes(app: App, { links }: { links: LinksService }): void 
       config: { scope: 'links:write' },
       preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
       schema: {
-        tags, security, summary: 'Update a link (partial: only the fields sent change)',
-        params: LinkIdParams, body: UpdateLinkBody, response: { 200: LinkEnvelope, ...errorResponses },
+        tags,
+        security,
+        summary: 'Update a link (partial: only the fields sent change)',
+        params: LinkIdParams,
+        body: UpdateLinkBody,
+        response: { 200: LinkEnvelope, ...errorResponses },
       },
       handler: async (req) => ({ success: true as const, data: await links.update(principalOf(req), req.params.id, req.body) }),
     })
   }
 
-  app.delete('/v1/links/:id', {
-    config: { scope: 'links:write' },
-    schema: {
-      tags, security, summary: 'Delete a link, its statistics and its conversations',
-      params: LinkIdParams, response: { 200: LinkDeletedEnvelope, ...errorResponses },
+  app.delete(
+    '/v1/links/:id',
+    {
+      config: { scope: 'links:write' },
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a link, its statistics and its conversations',
+        params: LinkIdParams,
+        response: { 200: LinkDeletedEnvelope, ...errorResponses },
+      },
     },
-  }, async (req) => ({ success: true as const, data: await links.delete(principalOf(req), req.params.id) }))
+    async (req) => ({ success: true as const, data: await links.delete(principalOf(req), req.params.id) }),
+  )
 }

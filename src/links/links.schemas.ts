@@ -18,34 +18,65 @@ const Path = Type.String({
 const Title = Nullable(Type.String({ maxLength: 255 }))
 
 /** Limits of the controls of API.md §9; the ones the contract leaves open are in docs/api.md. */
-export const LIMITS = { rules: 20, ruleValues: 50, tags: 20, tagLength: 50, passwordMin: 4, passwordMax: 128, maxClicks: 1_000_000_000_000, bulk: 1000 } as const
+export const LIMITS = {
+  rules: 20,
+  ruleValues: 50,
+  tags: 20,
+  tagLength: 50,
+  passwordMin: 4,
+  passwordMax: 128,
+  maxClicks: 1_000_000_000_000,
+  bulk: 1000,
+} as const
 export const DEVICES = ['ios', 'android', 'mobile', 'tablet', 'desktop'] as const
 
-const RedirectType = Type.Integer({ enum: [301, 302, 307, 308], description: 'Status of the redirect; default 302', 'x-error': 'redirectType must be one of 301, 302, 307, 308' })
-const ExpiresAt = Nullable(Type.String({
-  format: 'date-time',
-  'x-error': 'expiresAt must be an ISO 8601 date-time with a time zone, e.g. 2026-12-31T23:59:59Z',
-  description: 'From then on the link is expired; null: never',
-}))
-const MaxClicks = Nullable(Type.Integer({ minimum: 1, maximum: LIMITS.maxClicks, description: 'Once this many human visits were recorded, the link is expired; null: no limit' }))
+const RedirectType = Type.Integer({
+  enum: [301, 302, 307, 308],
+  description: 'Status of the redirect; default 302',
+  'x-error': 'redirectType must be one of 301, 302, 307, 308',
+})
+const ExpiresAt = Nullable(
+  Type.String({
+    format: 'date-time',
+    'x-error': 'expiresAt must be an ISO 8601 date-time with a time zone, e.g. 2026-12-31T23:59:59Z',
+    description: 'From then on the link is expired; null: never',
+  }),
+)
+const MaxClicks = Nullable(
+  Type.Integer({ minimum: 1, maximum: LIMITS.maxClicks, description: 'Once this many human visits were recorded, the link is expired; null: no limit' }),
+)
 const ExpiredUrl = Nullable(Type.String({ maxLength: 2048, description: 'Where an expired link redirects (302); null: 410 with a small page' }))
-const Password = Nullable(Type.String({
-  minLength: LIMITS.passwordMin,
-  maxLength: LIMITS.passwordMax,
-  description: 'Write-only: visitors must enter it in a form before the redirect; null removes it. Links show hasPassword instead',
-}))
+const Password = Nullable(
+  Type.String({
+    minLength: LIMITS.passwordMin,
+    maxLength: LIMITS.passwordMax,
+    description: 'Write-only: visitors must enter it in a form before the redirect; null removes it. Links show hasPassword instead',
+  }),
+)
 const Values = (item: ReturnType<typeof Type.String>) => Type.Array(item, { minItems: 1, maxItems: LIMITS.ruleValues })
 const Rule = Type.Object(
   {
     when: Type.Object(
       {
         device: Type.Optional(Type.Array(StringEnum(DEVICES), { minItems: 1, maxItems: DEVICES.length })),
-        os: Type.Optional(Values(Type.String({ minLength: 1, maxLength: 50, description: 'An OS name as ua-parser-js names it (iOS, Android, Windows, macOS, Linux, Chrome OS…), any case' }))),
+        os: Type.Optional(
+          Values(
+            Type.String({
+              minLength: 1,
+              maxLength: 50,
+              description: 'An OS name as ua-parser-js names it (iOS, Android, Windows, macOS, Linux, Chrome OS…), any case',
+            }),
+          ),
+        ),
         country: Type.Optional(Values(Type.String({ pattern: '^[A-Za-z]{2}$', 'x-error': 'a country is a two-letter ISO 3166-1 code, e.g. DE' }))),
-        language: Type.Optional(Values(Type.String({
-          pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$',
-          'x-error': 'a language is a BCP 47 tag, e.g. de or de-AT',
-        }))),
+        language: Type.Optional(
+          Values(
+            Type.String({
+              pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$',
+              'x-error': 'a language is a BCP 47 tag, e.g. de or de-AT',
+            }),
+          ),
+        ),
       },
       { additionalProperties: false, description: 'Every condition given must match (any of its values); an empty object matches every visit' },
     ),
@@ -53,7 +84,9 @@ const Rule = Type.Object(
   },
   { additionalProperties: false },
 )
-const Rules = Nullable(Type.Array(Rule, { maxItems: LIMITS.rules, description: 'The first rule whose conditions all match picks the destination; none: destination' }))
+const Rules = Nullable(
+  Type.Array(Rule, { maxItems: LIMITS.rules, description: 'The first rule whose conditions all match picks the destination; none: destination' }),
+)
 const Tag = Type.String({ minLength: 1, maxLength: LIMITS.tagLength })
 const Tags = Type.Array(Tag, { maxItems: LIMITS.tags, description: 'Duplicates are dropped; returned sorted. On update, the list replaces the old one' })
 
@@ -158,17 +191,25 @@ export const BulkCreateBody = Type.Object(
   { links: Type.Array(CreateLinkBody, { minItems: 1, maxItems: LIMITS.bulk, description: `1-${LIMITS.bulk} link bodies; each stands alone` }) },
   {
     additionalProperties: false,
-    examples: [{ links: [{ destination: 'https://shop.example/summer', tags: ['summer'] }, { destination: 'https://shop.example/autumn', redirectType: 301 }] }],
+    examples: [
+      {
+        links: [
+          { destination: 'https://shop.example/summer', tags: ['summer'] },
+          { destination: 'https://shop.example/autumn', redirectType: 301 },
+        ],
+      },
+    ],
   },
 )
-export const BulkCreateShape = Type.Object(
-  { links: Type.Array(Type.Unknown(), { minItems: 1, maxItems: LIMITS.bulk }) },
-  { additionalProperties: false },
+export const BulkCreateShape = Type.Object({ links: Type.Array(Type.Unknown(), { minItems: 1, maxItems: LIMITS.bulk }) }, { additionalProperties: false })
+export const BulkCreateEnvelope = Envelope(
+  Type.Array(
+    Type.Union([
+      Type.Object({ ok: Type.Literal(true), link: Type.Ref('Link') }),
+      Type.Object({ ok: Type.Literal(false), error: Type.Object({ code: Type.String(), message: Type.String(), param: Nullable(Type.String()) }) }),
+    ]),
+  ),
 )
-export const BulkCreateEnvelope = Envelope(Type.Array(Type.Union([
-  Type.Object({ ok: Type.Literal(true), link: Type.Ref('Link') }),
-  Type.Object({ ok: Type.Literal(false), error: Type.Object({ code: Type.String(), message: Type.String(), param: Nullable(Type.String()) }) }),
-])))
 export const BulkDeleteBody = Type.Object(
   { ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: LIMITS.bulk }) },
   { additionalProperties: false, examples: [{ ids: ['lnk_01JD0000000000000000000000'] }] },

@@ -44,9 +44,7 @@ export type BulkResult = { ok: true; link: LinkObject } | { ok: false; error: { 
 const PREPARE_CONCURRENCY = 4
 
 /** What became of one input of an import. */
-export type ImportOutcome =
-  | { status: 'created' | 'present'; link: LinkObject }
-  | { status: 'failed'; error: AppError }
+export type ImportOutcome = { status: 'created' | 'present'; link: LinkObject } | { status: 'failed'; error: AppError }
 
 /** First path segments that Linkline serves itself, on every host (so that no domain can shadow the API). */
 export const RESERVED_SEGMENTS = new Set(['v1', 'docs', 'healthz', 'readyz', 'metrics', 'app', 'favicon.ico', 'robots.txt', '.well-known'])
@@ -141,8 +139,6 @@ export function createLinksService(deps: {
     return query
   }
 
-
-
   function checkPath(path: string) {
     if (isReservedPath(path)) throw reservedPath(path)
     // Every WHATWG client turns /a/. into /a/ and /a/.. into / before sending: such a link could never be visited.
@@ -171,7 +167,12 @@ export function createLinksService(deps: {
    * The control fields sent, as columns: URLs normalized and checked like destination (a rule or the
    * expired URL may not loop back to the link either), the password hashed last, once all else passed.
    */
-  async function controlChanges(input: ControlsInput, domain: string, path: string, id?: string): Promise<{ changes: ControlChanges; tags: string[] | undefined }> {
+  async function controlChanges(
+    input: ControlsInput,
+    domain: string,
+    path: string,
+    id?: string,
+  ): Promise<{ changes: ControlChanges; tags: string[] | undefined }> {
     const changes: ControlChanges = {}
     if (input.redirectType !== undefined) changes.redirect_type = input.redirectType
     if (input.expiresAt !== undefined) {
@@ -208,7 +209,10 @@ export function createLinksService(deps: {
   }
 
   /** Everything create checks and computes before the write; the path stays unset when it is to be random. */
-  async function prepareCreate(principal: Principal, input: CreateLinkBody): Promise<{ base: Omit<LinkRow, 'path'>; path: string | undefined; tags: string[] }> {
+  async function prepareCreate(
+    principal: Principal,
+    input: CreateLinkBody,
+  ): Promise<{ base: Omit<LinkRow, 'path'>; path: string | undefined; tags: string[] }> {
     const domain = await domains.resolveForOwner(principal, input.domain)
     if (input.path !== undefined) checkPath(input.path)
     const destination = normalizeDestination(input.destination)
@@ -323,18 +327,22 @@ export function createLinksService(deps: {
      * `items` holds the body of each item, or the error its validation gave.
      */
     async createMany(principal: Principal, items: readonly ({ input: CreateLinkBody } | { error: AppError })[]): Promise<BulkResult[]> {
-      const results: BulkResult[] = items.map((item, i) => ('error' in item ? itemError(i, item.error) : { ok: false, error: { code: 'internal_error', message: '', param: null } }))
+      const results: BulkResult[] = items.map((item, i) =>
+        'error' in item ? itemError(i, item.error) : { ok: false, error: { code: 'internal_error', message: '', param: null } },
+      )
       const prepared: { index: number; row: LinkRow; tags: string[]; random: boolean }[] = []
       const pending = items.flatMap((item, index) => ('input' in item ? [{ index, input: item.input }] : []))
       for (let start = 0; start < pending.length; start += PREPARE_CONCURRENCY) {
-        await Promise.all(pending.slice(start, start + PREPARE_CONCURRENCY).map(async ({ index, input }) => {
-          try {
-            const { base, path, tags } = await prepareCreate(principal, input)
-            prepared.push({ index, row: { ...base, path: path ?? randomPath() }, tags, random: path === undefined })
-          } catch (error) {
-            results[index] = itemError(index, error)
-          }
-        }))
+        await Promise.all(
+          pending.slice(start, start + PREPARE_CONCURRENCY).map(async ({ index, input }) => {
+            try {
+              const { base, path, tags } = await prepareCreate(principal, input)
+              prepared.push({ index, row: { ...base, path: path ?? randomPath() }, tags, random: path === undefined })
+            } catch (error) {
+              results[index] = itemError(index, error)
+            }
+          }),
+        )
       }
       prepared.sort((a, b) => a.index - b.index)
       const taken = await repo.taken(prepared.map((p) => p.row))
@@ -402,7 +410,11 @@ export function createLinksService(deps: {
      * by anything else fails that input alone. `seen` carries the places of earlier batches of a dry
      * run, which wrote nothing. Outcomes come back in the inputs' order.
      */
-    async importMany(principal: Principal, inputs: readonly CreateLinkBody[], options: { dryRun: boolean; seen?: Map<string, LinkRow> }): Promise<ImportOutcome[]> {
+    async importMany(
+      principal: Principal,
+      inputs: readonly CreateLinkBody[],
+      options: { dryRun: boolean; seen?: Map<string, LinkRow> },
+    ): Promise<ImportOutcome[]> {
       const outcomes: ImportOutcome[] = new Array(inputs.length)
       const seen = options.seen ?? new Map<string, LinkRow>()
       const placed: { index: number; row: LinkRow; random?: boolean }[] = []
@@ -410,9 +422,7 @@ export function createLinksService(deps: {
       const sameAs = (a: LinkRow, b: Pick<LinkRow, 'owner_id' | 'destination' | 'title'>) =>
         a.owner_id === b.owner_id && a.destination === b.destination && a.title === b.title
       const settle = (index: number, row: LinkRow, existing: LinkRow) => {
-        outcomes[index] = sameAs(existing, row)
-          ? { status: 'present', link: toObject(existing) }
-          : { status: 'failed', error: pathTaken(row.domain, row.path) }
+        outcomes[index] = sameAs(existing, row) ? { status: 'present', link: toObject(existing) } : { status: 'failed', error: pathTaken(row.domain, row.path) }
       }
       const prepared: ((Omit<LinkRow, 'path'> & { path?: string }) | undefined)[] = []
       for (const [index, input] of inputs.entries()) {
@@ -463,10 +473,10 @@ export function createLinksService(deps: {
       const inserted = options.dryRun
         ? new Set<string>()
         : await deps.transaction(async (tx, trx) => {
-          const done = await tx.insertManyIfFree(placed.map((p) => ({ row: p.row, tags: tagsFor(p.row) })))
-          for (const { row } of placed) if (done.has(row.id)) await deps.events.record(trx, principal.ownerId, 'link.created', toObject(row, tagsFor(row)))
-          return done
-        })
+            const done = await tx.insertManyIfFree(placed.map((p) => ({ row: p.row, tags: tagsFor(p.row) })))
+            for (const { row } of placed) if (done.has(row.id)) await deps.events.record(trx, principal.ownerId, 'link.created', toObject(row, tagsFor(row)))
+            return done
+          })
       const missed = placed.filter((p) => !p.random && !inserted.has(p.row.id)).map((p) => p.row)
       const taken = new Map((await repo.findAtMany(missed)).map((r) => [`${r.domain}${r.path}`, r]))
       for (const { index, row, random } of placed) {
@@ -530,7 +540,7 @@ export function createLinksService(deps: {
       const limit = input.limit ?? DEFAULT_LIMIT
       const page = input.page ?? DEFAULT_PAGE
       const query = normalizeFilters(input.query ?? {})
-      const rows = (await repo.list(principal.ownerId, query, (page - 1) * limit, limit + 1))
+      const rows = await repo.list(principal.ownerId, query, (page - 1) * limit, limit + 1)
       const tags = await repo.tagsOf(rows.slice(0, limit).map((row) => row.id))
       return { data: rows.slice(0, limit).map((row) => toObject(row, tags.get(row.id))), pagination: { page, limit, hasMore: rows.length > limit } }
     },
@@ -562,8 +572,32 @@ export function createLinksService(deps: {
         throw error
       }
       if (domain !== current.domain) {
-        const { domain: d, path: p, destination: dest, title: t, updated_at, redirect_type, expires_at, max_clicks, expired_url, password_hash, rules } = current
-        const previous = { domain: d, path: p, destination: dest, title: t, updated_at, redirect_type, expires_at, max_clicks, expired_url, password_hash, rules }
+        const {
+          domain: d,
+          path: p,
+          destination: dest,
+          title: t,
+          updated_at,
+          redirect_type,
+          expires_at,
+          max_clicks,
+          expired_url,
+          password_hash,
+          rules,
+        } = current
+        const previous = {
+          domain: d,
+          path: p,
+          destination: dest,
+          title: t,
+          updated_at,
+          redirect_type,
+          expires_at,
+          max_clicks,
+          expired_url,
+          password_hash,
+          rules,
+        }
         await confirmDomainAfterWrite(principal, domain, () => repo.update(principal.ownerId, id, previous, tagsChanged ? currentTags : undefined))
       }
       await invalidate(current.domain, current.path)
@@ -654,10 +688,13 @@ export function createLinksService(deps: {
       const localAtStart = count.local
       const unwritten = counter.pending(target.linkId)
       count.refreshing = countHumanClicks(target.linkId)
-        .then((stored) => {
-          count.base = stored + unwritten
-          count.local -= localAtStart
-        }, () => {})
+        .then(
+          (stored) => {
+            count.base = stored + unwritten
+            count.local -= localAtStart
+          },
+          () => {},
+        )
         .finally(() => {
           // Real time, as the redirect's own checks (expiresAt too) use.
           count.readAt = Date.now()

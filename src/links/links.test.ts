@@ -22,9 +22,23 @@ for (const backend of backends) {
       assert.deepEqual(
         { ...link, id: undefined, createdAt: undefined, updatedAt: undefined },
         {
-          id: undefined, title: 'Summer sale', domain: s.host, path: '/sale', destination: 'https://shop.example/summer?ref=qr',
-          shortUrl: `http://${s.host}/sale`, createdAt: undefined, updatedAt: undefined, ownerId: 'alice', schemaVersion: '1',
-          redirectType: 302, expiresAt: null, maxClicks: null, expiredUrl: null, hasPassword: false, rules: null, tags: [],
+          id: undefined,
+          title: 'Summer sale',
+          domain: s.host,
+          path: '/sale',
+          destination: 'https://shop.example/summer?ref=qr',
+          shortUrl: `http://${s.host}/sale`,
+          createdAt: undefined,
+          updatedAt: undefined,
+          ownerId: 'alice',
+          schemaVersion: '1',
+          redirectType: 302,
+          expiresAt: null,
+          maxClicks: null,
+          expiredUrl: null,
+          hasPassword: false,
+          rules: null,
+          tags: [],
         },
       )
       assert.match(link.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
@@ -144,7 +158,12 @@ for (const backend of backends) {
     test("isolation: another owner's links are 404 and never listed", async () => {
       const bob = await s.createToken('bob')
       const mine = (await create({ destination: 'https://a.example', path: '/alice-only' })).body.data
-      for (const [method, json] of [['GET', undefined], ['PUT', { title: 'x' }], ['PATCH', { title: 'x' }], ['DELETE', undefined]] as const) {
+      for (const [method, json] of [
+        ['GET', undefined],
+        ['PUT', { title: 'x' }],
+        ['PATCH', { title: 'x' }],
+        ['DELETE', undefined],
+      ] as const) {
         const r = await s.request(method, `/v1/links/${mine.id}`, { token: bob, json })
         assert.equal(r.status, 404, method)
         assert.equal(r.body.error.code, 'not_found')
@@ -152,7 +171,10 @@ for (const backend of backends) {
       const his = (await s.request('POST', '/v1/links', { token: bob, json: { destination: 'https://b.example', path: '/bob-only' } })).body.data
       const list = await s.request('GET', '/v1/links?limit=100', { token: bob })
       // Not vacuous: bob's list holds his link, so a filter that dropped every row would fail here.
-      assert.deepEqual(list.body.data.map((l: { id: string }) => l.id), [his.id])
+      assert.deepEqual(
+        list.body.data.map((l: { id: string }) => l.id),
+        [his.id],
+      )
       assert.equal(list.body.data[0].ownerId, 'bob')
       assert.equal((await s.request('GET', `/v1/links/${mine.id}`)).status, 200)
     })
@@ -175,11 +197,17 @@ for (const backend of backends) {
         assert.equal(first.status, 200)
         assert.equal(first.body.data.length, 20)
         assert.deepEqual(first.body.pagination, { page: 1, limit: 20, hasMore: true })
-        assert.deepEqual(first.body.data.map((l: { id: string }) => l.id), ids.slice().reverse().slice(0, 20))
+        assert.deepEqual(
+          first.body.data.map((l: { id: string }) => l.id),
+          ids.slice().reverse().slice(0, 20),
+        )
         const second = await list('?page=2')
         assert.equal(second.body.data.length, 5)
         assert.deepEqual(second.body.pagination, { page: 2, limit: 20, hasMore: false })
-        assert.deepEqual(second.body.data.map((l: { id: string }) => l.id), ids.slice(0, 5).reverse())
+        assert.deepEqual(
+          second.body.data.map((l: { id: string }) => l.id),
+          ids.slice(0, 5).reverse(),
+        )
       })
 
       test('a page beyond the end is empty', async () => {
@@ -189,7 +217,16 @@ for (const backend of backends) {
       })
 
       test('limit and page out of range or not integers are 400', async () => {
-        for (const [query, param] of [['?limit=0', 'limit'], ['?limit=101', 'limit'], ['?limit=abc', 'limit'], ['?limit=1.5', 'limit'], ['?limit=-1', 'limit'], ['?page=0', 'page'], ['?page=x', 'page'], ['?sort=asc', 'sort']]) {
+        for (const [query, param] of [
+          ['?limit=0', 'limit'],
+          ['?limit=101', 'limit'],
+          ['?limit=abc', 'limit'],
+          ['?limit=1.5', 'limit'],
+          ['?limit=-1', 'limit'],
+          ['?page=0', 'page'],
+          ['?page=x', 'page'],
+          ['?sort=asc', 'sort'],
+        ]) {
           const r = await list(query as string)
           assert.equal(r.status, 400, query)
           assert.equal(r.body.error.param, param, query)

@@ -23,8 +23,14 @@ for (const backend of backends) {
     }
 
     test('a destination on another name of this very link is a loop', async () => {
-      for (const destination of [`http://127.0.0.1:${port}/self`, `https://127.0.0.1:${port}/self/`, `http://[::1]:${port}/self`,
-        `http://LOCALHOST:${port}/self?x=1`, `http://2130706433:${port}/self`, 'http://api.linkline.test/self']) {
+      for (const destination of [
+        `http://127.0.0.1:${port}/self`,
+        `https://127.0.0.1:${port}/self/`,
+        `http://[::1]:${port}/self`,
+        `http://LOCALHOST:${port}/self?x=1`,
+        `http://2130706433:${port}/self`,
+        'http://api.linkline.test/self',
+      ]) {
         assertLoop(await create({ destination, path: '/self' }), destination)
       }
       assertLoop(await create({ destination: 'http://GO.chain.example:80/self', domain: 'go.chain.example', path: '/self' }), 'custom')

@@ -121,8 +121,9 @@ export function createRedirectHandler(deps: {
       const controls = target.controls
       // A link that uses no control: what the redirect always did, at the link's status.
       if (controls === undefined) redirect(req, res, target, target.destination, target.status, query)
-      else if (answerExpired(req, res, controls, clock.now())) { /* answered */ }
-      else if (controls.passwordHash !== undefined) sendPage(req, res, 200, passwordPage(''))
+      else if (answerExpired(req, res, controls, clock.now())) {
+        /* answered */
+      } else if (controls.passwordHash !== undefined) sendPage(req, res, 200, passwordPage(''))
       else redirect(req, res, target, destinationFor(req, target, controls), target.status, query)
     } else {
       answerNotFound(req, res)
@@ -235,11 +236,13 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 
 /** The password form; `message` is one of this file's own sentences, escaped all the same. */
 function passwordPage(message: string): string {
-  return '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
     `<title>Password required</title></head><body style="${PAGE_STYLE}"><h1>Password required</h1>` +
     (message === '' ? '<p>This link is protected by a password.</p>' : `<p role="alert">${escapeHtml(message)}</p>`) +
     '<form method="post"><label>Password <input type="password" name="password" required minlength="4" maxlength="128" autocomplete="current-password" autofocus></label> ' +
     '<button type="submit">Continue</button></form></body></html>'
+  )
 }
 
 /** A small HTML page, never cached (a password form, an expired link): body omitted for HEAD. */

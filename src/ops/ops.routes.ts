@@ -15,7 +15,9 @@ const Status = Type.Object({ status: Type.String() })
 
 export function opsRoutes(app: App, { storage, metrics }: { storage: Storage; metrics: Metrics }): void {
   const PROBE_LOG_LEVEL = (QUIETER_THAN_WARN.has(app.log.level) ? app.log.level : 'warn') as LogLevel
-  app.get('/healthz', { logLevel: PROBE_LOG_LEVEL, schema: { tags, security, summary: 'The process is up', response: { 200: Status } } }, async () => ({ status: 'ok' }))
+  app.get('/healthz', { logLevel: PROBE_LOG_LEVEL, schema: { tags, security, summary: 'The process is up', response: { 200: Status } } }, async () => ({
+    status: 'ok',
+  }))
 
   app.get('/readyz', { logLevel: PROBE_LOG_LEVEL, schema: { tags, security, summary: 'The database answers', response: { 200: Status } } }, async () => {
     if (!(await storage.ping())) throw serviceUnavailable('the database is not reachable')
@@ -23,5 +25,6 @@ export function opsRoutes(app: App, { storage, metrics }: { storage: Storage; me
   })
 
   app.get('/metrics', { logLevel: PROBE_LOG_LEVEL, schema: { tags, security, summary: 'Prometheus metrics' } }, async (_req, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()))
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  )
 }

@@ -50,13 +50,17 @@ function cell(value: unknown): string {
  */
 export function encode(format: ExportFormat, columns: readonly string[], source: AsyncIterable<Record<string, unknown>>): Readable {
   if (format === 'ndjson') {
-    return Readable.from((async function* () {
-      for await (const record of source) yield `${JSON.stringify(record)}\n`
-    })())
+    return Readable.from(
+      (async function* () {
+        for await (const record of source) yield `${JSON.stringify(record)}\n`
+      })(),
+    )
   }
-  const rows = Readable.from((async function* () {
-    for await (const record of source) yield columns.map((c) => cell(record[c]))
-  })())
+  const rows = Readable.from(
+    (async function* () {
+      for await (const record of source) yield columns.map((c) => cell(record[c]))
+    })(),
+  )
   const csv = stringify({ header: true, columns: [...columns], record_delimiter: 'windows' })
   // Either side's end ends both: a client gone (the response destroys `csv`) stops the reads too.
   pipeline(rows, csv, () => {})

@@ -37,7 +37,10 @@ const text = (value: unknown): string | undefined => {
 const splitTags = (value: unknown): string[] => {
   const raw = text(value)
   if (raw === undefined) return []
-  return raw.split(raw.includes('|') ? '|' : ',').map((t) => t.trim()).filter((t) => t !== '')
+  return raw
+    .split(raw.includes('|') ? '|' : ',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '')
 }
 
 const withSlash = (path: string | undefined) => (path === undefined || path.startsWith('/') ? path : `/${path}`)
@@ -62,7 +65,13 @@ const CSV_MAPPERS: Record<Exclude<ImportFormat, 'kutt'>, { required: string[][];
   // destination,path,domain,title,tags; Linkline's own export has these columns too (and more, ignored).
   csv: {
     required: [['destination']],
-    map: (row) => ({ destination: row.destination ?? '', path: withSlash(text(row.path)), domain: text(row.domain), title: text(row.title), tags: splitTags(row.tags) }),
+    map: (row) => ({
+      destination: row.destination ?? '',
+      path: withSlash(text(row.path)),
+      domain: text(row.domain),
+      title: text(row.title),
+      tags: splitTags(row.tags),
+    }),
   },
   // Bitly's link export: Link (bit.ly/…), Custom Link (a branded back-half), Destination URL (or
   // long_url in the API's links_list export), Title, Tags.
@@ -80,7 +89,13 @@ const CSV_MAPPERS: Record<Exclude<ImportFormat, 'kutt'>, { required: string[][];
     map: (row) => {
       const short = shortUrlParts(row.shorturl)
       const code = text(row.shortcode)
-      return { destination: row.longurl ?? '', path: code === undefined ? short.path : withSlash(code), domainHint: text(row.domain) ?? short.domainHint, title: text(row.title), tags: splitTags(row.tags) }
+      return {
+        destination: row.longurl ?? '',
+        path: code === undefined ? short.path : withSlash(code),
+        domainHint: text(row.domain) ?? short.domainHint,
+        title: text(row.title),
+        tags: splitTags(row.tags),
+      }
     },
   },
   // YOURLS' yourls_url table as its export plugins and database tools write it: keyword,url,title,timestamp,ip,clicks.
@@ -100,23 +115,25 @@ export async function* readImport(file: string, format: ImportFormat, onBytes?: 
   const input: Readable = createReadStream(file)
   if (onBytes) input.on('data', (chunk) => onBytes(chunk.length))
   const skipped: ImportRow[] = []
-  const parser = input.pipe(parse({
-    bom: true,
-    columns: (header: string[]) => {
-      const names = header.map(normalizeHeader)
-      const missing = mapper.required.find((alternatives) => !alternatives.some((n) => names.includes(n)))
-      if (missing) throw new ImportFileError(`not a ${format} file: no ${missing.join(' or ')} column in the header (${header.join(',')})`)
-      return names
-    },
-    relax_column_count: true,
-    skip_empty_lines: true,
-    skip_records_with_error: true,
-    info: true,
-    on_skip: (error: CsvError | undefined) => {
-      if (error) skipped.push({ where: `line ${error.lines}`, error: error.message.replace(/^Invalid Record Length: /, '').replace(/ at line \d+/, '') })
-      return undefined
-    },
-  }))
+  const parser = input.pipe(
+    parse({
+      bom: true,
+      columns: (header: string[]) => {
+        const names = header.map(normalizeHeader)
+        const missing = mapper.required.find((alternatives) => !alternatives.some((n) => names.includes(n)))
+        if (missing) throw new ImportFileError(`not a ${format} file: no ${missing.join(' or ')} column in the header (${header.join(',')})`)
+        return names
+      },
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+      info: true,
+      on_skip: (error: CsvError | undefined) => {
+        if (error) skipped.push({ where: `line ${error.lines}`, error: error.message.replace(/^Invalid Record Length: /, '').replace(/ at line \d+/, '') })
+        return undefined
+      },
+    }),
+  )
   input.on('error', (error) => parser.destroy(error))
   for await (const { record, info } of parser as AsyncIterable<{ record: Row; info: { lines: number } }>) {
     while (skipped.length > 0) yield skipped.shift() as ImportRow
@@ -152,7 +169,10 @@ function* readKutt(content: string): Generator<ImportRow> {
       yield { where, error: 'no target' }
       continue
     }
-    yield { where, record: { destination: link.target, path: withSlash(text(link.address)), domainHint: text(link.domain), title: text(link.description), tags: [] } }
+    yield {
+      where,
+      record: { destination: link.target, path: withSlash(text(link.address)), domainHint: text(link.domain), title: text(link.description), tags: [] },
+    }
   }
 }
 

@@ -16,33 +16,48 @@ async function* map<T, U>(source: AsyncIterable<T>, f: (t: T) => U): AsyncGenera
 }
 
 export function portingRoutes(app: App, { links, stats }: { links: LinksService; stats: StatsService }): void {
-  app.get('/v1/links/export', {
-    config: { scope: 'links:read' },
-    schema: {
-      tags, security, summary: 'Export every link of yours (the list\'s filters apply), streamed as CSV or NDJSON',
-      querystring: ExportLinksQuery, response: { ...exportResponses('Every selected link, in the list\'s order'), ...errorResponses },
+  app.get(
+    '/v1/links/export',
+    {
+      config: { scope: 'links:read' },
+      schema: {
+        tags,
+        security,
+        summary: "Export every link of yours (the list's filters apply), streamed as CSV or NDJSON",
+        querystring: ExportLinksQuery,
+        response: { ...exportResponses("Every selected link, in the list's order"), ...errorResponses },
+      },
     },
-  }, async (req, reply) => {
-    const format = req.query.format ?? 'csv'
-    reply.type(CONTENT_TYPES[format]).header('Content-Disposition', `attachment; filename="links.${format}"`)
-    // HEAD (which Fastify answers through this GET route) must not read every link only to drop them.
-    if (req.method === 'HEAD') return reply.send()
-    return reply.send(encode(format, LINK_CSV_COLUMNS, links.exportAll(principalOf(req), req.query.query ?? {})))
-  })
+    async (req, reply) => {
+      const format = req.query.format ?? 'csv'
+      reply.type(CONTENT_TYPES[format]).header('Content-Disposition', `attachment; filename="links.${format}"`)
+      // HEAD (which Fastify answers through this GET route) must not read every link only to drop them.
+      if (req.method === 'HEAD') return reply.send()
+      return reply.send(encode(format, LINK_CSV_COLUMNS, links.exportAll(principalOf(req), req.query.query ?? {})))
+    },
+  )
 
-  app.get('/v1/links/:id/clicks', {
-    config: { scope: 'links:read' },
-    preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
-    schema: {
-      tags, security, summary: "A link's recorded visits within the retention period, oldest first, streamed as CSV or NDJSON (never an IP)",
-      params: LinkIdParams, querystring: ExportClicksQuery, response: { ...exportResponses('The visits'), ...errorResponses },
+  app.get(
+    '/v1/links/:id/clicks',
+    {
+      config: { scope: 'links:read' },
+      preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
+      schema: {
+        tags,
+        security,
+        summary: "A link's recorded visits within the retention period, oldest first, streamed as CSV or NDJSON (never an IP)",
+        params: LinkIdParams,
+        querystring: ExportClicksQuery,
+        response: { ...exportResponses('The visits'), ...errorResponses },
+      },
     },
-  }, async (req, reply) => {
-    const format = req.query.format ?? 'csv'
-    // Resolved before the first byte: a bad range is still a 400 in the error shape.
-    const clicks = await stats.exportClicks(principalOf(req), req.params.id, req.query)
-    reply.type(CONTENT_TYPES[format]).header('Content-Disposition', `attachment; filename="clicks.${format}"`)
-    if (req.method === 'HEAD') return reply.send()
-    return reply.send(encode(format, CLICK_COLUMNS, map(clicks, clickRecord)))
-  })
+    async (req, reply) => {
+      const format = req.query.format ?? 'csv'
+      // Resolved before the first byte: a bad range is still a 400 in the error shape.
+      const clicks = await stats.exportClicks(principalOf(req), req.params.id, req.query)
+      reply.type(CONTENT_TYPES[format]).header('Content-Disposition', `attachment; filename="clicks.${format}"`)
+      if (req.method === 'HEAD') return reply.send()
+      return reply.send(encode(format, CLICK_COLUMNS, map(clicks, clickRecord)))
+    },
+  )
 }

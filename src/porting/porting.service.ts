@@ -41,9 +41,12 @@ function toCreateInput(record: ImportRecord): { input: CreateLinkBody } | { para
   const param = error?.instancePath.split('/')[1] ?? 'destination'
   const custom = FIELD_SCHEMAS[param]?.['x-error']
   const limit = (error?.params as { limit?: number } | undefined)?.limit
-  const reason = error?.keyword === 'pattern' && custom ? custom
-    : error?.keyword === 'maxLength' ? `${param} must be at most ${limit} characters`
-    : `${param} ${error?.message ?? 'is invalid'}`
+  const reason =
+    error?.keyword === 'pattern' && custom
+      ? custom
+      : error?.keyword === 'maxLength'
+        ? `${param} must be at most ${limit} characters`
+        : `${param} ${error?.message ?? 'is invalid'}`
   return { param, reason }
 }
 
@@ -67,16 +70,25 @@ export function createPortingService(deps: { links: LinksService; domains: Domai
      * be read or fail a check are listed with their line and reason; the others are created or, when
      * already present, skipped. `onRow` is told after each batch (for a progress bar).
      */
-    async importLinks(principal: Principal, rows: AsyncIterable<ImportRow>, options: { dryRun: boolean; onRows?: (n: number) => void }): Promise<ImportSummary> {
+    async importLinks(
+      principal: Principal,
+      rows: AsyncIterable<ImportRow>,
+      options: { dryRun: boolean; onRows?: (n: number) => void },
+    ): Promise<ImportSummary> {
       const summary: ImportSummary = { created: 0, present: 0, failed: [], dryRun: options.dryRun }
       const seen = options.dryRun ? new Map<string, LinkRow>() : undefined
       const hosts = new Map<string, string | undefined>()
       let batch: { where: string; input: CreateLinkBody }[] = []
       const flush = async () => {
         if (batch.length === 0) return
-        const outcomes = await deps.links.importMany(principal, batch.map((b) => b.input), { dryRun: options.dryRun, ...(seen ? { seen } : {}) })
+        const outcomes = await deps.links.importMany(
+          principal,
+          batch.map((b) => b.input),
+          { dryRun: options.dryRun, ...(seen ? { seen } : {}) },
+        )
         for (const [i, outcome] of outcomes.entries()) {
-          if (outcome.status === 'failed') summary.failed.push({ where: (batch[i] as { where: string }).where, param: outcome.error.param ?? null, reason: outcome.error.message })
+          if (outcome.status === 'failed')
+            summary.failed.push({ where: (batch[i] as { where: string }).where, param: outcome.error.param ?? null, reason: outcome.error.message })
           else if (outcome.status === 'created') summary.created++
           else summary.present++
         }
@@ -89,8 +101,10 @@ export function createPortingService(deps: { links: LinksService; domains: Domai
           options.onRows?.(1)
           continue
         }
-        const record = row.record.domainHint === undefined ? row.record
-          : { ...row.record, domain: row.record.domain ?? await ownDomain(principal, row.record.domainHint, hosts) }
+        const record =
+          row.record.domainHint === undefined
+            ? row.record
+            : { ...row.record, domain: row.record.domain ?? (await ownDomain(principal, row.record.domainHint, hosts)) }
         const checked = toCreateInput(record)
         if ('reason' in checked) {
           summary.failed.push({ where: row.where, param: checked.param, reason: checked.reason })

@@ -10,7 +10,11 @@ const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KH
 const DAY = 86_400_000
 
 const csv = (text: string) => parse(text, { columns: true, bom: true }) as Record<string, string>[]
-const ndjson = (text: string) => text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
+const ndjson = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
 
 for (const backend of backends) {
   describe(`export of links and clicks (${backend})`, () => {
@@ -70,17 +74,29 @@ for (const backend of backends) {
       const bob = await s.createToken('bob')
       await create({ destination: 'https://filter.example/', path: '/f-bob', title: 'Filtered' }, bob)
       const byTitle = ndjson((await s.request('GET', '/v1/links/export?format=ndjson&query[title]=Filtered')).text)
-      assert.deepEqual(byTitle.map((l) => l.path), ['/f-1'])
-      const byDestination = ndjson((await s.request('GET', `/v1/links/export?format=ndjson&query=${encodeURIComponent('{"destination":"https://FILTER.example"}')}`)).text)
+      assert.deepEqual(
+        byTitle.map((l) => l.path),
+        ['/f-1'],
+      )
+      const byDestination = ndjson(
+        (await s.request('GET', `/v1/links/export?format=ndjson&query=${encodeURIComponent('{"destination":"https://FILTER.example"}')}`)).text,
+      )
       assert.deepEqual(byDestination.map((l) => l.path).sort(), ['/f-1', '/f-2'])
       const none = await s.request('GET', '/v1/links/export?query[path]=/nothing')
       assert.equal(none.text, `${LINK_CSV_COLUMNS.join(',')}\r\n`)
       const bobs = ndjson((await s.request('GET', '/v1/links/export?format=ndjson', { token: bob })).text)
-      assert.deepEqual(bobs.map((l) => l.path), ['/f-bob'])
+      assert.deepEqual(
+        bobs.map((l) => l.path),
+        ['/f-bob'],
+      )
     })
 
     test('every parameter is validated with a 400 naming it; scope and token as the list', async () => {
-      for (const [query, param] of [['format=xml', 'format'], ['bogus=1', 'bogus'], ['query[nope]=1', 'query[nope]']] as const) {
+      for (const [query, param] of [
+        ['format=xml', 'format'],
+        ['bogus=1', 'bogus'],
+        ['query[nope]=1', 'query[nope]'],
+      ] as const) {
         const r = await s.request('GET', `/v1/links/export?${query}`)
         assert.equal(r.status, 400, query)
         assert.equal(r.body.error.param, param, query)
@@ -95,12 +111,25 @@ for (const backend of backends) {
     test("a link's clicks: fields recorded, oldest first, never an IP; range and retention; another owner's link is 404", async () => {
       const link = await create({ destination: 'https://clicks.example/', path: '/clicked' })
       const id = link.id as string
-      await s.request('GET', '/clicked?qr=1', { token: null, headers: { 'x-forwarded-for': '203.0.113.77', 'user-agent': CHROME, referer: 'https://news.ycombinator.com/item?id=1', 'cf-ipcountry': 'DE' } })
+      await s.request('GET', '/clicked?qr=1', {
+        token: null,
+        headers: { 'x-forwarded-for': '203.0.113.77', 'user-agent': CHROME, referer: 'https://news.ycombinator.com/item?id=1', 'cf-ipcountry': 'DE' },
+      })
       await s.request('GET', '/clicked', { token: null, headers: { 'x-forwarded-for': '203.0.113.78', 'user-agent': 'Twitterbot/1.0' } })
       // Many visits in one millisecond and across pages, at chosen times: the keyset must lose none and repeat none.
       const now = Date.now()
       const visits: Visit[] = []
-      for (let i = 0; i < 2500; i++) visits.push({ linkId: id, at: now - DAY + Math.floor(i / 700) * 1000, qr: false, head: false, ip: '198.51.100.1', userAgent: CHROME, referer: undefined, country: undefined })
+      for (let i = 0; i < 2500; i++)
+        visits.push({
+          linkId: id,
+          at: now - DAY + Math.floor(i / 700) * 1000,
+          qr: false,
+          head: false,
+          ip: '198.51.100.1',
+          userAgent: CHROME,
+          referer: undefined,
+          country: undefined,
+        })
       visits.push({ linkId: id, at: now - 400 * DAY, qr: false, head: false, ip: '198.51.100.2', userAgent: CHROME, referer: undefined, country: undefined })
       for (const v of visits) s.container.clicks.record(v)
       await s.container.clicks.flush()
@@ -110,9 +139,22 @@ for (const backend of backends) {
       const clicks = ndjson(r.text)
       assert.equal(clicks.length, 2502, 'every visit within the retention period (90 days), once')
       const times = clicks.map((c) => Date.parse(c.time as string))
-      assert.deepEqual(times, [...times].sort((a, b) => a - b), 'oldest first')
+      assert.deepEqual(
+        times,
+        [...times].sort((a, b) => a - b),
+        'oldest first',
+      )
       const human = clicks.find((c) => c.qr === true)
-      assert.deepEqual(human, { time: human?.time, referrer: 'news.ycombinator.com', browser: 'Chrome', os: 'Windows', device: 'desktop', country: 'DE', qr: true, bot: false })
+      assert.deepEqual(human, {
+        time: human?.time,
+        referrer: 'news.ycombinator.com',
+        browser: 'Chrome',
+        os: 'Windows',
+        device: 'desktop',
+        country: 'DE',
+        qr: true,
+        bot: false,
+      })
       assert.equal(clicks.filter((c) => c.bot === true).length, 1)
       assert.doesNotMatch(r.text, /203\.0\.113|198\.51\.100/, 'no IP')
 
@@ -128,7 +170,13 @@ for (const backend of backends) {
       assert.equal(ranged.length, visits.filter((v) => new Date(v.at).toISOString().slice(0, 10) === day).length)
       assert.equal(ndjson((await s.request('GET', `/v1/links/${id}/clicks?format=ndjson&to=2000-01-01`)).text).length, 0)
 
-      for (const [query, param] of [['from=yesterday', 'from'], ['to=2026-13-01', 'to'], ['from=2026-02-01&to=2026-01-01', 'from'], ['format=csv2', 'format'], ['ip=1', 'ip']] as const) {
+      for (const [query, param] of [
+        ['from=yesterday', 'from'],
+        ['to=2026-13-01', 'to'],
+        ['from=2026-02-01&to=2026-01-01', 'from'],
+        ['format=csv2', 'format'],
+        ['ip=1', 'ip'],
+      ] as const) {
         const bad = await s.request('GET', `/v1/links/${id}/clicks?${query}`)
         assert.equal(bad.status, 400, query)
         assert.equal(bad.body.error.param, param, query)

@@ -8,24 +8,28 @@ import type { QrOptions, QrService } from './qr.service.js'
 import { principalOf } from '../http/auth.js'
 
 export function qrRoutes(app: App, { qr, links }: { qr: QrService; links: LinksService }): void {
-  app.get('/v1/links/:id/qr', {
-    config: { scope: 'links:read' },
-    schema: {
-      tags: ['links'],
-      security: [{ bearer: [] }],
-      summary: "A link's QR code (PNG or SVG), cacheable with ETag / If-None-Match",
-      params: LinkIdParams,
-      querystring: QrQuery,
-      response: { ...QrResponses, ...errorResponses },
+  app.get(
+    '/v1/links/:id/qr',
+    {
+      config: { scope: 'links:read' },
+      schema: {
+        tags: ['links'],
+        security: [{ bearer: [] }],
+        summary: "A link's QR code (PNG or SVG), cacheable with ETag / If-None-Match",
+        params: LinkIdParams,
+        querystring: QrQuery,
+        response: { ...QrResponses, ...errorResponses },
+      },
+      preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
     },
-    preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
-  }, async (req, reply) => {
-    // Ajv filled in every default, so each option is present.
-    const result = await qr.render(principalOf(req), req.params.id, req.query as QrOptions, req.headers['if-none-match'])
-    // The link's path or domain can change: caches must revalidate, which the ETag makes cheap.
-    reply.header('ETag', result.etag).header('Cache-Control', 'private, no-cache')
-    if (result.notModified) return reply.code(304).send()
-    if (req.query.download) reply.header('Content-Disposition', `attachment; filename="${result.filename}"`)
-    return reply.type(result.contentType).send(result.body)
-  })
+    async (req, reply) => {
+      // Ajv filled in every default, so each option is present.
+      const result = await qr.render(principalOf(req), req.params.id, req.query as QrOptions, req.headers['if-none-match'])
+      // The link's path or domain can change: caches must revalidate, which the ETag makes cheap.
+      reply.header('ETag', result.etag).header('Cache-Control', 'private, no-cache')
+      if (result.notModified) return reply.code(304).send()
+      if (req.query.download) reply.header('Content-Disposition', `attachment; filename="${result.filename}"`)
+      return reply.type(result.contentType).send(result.body)
+    },
+  )
 }

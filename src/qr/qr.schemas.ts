@@ -7,7 +7,9 @@ const Colour = (what: string, fallback: string) =>
 export const QrQuery = Type.Object(
   {
     format: Type.Optional(StringEnum(['png', 'svg'], { default: 'png' })),
-    size: Type.Optional(Type.Integer({ minimum: 64, maximum: 4096, default: 512, description: 'Width and height in pixels (a code that needs more pixels gets them)' })),
+    size: Type.Optional(
+      Type.Integer({ minimum: 64, maximum: 4096, default: 512, description: 'Width and height in pixels (a code that needs more pixels gets them)' }),
+    ),
     margin: Type.Optional(Type.Integer({ minimum: 0, maximum: 32, default: 4, description: 'Quiet zone, in modules' })),
     ecc: Type.Optional(StringEnum(['L', 'M', 'Q', 'H'], { default: 'M', description: 'Error correction level' })),
     color: Type.Optional(Colour('color', '#000000')),

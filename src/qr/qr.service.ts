@@ -36,7 +36,10 @@ export function createQrService(deps: { links: LinksService; renderer: QrRendere
       const link = await deps.links.get(principal, id)
       const text = `${link.shortUrl}?${QR_MARKER}=1`
       const { format, size, margin, ecc, color, background } = options
-      const etag = `"${createHash('sha256').update(JSON.stringify([RENDERING, text, format, size, margin, ecc, color.toLowerCase(), background.toLowerCase()])).digest('base64url').slice(0, 32)}"`
+      const etag = `"${createHash('sha256')
+        .update(JSON.stringify([RENDERING, text, format, size, margin, ecc, color.toLowerCase(), background.toLowerCase()]))
+        .digest('base64url')
+        .slice(0, 32)}"`
       if (matches(ifNoneMatch, etag)) return { notModified: true, etag }
       const body = await deps.renderer.render(etag, { text, format, size, margin, ecc, color, background })
       return {

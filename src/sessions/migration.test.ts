@@ -24,7 +24,14 @@ for (const backend of backends) {
         assert.equal(before.error, undefined)
         const all = 'links:read links:write conversations:read conversations:write domains:read domains:write'
         const row = (id: string, scopes: string) => ({ id, owner_id: 'o', name: null, scopes, token_hash: id, prefix: 'll_x', created_at: 1, revoked_at: null })
-        await storage.db.insertInto('tokens').values([row('tok_all', all), row('tok_narrow', 'links:read domains:read'), row('tok_reordered', 'domains:write links:read links:write conversations:read conversations:write domains:read')]).execute()
+        await storage.db
+          .insertInto('tokens')
+          .values([
+            row('tok_all', all),
+            row('tok_narrow', 'links:read domains:read'),
+            row('tok_reordered', 'domains:write links:read links:write conversations:read conversations:write domains:read'),
+          ])
+          .execute()
         await migrateToLatest(storage)
         const scopes = Object.fromEntries((await storage.db.selectFrom('tokens').select(['id', 'scopes']).execute()).map((t) => [t.id, t.scopes]))
         // 0010 gave it the webhook scopes already; 0012 adds tokens:write.

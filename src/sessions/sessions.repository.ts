@@ -19,7 +19,13 @@ export function createSessionsRepository(db: Db) {
       const row = await db
         .selectFrom('sessions')
         .innerJoin('tokens', 'tokens.id', 'sessions.token_id')
-        .select(['sessions.id as id', 'sessions.token_id as tokenId', 'tokens.owner_id as ownerId', 'tokens.scopes as scopes', 'sessions.last_used_at as lastUsedAt'])
+        .select([
+          'sessions.id as id',
+          'sessions.token_id as tokenId',
+          'tokens.owner_id as ownerId',
+          'tokens.scopes as scopes',
+          'sessions.last_used_at as lastUsedAt',
+        ])
         .where('sessions.session_hash', '=', hash)
         .where('tokens.revoked_at', 'is', null)
         .executeTakeFirst()
@@ -35,10 +41,7 @@ export function createSessionsRepository(db: Db) {
     async prune(before: number): Promise<number> {
       const result = await db
         .deleteFrom('sessions')
-        .where((eb) => eb.or([
-          eb('last_used_at', '<', before),
-          eb('token_id', 'in', eb.selectFrom('tokens').select('id').where('revoked_at', 'is not', null)),
-        ]))
+        .where((eb) => eb.or([eb('last_used_at', '<', before), eb('token_id', 'in', eb.selectFrom('tokens').select('id').where('revoked_at', 'is not', null))]))
         .executeTakeFirst()
       return Number(result.numDeletedRows)
     },

@@ -2,7 +2,14 @@ import { Type } from 'typebox'
 import { Envelope } from '../shared/schema.js'
 
 export const CreateSessionBody = Type.Object(
-  { token: Type.String({ minLength: 1, maxLength: 512, description: 'An API token (ll_…); exchanged for the session cookie, never stored in the browser', examples: ['ll_paste-your-token-here'] }) },
+  {
+    token: Type.String({
+      minLength: 1,
+      maxLength: 512,
+      description: 'An API token (ll_…); exchanged for the session cookie, never stored in the browser',
+      examples: ['ll_paste-your-token-here'],
+    }),
+  },
   { additionalProperties: false },
 )
 

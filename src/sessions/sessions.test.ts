@@ -7,7 +7,12 @@ import { SESSION_IDLE_MS } from './sessions.service.js'
 /** A clock the test moves forward: the container reads "now" from it. */
 const movableClock = () => {
   let offset = 0
-  return { now: () => Date.now() + offset, advance: (ms: number) => { offset += ms } }
+  return {
+    now: () => Date.now() + offset,
+    advance: (ms: number) => {
+      offset += ms
+    },
+  }
 }
 
 const cookieOf = (setCookie: string[] | string | undefined) => {
@@ -89,7 +94,10 @@ for (const backend of backends) {
       // Reads need no Origin (a top-level navigation sends none).
       assert.equal((await s.request('GET', `/v1/links/${same.body.data.id}`, { token: null, headers: { cookie } })).status, 200)
       // A bearer token is what it was: no Origin asked for, the cookie beside it ignored.
-      const bearer = await s.request('POST', '/v1/links', { json: { destination: 'https://example.com/bearer' }, headers: { cookie: 'linkline_session=garbage-garbage-garbage' } })
+      const bearer = await s.request('POST', '/v1/links', {
+        json: { destination: 'https://example.com/bearer' },
+        headers: { cookie: 'linkline_session=garbage-garbage-garbage' },
+      })
       assert.equal(bearer.status, 201)
     })
 

@@ -32,26 +32,17 @@ export class AppError extends Error {
   }
 }
 
-export const validationError = (param: string, message: string) =>
-  new AppError(400, 'validation_error', message, param)
+export const validationError = (param: string, message: string) => new AppError(400, 'validation_error', message, param)
 export const invalidBody = (message: string) => new AppError(400, 'invalid_body', message)
 export const unauthorized = (message = 'a valid bearer token is required') =>
   new AppError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer' })
-export const forbidden = (scope: string) =>
-  new AppError(403, 'forbidden', `this token lacks the ${scope} scope`)
-export const notFound = (what: string, param?: string) =>
-  new AppError(404, 'not_found', `no such ${what}`, param)
+export const forbidden = (scope: string) => new AppError(403, 'forbidden', `this token lacks the ${scope} scope`)
+export const notFound = (what: string, param?: string) => new AppError(404, 'not_found', `no such ${what}`, param)
 export const methodNotAllowed = (allow: string[]) =>
   new AppError(405, 'method_not_allowed', 'method not allowed on this path', undefined, {
     Allow: allow.join(', '),
   })
 export const conflict = (message: string, param?: string) => new AppError(409, 'conflict', message, param)
 export const idempotencyKeyReused = () =>
-  new AppError(
-    409,
-    'idempotency_key_reused',
-    'this Idempotency-Key was already used with a different request',
-    'Idempotency-Key',
-  )
-export const serviceUnavailable = (message: string) =>
-  new AppError(503, 'service_unavailable', message, undefined, { 'Retry-After': '1' })
+  new AppError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request', 'Idempotency-Key')
+export const serviceUnavailable = (message: string) => new AppError(503, 'service_unavailable', message, undefined, { 'Retry-After': '1' })

@@ -11,8 +11,7 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
  * Ajv reports as one `enum` error ("ecc must be one of L, M, Q, H"). A union of literals would render
  * as anyOf/const (shown as its first value only) and fail with one error per branch.
  */
-export const StringEnum = <const T extends string[]>(values: readonly [...T], options: TSchemaOptions = {}) =>
-  Type.Enum(values, { type: 'string', ...options })
+export const StringEnum = <const T extends string[]>(values: readonly [...T], options: TSchemaOptions = {}) => Type.Enum(values, { type: 'string', ...options })
 
 /**
  * The `default` a schema declares for one of its properties, so that a service applies the very value

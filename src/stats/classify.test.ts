@@ -9,19 +9,79 @@ import { classify } from './classify.js'
  */
 const FIXTURE: [userAgent: string, browser: string | null, os: string | null, device: string | null, bot: boolean][] = [
   ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', 'Chrome', 'Windows', 'desktop', false],
-  ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15', 'Safari', 'macOS', 'desktop', false],
-  ['Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1', 'Mobile Safari', 'iOS', 'mobile', false],
-  ['Mozilla/5.0 (iPad; CPU OS 17_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1', 'Mobile Safari', 'iOS', 'tablet', false],
-  ['Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.39 Mobile Safari/537.36', 'Chrome', 'Android', 'mobile', false],
+  [
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
+    'Safari',
+    'macOS',
+    'desktop',
+    false,
+  ],
+  [
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+    'Mobile Safari',
+    'iOS',
+    'mobile',
+    false,
+  ],
+  [
+    'Mozilla/5.0 (iPad; CPU OS 17_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1',
+    'Mobile Safari',
+    'iOS',
+    'tablet',
+    false,
+  ],
+  [
+    'Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.39 Mobile Safari/537.36',
+    'Chrome',
+    'Android',
+    'mobile',
+    false,
+  ],
   ['Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36', 'Chrome', 'Android', 'tablet', false],
   ['Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0', 'Firefox', 'Linux', 'desktop', false],
-  ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.51', 'Edge', 'Windows', 'desktop', false],
-  ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/129.0.0.0 Safari/537.36 OPR/114.0.0.0', 'Opera', 'Windows', 'desktop', false],
-  ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0.6778.73 Mobile/15E148 Safari/604.1', 'Chrome', 'iOS', 'mobile', false],
-  ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/26.0 Chrome/122.0.0.0 Mobile Safari/537.36', 'Samsung Internet', 'Android', 'mobile', false],
+  [
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.51',
+    'Edge',
+    'Windows',
+    'desktop',
+    false,
+  ],
+  [
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/129.0.0.0 Safari/537.36 OPR/114.0.0.0',
+    'Opera',
+    'Windows',
+    'desktop',
+    false,
+  ],
+  [
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0.6778.73 Mobile/15E148 Safari/604.1',
+    'Chrome',
+    'iOS',
+    'mobile',
+    false,
+  ],
+  [
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/26.0 Chrome/122.0.0.0 Mobile Safari/537.36',
+    'Samsung Internet',
+    'Android',
+    'mobile',
+    false,
+  ],
   ['Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', 'Chrome', 'Chrome OS', 'desktop', false],
-  ['Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/4.0 Chrome/76.0.3809.146 TV Safari/537.36', 'Samsung Internet', 'Tizen', 'smarttv', false],
-  ['Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 355.0.0.0.0', 'Instagram', 'iOS', 'mobile', false],
+  [
+    'Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/4.0 Chrome/76.0.3809.146 TV Safari/537.36',
+    'Samsung Internet',
+    'Tizen',
+    'smarttv',
+    false,
+  ],
+  [
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 355.0.0.0.0',
+    'Instagram',
+    'iOS',
+    'mobile',
+    false,
+  ],
   ['Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', null, null, null, true],
   ['Twitterbot/1.0', null, null, null, true],
   ['facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)', null, null, null, true],
@@ -50,11 +110,7 @@ describe('User-Agent classification', () => {
   test('browser, OS, device and bot of real User-Agents', () => {
     for (const [userAgent, browser, os, device, bot] of FIXTURE) {
       const row = classify({ linkId: 'lnk_x', at: 0, qr: false, head: false, ip: '203.0.113.9', userAgent, referer: undefined, country: undefined }, 'salt')
-      assert.deepEqual(
-        { browser: row.browser, os: row.os, device: row.device, bot: row.is_bot === 1 },
-        { browser, os, device, bot },
-        userAgent,
-      )
+      assert.deepEqual({ browser: row.browser, os: row.os, device: row.device, bot: row.is_bot === 1 }, { browser, os, device, bot }, userAgent)
     }
   })
 

@@ -34,7 +34,10 @@ export function classify(visit: Visit, daySalt: string): NewClickRow {
     os,
     device,
     country: visit.country !== undefined && COUNTRY.test(visit.country) ? visit.country.toUpperCase() : null,
-    visitor_key: createHmac('sha256', daySalt).update(`${visit.ip ?? ''}\n${userAgent}`).digest('base64url').slice(0, 22),
+    visitor_key: createHmac('sha256', daySalt)
+      .update(`${visit.ip ?? ''}\n${userAgent}`)
+      .digest('base64url')
+      .slice(0, 22),
   }
 }
 

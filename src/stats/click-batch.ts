@@ -33,15 +33,30 @@ export type Staging = Kysely<Database & StagingTables>
 export async function stage(trx: Transaction<Database>): Promise<Staging> {
   const staging = trx.withTables<StagingTables>()
   // The columns of `clicks`, without its constraints.
-  await staging.schema.createTable('click_batch').temporary().ifNotExists().as(staging.selectFrom('clicks').selectAll().where(sql<boolean>`1 = 0`)).execute()
   await staging.schema
-    .createTable('batch_visitors').temporary().ifNotExists()
+    .createTable('click_batch')
+    .temporary()
+    .ifNotExists()
+    .as(
+      staging
+        .selectFrom('clicks')
+        .selectAll()
+        .where(sql<boolean>`1 = 0`),
+    )
+    .execute()
+  await staging.schema
+    .createTable('batch_visitors')
+    .temporary()
+    .ifNotExists()
     .addColumn('link_id', 'text', (c) => c.notNull())
     .addColumn('day', 'bigint', (c) => c.notNull())
     .addColumn('visitor_key', 'text', (c) => c.notNull())
     .addColumn('first_at', 'bigint', (c) => c.notNull())
     .execute()
-  let cube = staging.schema.createTable('batch_cube').temporary().ifNotExists()
+  let cube = staging.schema
+    .createTable('batch_cube')
+    .temporary()
+    .ifNotExists()
     .addColumn('link_id', 'text', (c) => c.notNull())
     .addColumn('hour', 'bigint', (c) => c.notNull())
   for (const dimension of Object.keys(DIMENSIONS)) cube = cube.addColumn(dimension, 'text', (c) => c.notNull())
@@ -63,7 +78,8 @@ export async function writeStagedBatch(staging: Staging): Promise<void> {
   await staging
     .deleteFrom('click_batch')
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('links').select('links.id').whereRef('links.id', '=', 'click_batch.link_id').where('links.deleted_at', 'is', null))))
+      not(exists(selectFrom('links').select('links.id').whereRef('links.id', '=', 'click_batch.link_id').where('links.deleted_at', 'is', null))),
+    )
     .execute()
   const columns = ['link_id', 'clicked_at', 'is_bot', 'is_qr', 'referrer', 'browser', 'os', 'device', 'country', 'visitor_key'] as const
   await staging.insertInto('clicks').columns(columns).expression(staging.selectFrom('click_batch').select(columns)).execute()
@@ -73,7 +89,8 @@ export async function writeStagedBatch(staging: Staging): Promise<void> {
     .insertInto('batch_visitors')
     .columns(['link_id', 'day', 'visitor_key', 'first_at'])
     .expression((eb) =>
-      eb.selectFrom('click_batch')
+      eb
+        .selectFrom('click_batch')
         .select((s) => ['link_id', dayStart('clicked_at').as('day'), 'visitor_key', s.fn.min('clicked_at').as('first_at')])
         .where('is_bot', '=', 0)
         .groupBy(['link_id', dayStart('clicked_at'), 'visitor_key']),
@@ -91,34 +108,44 @@ export async function writeStagedBatch(staging: Staging): Promise<void> {
       ),
     )
     .execute()
-  await staging.insertInto('link_daily_visitors').columns(['link_id', 'day', 'visitor_key']).expression(staging.selectFrom('batch_visitors').select(['link_id', 'day', 'visitor_key'])).execute()
+  await staging
+    .insertInto('link_daily_visitors')
+    .columns(['link_id', 'day', 'visitor_key'])
+    .expression(staging.selectFrom('batch_visitors').select(['link_id', 'day', 'visitor_key']))
+    .execute()
 
   // Hourly counters, then the new visitors into the same rows (each statement touches a key once).
   await upsertRollups(
     staging,
-    staging.selectFrom('click_batch').select((eb) => [
-      'link_id',
-      hourStart('clicked_at').as('hour'),
-      eb.fn.countAll<number>().as('total_clicks'),
-      sql<number>`sum(1 - is_bot)`.as('human_clicks'),
-      eb.fn.sum<number>('is_bot').as('bot_clicks'),
-      sql<number>`sum(is_qr * (1 - is_bot))`.as('qr_scans'),
-      eb.lit(0).as('unique_visitors'),
-      sql<number | null>`max(case when is_bot = 0 then clicked_at end)`.as('last_human_click_at'),
-    ]).groupBy(['link_id', hourStart('clicked_at')]),
+    staging
+      .selectFrom('click_batch')
+      .select((eb) => [
+        'link_id',
+        hourStart('clicked_at').as('hour'),
+        eb.fn.countAll<number>().as('total_clicks'),
+        sql<number>`sum(1 - is_bot)`.as('human_clicks'),
+        eb.fn.sum<number>('is_bot').as('bot_clicks'),
+        sql<number>`sum(is_qr * (1 - is_bot))`.as('qr_scans'),
+        eb.lit(0).as('unique_visitors'),
+        sql<number | null>`max(case when is_bot = 0 then clicked_at end)`.as('last_human_click_at'),
+      ])
+      .groupBy(['link_id', hourStart('clicked_at')]),
   )
   await upsertRollups(
     staging,
-    staging.selectFrom('batch_visitors').select((eb) => [
-      'link_id',
-      hourStart('first_at').as('hour'),
-      eb.lit(0).as('total_clicks'),
-      eb.lit(0).as('human_clicks'),
-      eb.lit(0).as('bot_clicks'),
-      eb.lit(0).as('qr_scans'),
-      eb.fn.countAll<number>().as('unique_visitors'),
-      sql<number | null>`cast(null as bigint)`.as('last_human_click_at'),
-    ]).groupBy(['link_id', hourStart('first_at')]),
+    staging
+      .selectFrom('batch_visitors')
+      .select((eb) => [
+        'link_id',
+        hourStart('first_at').as('hour'),
+        eb.lit(0).as('total_clicks'),
+        eb.lit(0).as('human_clicks'),
+        eb.lit(0).as('bot_clicks'),
+        eb.lit(0).as('qr_scans'),
+        eb.fn.countAll<number>().as('unique_visitors'),
+        sql<number | null>`cast(null as bigint)`.as('last_human_click_at'),
+      ])
+      .groupBy(['link_id', hourStart('first_at')]),
   )
 
   // Breakdowns: the human clicks summed once per combination of values, then per dimension and value,
@@ -127,7 +154,8 @@ export async function writeStagedBatch(staging: Staging): Promise<void> {
     .insertInto('batch_cube')
     .columns(['link_id', 'hour', ...(Object.keys(DIMENSIONS) as Dimension[]), 'clicks'])
     .expression((eb) =>
-      eb.selectFrom('click_batch')
+      eb
+        .selectFrom('click_batch')
         .select((s) => [
           'link_id',
           hourStart('clicked_at').as('hour'),
@@ -140,7 +168,8 @@ export async function writeStagedBatch(staging: Staging): Promise<void> {
     .execute()
   const perValue = Object.keys(DIMENSIONS).flatMap((dimension) =>
     (['hour', 'day'] as const).map(
-      (granularity) => sql`select link_id, ${sql.lit(granularity)} as granularity, ${granularity === 'hour' ? sql.ref('hour') : dayStart('hour')} as period_start, ${sql.lit(dimension)} as dimension, ${sql.ref(dimension)} as value, clicks from batch_cube`,
+      (granularity) =>
+        sql`select link_id, ${sql.lit(granularity)} as granularity, ${granularity === 'hour' ? sql.ref('hour') : dayStart('hour')} as period_start, ${sql.lit(dimension)} as dimension, ${sql.ref(dimension)} as value, clicks from batch_cube`,
     ),
   )
   await sql`

@@ -49,7 +49,10 @@ describe('statistics with several instances on one PostgreSQL', { skip: needsPos
       }))
     const visitors = new Set<string>()
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [server, visits] of [[a, batch(round)], [b, batch(round + 100)]] as const) {
+      for (const [server, visits] of [
+        [a, batch(round)],
+        [b, batch(round + 100)],
+      ] as const) {
         for (const v of visits) {
           server.container.clicks.record(v)
           visitors.add(`${v.linkId} ${dayOf(v.at)} ${v.ip} ${v.userAgent}`)

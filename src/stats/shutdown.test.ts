@@ -48,7 +48,10 @@ describe('graceful shutdown', () => {
         child.kill('SIGKILL')
         throw new Error(`the server did not answer /healthz within ${START_DEADLINE_MS} ms`)
       }
-      const up = await send(`http://127.0.0.1:${port}`, 'GET', '/healthz').then((r) => r.status === 200, () => false)
+      const up = await send(`http://127.0.0.1:${port}`, 'GET', '/healthz').then(
+        (r) => r.status === 200,
+        () => false,
+      )
       if (up) return child
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
@@ -110,8 +113,13 @@ describe('shutdown while the click store is locked', () => {
   async function startServer(port: number, shutdownTimeoutMs = 4000): Promise<{ child: ChildProcess; log: () => string }> {
     const child = spawn(process.execPath, [MAIN], {
       env: {
-        ...process.env, DATABASE_URL: `sqlite:${file}`, PORT: String(port), LINKLINE_BOOTSTRAP_TOKEN: TOKEN, LOG_LEVEL: 'warn',
-        LINKLINE_CLICK_FLUSH_INTERVAL_MS: '60000', LINKLINE_SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
+        ...process.env,
+        DATABASE_URL: `sqlite:${file}`,
+        PORT: String(port),
+        LINKLINE_BOOTSTRAP_TOKEN: TOKEN,
+        LOG_LEVEL: 'warn',
+        LINKLINE_CLICK_FLUSH_INTERVAL_MS: '60000',
+        LINKLINE_SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -124,7 +132,13 @@ describe('shutdown while the click store is locked', () => {
         child.kill('SIGKILL')
         throw new Error(`the server did not answer /healthz within ${START_DEADLINE_MS} ms: ${output}`)
       }
-      if (await send(`http://127.0.0.1:${port}`, 'GET', '/healthz').then((r) => r.status === 200, () => false)) return { child, log: () => output }
+      if (
+        await send(`http://127.0.0.1:${port}`, 'GET', '/healthz').then(
+          (r) => r.status === 200,
+          () => false,
+        )
+      )
+        return { child, log: () => output }
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
   }

@@ -27,10 +27,13 @@ for (const backend of backends) {
       await write([visit(link.id, at('2026-02-03T21:00:00Z'), { ip: '198.51.100.1' }), visit(link.id, at('2026-02-03T21:30:00Z'), { ip: '198.51.100.2' })])
       await write([visit(link.id, at('2026-02-04T01:00:00Z'), { ip: '198.51.100.1' })])
       const days = await repo.buckets(link.id, at('2026-02-03T00:00:00Z'), at('2026-02-05T00:00:00Z'), DAY_MS)
-      assert.deepEqual(days.map((b) => [new Date(b.bucket).toISOString(), b.total, b.uniques]), [
-        ['2026-02-03T00:00:00.000Z', 3, 2],
-        ['2026-02-04T00:00:00.000Z', 1, 1],
-      ])
+      assert.deepEqual(
+        days.map((b) => [new Date(b.bucket).toISOString(), b.total, b.uniques]),
+        [
+          ['2026-02-03T00:00:00.000Z', 3, 2],
+          ['2026-02-04T00:00:00.000Z', 1, 1],
+        ],
+      )
     })
 
     test('buckets sum hours into hours or days, within [from, to); humans, bots and QR scans apart', async () => {
@@ -43,17 +46,23 @@ for (const backend of backends) {
         visit(link.id, at('2026-03-02T23:59:59Z')),
       ])
       const hours = await repo.buckets(link.id, at('2026-03-01T10:00:00Z'), at('2026-03-01T12:00:00Z'), HOUR_MS)
-      assert.deepEqual(hours.sort((a, b) => a.bucket - b.bucket).map(({ bucket, ...counts }) => [new Date(bucket).toISOString(), counts]), [
-        ['2026-03-01T10:00:00.000Z', { total: 2, human: 2, bot: 0, qr: 1, uniques: 2 }],
-        ['2026-03-01T11:00:00.000Z', { total: 1, human: 0, bot: 1, qr: 0, uniques: 0 }],
-      ])
+      assert.deepEqual(
+        hours.sort((a, b) => a.bucket - b.bucket).map(({ bucket, ...counts }) => [new Date(bucket).toISOString(), counts]),
+        [
+          ['2026-03-01T10:00:00.000Z', { total: 2, human: 2, bot: 0, qr: 1, uniques: 2 }],
+          ['2026-03-01T11:00:00.000Z', { total: 1, human: 0, bot: 1, qr: 0, uniques: 0 }],
+        ],
+      )
       // `to` is exclusive: the hour starting at `to` is left out.
       assert.equal((await repo.buckets(link.id, at('2026-03-01T10:00:00Z'), at('2026-03-01T11:00:00Z'), HOUR_MS)).length, 1)
       const days = await repo.buckets(link.id, at('2026-03-01T00:00:00Z'), at('2026-03-03T00:00:00Z'), DAY_MS)
-      assert.deepEqual(days.sort((a, b) => a.bucket - b.bucket).map((b) => [new Date(b.bucket).toISOString(), b.total, b.human, b.bot]), [
-        ['2026-03-01T00:00:00.000Z', 3, 2, 1],
-        ['2026-03-02T00:00:00.000Z', 2, 1, 1],
-      ])
+      assert.deepEqual(
+        days.sort((a, b) => a.bucket - b.bucket).map((b) => [new Date(b.bucket).toISOString(), b.total, b.human, b.bot]),
+        [
+          ['2026-03-01T00:00:00.000Z', 3, 2, 1],
+          ['2026-03-02T00:00:00.000Z', 2, 1, 1],
+        ],
+      )
       assert.equal(await repo.lastHumanClickAt(link.id), at('2026-03-02T23:59:59Z'))
     })
 
@@ -68,8 +77,14 @@ for (const backend of backends) {
       ])
       // From 22:00 on the 1st to 02:00 on the 3rd: hours, one whole day, hours.
       const rows = await repo.breakdowns(link.id, at('2026-04-01T22:00:00Z'), at('2026-04-03T02:00:00Z'))
-      const referrers = rows.filter((r) => r.dimension === 'referrer').map((r) => [r.value, r.clicks]).sort()
-      assert.deepEqual(referrers, [['direct', 1], ['t.co', 2]])
+      const referrers = rows
+        .filter((r) => r.dimension === 'referrer')
+        .map((r) => [r.value, r.clicks])
+        .sort()
+      assert.deepEqual(referrers, [
+        ['direct', 1],
+        ['t.co', 2],
+      ])
     })
 
     test('prune drops raw clicks before the bound and keeps rollups', async () => {
@@ -77,9 +92,15 @@ for (const backend of backends) {
       await write([visit(link.id, at('2025-01-01T00:00:00Z')), visit(link.id, at('2026-05-01T00:00:00Z'))])
       await repo.prune(at('2026-01-01T00:00:00Z'), at('2026-01-01T00:00:00Z'))
       const raw = await t.storage.db.selectFrom('clicks').select('clicked_at').where('link_id', '=', link.id).execute()
-      assert.deepEqual(raw.map((r) => r.clicked_at), [at('2026-05-01T00:00:00Z')])
+      assert.deepEqual(
+        raw.map((r) => r.clicked_at),
+        [at('2026-05-01T00:00:00Z')],
+      )
       const all = await repo.buckets(link.id, at('2024-12-01T00:00:00Z'), at('2026-06-01T00:00:00Z'), DAY_MS)
-      assert.equal(all.reduce((sum, b) => sum + b.total, 0), 2)
+      assert.equal(
+        all.reduce((sum, b) => sum + b.total, 0),
+        2,
+      )
     })
   })
 }

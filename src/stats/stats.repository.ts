@@ -14,8 +14,7 @@ const PRUNE_BATCH = 2000
 /** The advisory lock key that serialises click writers across instances (PostgreSQL). */
 const CLICK_WRITER_LOCK = 0x6c6e6b636c6b /* "lnkclk" */
 
-const chunks = <T>(rows: readonly T[]): T[][] =>
-  Array.from({ length: Math.ceil(rows.length / CHUNK) }, (_, i) => rows.slice(i * CHUNK, (i + 1) * CHUNK))
+const chunks = <T>(rows: readonly T[]): T[][] => Array.from({ length: Math.ceil(rows.length / CHUNK) }, (_, i) => rows.slice(i * CHUNK, (i + 1) * CHUNK))
 
 export interface BucketTotals {
   bucket: number
@@ -38,7 +37,16 @@ export interface ExportedClick {
   isBot: boolean
 }
 const CLICK_COLUMNS = ['clicked_at', 'referrer', 'browser', 'os', 'device', 'country', 'is_qr', 'is_bot'] as const
-const toClick = (r: { clicked_at: number | string; referrer: string | null; browser: string | null; os: string | null; device: string | null; country: string | null; is_qr: number; is_bot: number }): ExportedClick => ({
+const toClick = (r: {
+  clicked_at: number | string
+  referrer: string | null
+  browser: string | null
+  os: string | null
+  device: string | null
+  country: string | null
+  is_qr: number
+  is_bot: number
+}): ExportedClick => ({
   // PostgreSQL's bigint arrives as a string.
   clickedAt: Number(r.clicked_at),
   referrer: r.referrer,
@@ -58,7 +66,11 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter, onStaged?
   return {
     /** The salt of a UTC day: the first instance to ask creates it, every other one reads the same. */
     async daySalt(day: number, candidate: string): Promise<string> {
-      await db.insertInto('click_salts').values({ day, salt: candidate }).onConflict((oc) => oc.column('day').doNothing()).execute()
+      await db
+        .insertInto('click_salts')
+        .values({ day, salt: candidate })
+        .onConflict((oc) => oc.column('day').doNothing())
+        .execute()
       const row = await db.selectFrom('click_salts').select('salt').where('day', '=', day).executeTakeFirstOrThrow()
       return row.salt
     },
@@ -84,8 +96,11 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter, onStaged?
 
     /** Every human visit of the link ever recorded (its maxClicks count): one range of the rollups' primary key. */
     async humanClicks(linkId: string): Promise<number> {
-      const row = await db.selectFrom('link_click_rollups').select((eb) => eb.fn.sum<number | string | null>('human_clicks').as('n'))
-        .where('link_id', '=', linkId).executeTakeFirst()
+      const row = await db
+        .selectFrom('link_click_rollups')
+        .select((eb) => eb.fn.sum<number | string | null>('human_clicks').as('n'))
+        .where('link_id', '=', linkId)
+        .executeTakeFirst()
       return Number(row?.n ?? 0)
     },
 
@@ -132,7 +147,13 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter, onStaged?
       const endDay = dayOf(to)
       // One plain range scan of the primary key per part (an OR of ranges would scan the whole link).
       const parts: ['hour' | 'day', number, number][] =
-        firstDay < endDay ? [['day', firstDay, endDay], ['hour', from, firstDay], ['hour', endDay, to]] : [['hour', from, to]]
+        firstDay < endDay
+          ? [
+              ['day', firstDay, endDay],
+              ['hour', from, firstDay],
+              ['hour', endDay, to],
+            ]
+          : [['hour', from, to]]
       const sums = new Map<string, { dimension: string; value: string; clicks: number }>()
       for (const [granularity, start, end] of parts) {
         if (start >= end) continue
@@ -174,7 +195,13 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter, onStaged?
      * page ends on a whole millisecond: when the page is full, the visits of its last millisecond are
      * left to `clicksAt`, which reads all of them (a handful, even under a flood of bots).
      */
-    async clicksAfter(linkId: string, after: number | undefined, from: number, to: number, limit: number): Promise<{ rows: ExportedClick[]; next: number | undefined }> {
+    async clicksAfter(
+      linkId: string,
+      after: number | undefined,
+      from: number,
+      to: number,
+      limit: number,
+    ): Promise<{ rows: ExportedClick[]; next: number | undefined }> {
       let query = db.selectFrom('clicks').select(CLICK_COLUMNS).where('link_id', '=', linkId).where('clicked_at', '<', to)
       query = after === undefined ? query.where('clicked_at', '>=', from) : query.where('clicked_at', '>', after)
       const rows = (await query.orderBy('clicked_at').limit(limit).execute()).map(toClick)
@@ -190,8 +217,11 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter, onStaged?
      * Rollups stay. In batches, as the purge: a day of a busy service's clicks is millions of rows.
      */
     async prune(clicksBefore: number, daysBefore: number): Promise<void> {
-      for (const [table, where] of [['clicks', sql`clicked_at < ${clicksBefore}`], ['link_daily_visitors', sql`day < ${daysBefore}`]] as const) {
-        while (await dialect.deleteBatch(db, table, where, PRUNE_BATCH) > 0) await yieldToEventLoop()
+      for (const [table, where] of [
+        ['clicks', sql`clicked_at < ${clicksBefore}`],
+        ['link_daily_visitors', sql`day < ${daysBefore}`],
+      ] as const) {
+        while ((await dialect.deleteBatch(db, table, where, PRUNE_BATCH)) > 0) await yieldToEventLoop()
       }
       await db.deleteFrom('click_salts').where('day', '<', daysBefore).execute()
     },

@@ -8,16 +8,20 @@ import type { StatsService } from './stats.service.js'
 import { principalOf } from '../http/auth.js'
 
 export function statsRoutes(app: App, { stats, links }: { stats: StatsService; links: LinksService }): void {
-  app.get('/v1/links/:id/stats', {
-    config: { scope: 'links:read' },
-    schema: {
-      tags: ['links'],
-      security: [{ bearer: [] }],
-      summary: "A link's click statistics: totals, time series and top-10 breakdowns, from hourly rollups",
-      params: LinkIdParams,
-      querystring: StatsQuery,
-      response: { 200: StatsEnvelope, ...errorResponses },
+  app.get(
+    '/v1/links/:id/stats',
+    {
+      config: { scope: 'links:read' },
+      schema: {
+        tags: ['links'],
+        security: [{ bearer: [] }],
+        summary: "A link's click statistics: totals, time series and top-10 breakdowns, from hourly rollups",
+        params: LinkIdParams,
+        querystring: StatsQuery,
+        response: { 200: StatsEnvelope, ...errorResponses },
+      },
+      preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
     },
-    preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
-  }, async (req) => ({ success: true as const, data: await stats.get(principalOf(req), req.params.id, req.query) }))
+    async (req) => ({ success: true as const, data: await stats.get(principalOf(req), req.params.id, req.query) }),
+  )
 }

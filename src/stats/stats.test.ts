@@ -9,8 +9,7 @@ import { createManualClock } from '../shared/clock.js'
 import type { ClickSink, Visit } from './clicks.js'
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
-const IPHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
 const BOTS = [
   'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
   'Twitterbot/1.0',
@@ -55,7 +54,12 @@ for (const backend of backends) {
       const id = await createLink('/counted')
       // Three visitors: (ip A, Chrome), (ip B, Chrome), (ip A, iPhone); 10 human visits in all.
       const humans: Record<string, string>[] = [
-        ...Array.from({ length: 4 }, () => ({ 'x-forwarded-for': '203.0.113.1', 'user-agent': CHROME, referer: 'https://news.ycombinator.com/item?id=1', 'cf-ipcountry': 'US' })),
+        ...Array.from({ length: 4 }, () => ({
+          'x-forwarded-for': '203.0.113.1',
+          'user-agent': CHROME,
+          referer: 'https://news.ycombinator.com/item?id=1',
+          'cf-ipcountry': 'US',
+        })),
         ...Array.from({ length: 3 }, () => ({ 'x-forwarded-for': '203.0.113.2, 10.0.0.1', 'user-agent': CHROME, 'cf-ipcountry': 'de' })),
         ...Array.from({ length: 3 }, () => ({ 'x-forwarded-for': '203.0.113.1', 'user-agent': IPHONE, referer: 'https://t.co/abc' })),
       ]
@@ -78,7 +82,10 @@ for (const backend of backends) {
       assert.equal(data.qrScans, 2, 'a bot following the QR URL is not a scan')
       assert.equal(data.uniqueVisitors, 3)
       assert.equal(data.timeseries.length, 30)
-      assert.equal(data.timeseries.reduce((sum: number, b: { clicks: number }) => sum + b.clicks, 0), 10)
+      assert.equal(
+        data.timeseries.reduce((sum: number, b: { clicks: number }) => sum + b.clicks, 0),
+        10,
+      )
       assert.equal(data.timeseries.at(-1).clicks, 10, 'today is the last bucket')
       assert.ok(Date.now() - Date.parse(data.lastClickedAt) < DAY)
       assert.deepEqual(data.referrers, [
@@ -86,10 +93,23 @@ for (const backend of backends) {
         { value: 'direct', clicks: 3 },
         { value: 't.co', clicks: 3 },
       ])
-      assert.deepEqual(data.browsers, [{ value: 'Chrome', clicks: 7 }, { value: 'Mobile Safari', clicks: 3 }])
-      assert.deepEqual(data.os, [{ value: 'Windows', clicks: 7 }, { value: 'iOS', clicks: 3 }])
-      assert.deepEqual(data.devices, [{ value: 'desktop', clicks: 7 }, { value: 'mobile', clicks: 3 }])
-      assert.deepEqual(data.countries, [{ value: 'US', clicks: 4 }, { value: 'DE', clicks: 3 }, { value: 'unknown', clicks: 3 }])
+      assert.deepEqual(data.browsers, [
+        { value: 'Chrome', clicks: 7 },
+        { value: 'Mobile Safari', clicks: 3 },
+      ])
+      assert.deepEqual(data.os, [
+        { value: 'Windows', clicks: 7 },
+        { value: 'iOS', clicks: 3 },
+      ])
+      assert.deepEqual(data.devices, [
+        { value: 'desktop', clicks: 7 },
+        { value: 'mobile', clicks: 3 },
+      ])
+      assert.deepEqual(data.countries, [
+        { value: 'US', clicks: 4 },
+        { value: 'DE', clicks: 3 },
+        { value: 'unknown', clicks: 3 },
+      ])
     })
 
     test('raw clicks keep a visitor key, never the IP', async () => {
@@ -130,13 +150,25 @@ for (const backend of backends) {
       assert.deepEqual(data.referrers[0], { value: 'r12.example', clicks: 13 })
       assert.deepEqual(data.referrers[9], { value: 'r3.example', clicks: 4 })
       assert.deepEqual(data.referrers[10], { value: 'other', clicks: 1 + 2 + 3 })
-      assert.equal(data.referrers.reduce((sum: number, r: { clicks: number }) => sum + r.clicks, 0), data.humanClicks)
+      assert.equal(
+        data.referrers.reduce((sum: number, r: { clicks: number }) => sum + r.clicks, 0),
+        data.humanClicks,
+      )
     })
 
     test('ranges: dates, date-times, intervals, zero-filled buckets; uniques are summed per UTC day', async () => {
       const id = await createLink('/history')
       const at = (iso: string) => Date.parse(iso)
-      const v = (iso: string, ip: string): Visit => ({ linkId: id, at: at(iso), qr: false, head: false, ip, userAgent: CHROME, referer: undefined, country: undefined })
+      const v = (iso: string, ip: string): Visit => ({
+        linkId: id,
+        at: at(iso),
+        qr: false,
+        head: false,
+        ip,
+        userAgent: CHROME,
+        referer: undefined,
+        country: undefined,
+      })
       await write([
         v('2026-01-10T08:15:00Z', '1.1.1.1'),
         v('2026-01-10T08:45:00Z', '1.1.1.1'),
@@ -174,17 +206,36 @@ for (const backend of backends) {
       }
 
       const months = await stats(id, '?from=2025-12-15&to=2026-03-31T12:00:00&interval=month')
-      assert.deepEqual(months.timeseries.map((b: { clicks: number }) => b.clicks), [0, 4, 0, 1])
+      assert.deepEqual(
+        months.timeseries.map((b: { clicks: number }) => b.clicks),
+        [0, 4, 0, 1],
+      )
       assert.equal(months.timeseries[0].start, '2025-12-01T00:00:00.000Z')
       assert.equal(months.humanClicks, 5)
       assert.equal(months.totalClicks, 5)
 
       const empty = await stats(id, '?from=2020-01-01&to=2020-01-02')
-      assert.deepEqual({ ...empty, timeseries: empty.timeseries.length, lastClickedAt: undefined }, {
-        linkId: id, from: '2020-01-01T00:00:00.000Z', to: '2020-01-03T00:00:00.000Z', interval: 'day',
-        totalClicks: 0, humanClicks: 0, botClicks: 0, qrScans: 0, uniqueVisitors: 0, lastClickedAt: undefined,
-        timeseries: 2, referrers: [], browsers: [], os: [], devices: [], countries: [],
-      })
+      assert.deepEqual(
+        { ...empty, timeseries: empty.timeseries.length, lastClickedAt: undefined },
+        {
+          linkId: id,
+          from: '2020-01-01T00:00:00.000Z',
+          to: '2020-01-03T00:00:00.000Z',
+          interval: 'day',
+          totalClicks: 0,
+          humanClicks: 0,
+          botClicks: 0,
+          qrScans: 0,
+          uniqueVisitors: 0,
+          lastClickedAt: undefined,
+          timeseries: 2,
+          referrers: [],
+          browsers: [],
+          os: [],
+          devices: [],
+          countries: [],
+        },
+      )
     })
 
     test('parameters are validated, with param', async () => {
@@ -257,10 +308,12 @@ describe('click pipeline under write failures', () => {
   let s: TestServer
   let failing = true
   const logs: { msg: string }[] = []
-  const sinkFailing = (sink: ClickSink): ClickSink => async (visits) => {
-    if (failing) throw new Error('injected: the database is down')
-    await sink(visits)
-  }
+  const sinkFailing =
+    (sink: ClickSink): ClickSink =>
+    async (visits) => {
+      if (failing) throw new Error('injected: the database is down')
+      await sink(visits)
+    }
   before(async () => {
     const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as { msg: string }) })
     s = await startTestServer({ env: { LINKLINE_CLICK_BUFFER_SIZE: '100' }, container: { wrapClickSink: sinkFailing, logger } })
@@ -297,20 +350,24 @@ describe('click writer thread', () => {
   const niceOf = (tid: string | number) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16])
   const niceValues = () => readdirSync('/proc/self/task').map(niceOf)
 
-  test('runs at LINKLINE_CLICK_WRITER_NICE, and leaves the serving thread as it was', { skip: process.platform !== 'linux' && 'nice values per thread are read from Linux /proc' }, async () => {
-    const s = await startTestServer({ env: { LINKLINE_CLICK_WRITER_NICE: '7' } })
-    const mainThread = niceOf(process.pid)
-    try {
-      const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/nice' } })).body.data.id
-      assert.equal((await s.request('GET', '/nice', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
-      await s.container.clicks.flush()
-      assert.equal(niceValues().filter((nice) => nice === 7).length, 1, 'one thread, the writer, runs at nice 7')
-      assert.equal(niceOf(process.pid), mainThread, 'the serving thread keeps its nice value')
-      assert.equal((await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks, 1)
-    } finally {
-      await s.close()
-    }
-  })
+  test(
+    'runs at LINKLINE_CLICK_WRITER_NICE, and leaves the serving thread as it was',
+    { skip: process.platform !== 'linux' && 'nice values per thread are read from Linux /proc' },
+    async () => {
+      const s = await startTestServer({ env: { LINKLINE_CLICK_WRITER_NICE: '7' } })
+      const mainThread = niceOf(process.pid)
+      try {
+        const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/nice' } })).body.data.id
+        assert.equal((await s.request('GET', '/nice', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
+        await s.container.clicks.flush()
+        assert.equal(niceValues().filter((nice) => nice === 7).length, 1, 'one thread, the writer, runs at nice 7')
+        assert.equal(niceOf(process.pid), mainThread, 'the serving thread keeps its nice value')
+        assert.equal((await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks, 1)
+      } finally {
+        await s.close()
+      }
+    },
+  )
 })
 
 describe('click flusher triggers', () => {
@@ -332,7 +389,16 @@ describe('click flusher triggers', () => {
     try {
       const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/batch' } })).body.data.id
       for (let i = 0; i < CLICK_BATCH_SIZE; i++) {
-        s.container.clicks.record({ linkId: id, at: Date.now(), qr: false, head: false, ip: `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, userAgent: CHROME, referer: undefined, country: undefined })
+        s.container.clicks.record({
+          linkId: id,
+          at: Date.now(),
+          qr: false,
+          head: false,
+          ip: `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`,
+          userAgent: CHROME,
+          referer: undefined,
+          country: undefined,
+        })
       }
       await eventually(async () => metric((await s.request('GET', '/metrics', { token: null })).text, 'linkline_clicks_recorded_total') === CLICK_BATCH_SIZE)
       const data = (await s.request('GET', `/v1/links/${id}/stats`)).body.data
@@ -366,7 +432,10 @@ describe('visits are stamped by the container clock', () => {
       assert.equal((await s.request('GET', '/clocked', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
       await s.container.clicks.flush()
       const data = (await s.request('GET', `/v1/links/${id}/stats?from=2025-07-14&to=2025-07-15`)).body.data
-      assert.deepEqual(data.timeseries, [{ start: '2025-07-14T00:00:00.000Z', clicks: 1 }, { start: '2025-07-15T00:00:00.000Z', clicks: 1 }])
+      assert.deepEqual(data.timeseries, [
+        { start: '2025-07-14T00:00:00.000Z', clicks: 1 },
+        { start: '2025-07-15T00:00:00.000Z', clicks: 1 },
+      ])
       assert.equal(data.lastClickedAt, '2025-07-15T09:30:00.000Z')
       // The default range ends at the clock's now, not the machine's.
       assert.equal((await s.request('GET', `/v1/links/${id}/stats`)).body.data.to, '2025-07-15T10:00:00.000Z')

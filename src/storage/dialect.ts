@@ -50,8 +50,7 @@ export const sqliteAdapter: DialectAdapter = {
   async prepareBulkWriter(db) {
     await sql`pragma temp_store = memory`.execute(db)
   },
-  deleteBatch: (db, table, where, limit) =>
-    deleted(sql`delete from ${sql.table(table)} where rowid in (${someRows(table, 'rowid', where, limit)})`, db),
+  deleteBatch: (db, table, where, limit) => deleted(sql`delete from ${sql.table(table)} where rowid in (${someRows(table, 'rowid', where, limit)})`, db),
 }
 
 export const postgresAdapter: DialectAdapter = {
@@ -61,8 +60,7 @@ export const postgresAdapter: DialectAdapter = {
     await sql`select pg_advisory_xact_lock(${key})`.execute(trx)
   },
   prepareBulkWriter: async () => {},
-  deleteBatch: (db, table, where, limit) =>
-    deleted(sql`delete from ${sql.table(table)} where ctid = any(array(${someRows(table, 'ctid', where, limit)}))`, db),
+  deleteBatch: (db, table, where, limit) => deleted(sql`delete from ${sql.table(table)} where ctid = any(array(${someRows(table, 'ctid', where, limit)}))`, db),
 }
 
 /**

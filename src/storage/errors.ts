@@ -19,8 +19,19 @@ export function isRetryableConflict(error: unknown): boolean {
 // Socket errors; PostgreSQL: shutting down or starting (57P0x), out of connections (53300), a statement
 // over DATABASE_STATEMENT_TIMEOUT_MS (57014); SQLite: the database stayed locked past a write's wait (storage/sqlite-driver.ts).
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN',
-  '57P01', '57P02', '57P03', '53300', '57014', 'SQLITE_BUSY',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '57014',
+  'SQLITE_BUSY',
 ])
 // node-postgres reports a lost connection, a pool checkout timeout or its own query timeout with a message and no code.
 const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout)/

@@ -11,9 +11,8 @@ const provider: MigrationProvider = { getMigrations: async () => migrations as R
  */
 export async function migrateToLatest(storage: Pick<Storage, 'db' | 'dialect'>): Promise<string[]> {
   const { db } = storage
-  const migrationTableSchema = storage.dialect === 'postgres'
-    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-    : undefined
+  const migrationTableSchema =
+    storage.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined
   const { error, results } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest()
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'

@@ -91,7 +91,14 @@ describe('PostgreSQL goes away and comes back', { skip: needsPostgres }, () => {
     await late.cut()
     const port = await freePort()
     const child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, ...database.env, DATABASE_URL: late.url, PORT: String(port), LINKLINE_BOOTSTRAP_TOKEN: 'late-database-token-0123456789', LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        ...database.env,
+        DATABASE_URL: late.url,
+        PORT: String(port),
+        LINKLINE_BOOTSTRAP_TOKEN: 'late-database-token-0123456789',
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
@@ -104,7 +111,14 @@ describe('PostgreSQL goes away and comes back', { skip: needsPostgres }, () => {
         await sleep(50)
       }
       await late.restore()
-      for (let waited = 0; (await send(`http://127.0.0.1:${port}`, 'GET', '/readyz').then((r) => r.status, () => 0)) !== 200; waited += 50) {
+      for (
+        let waited = 0;
+        (await send(`http://127.0.0.1:${port}`, 'GET', '/readyz').then(
+          (r) => r.status,
+          () => 0,
+        )) !== 200;
+        waited += 50
+      ) {
         assert.ok(waited < 20_000 && child.exitCode === null, `the server never became ready: ${output}`)
         await sleep(50)
       }

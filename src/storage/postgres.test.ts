@@ -37,7 +37,10 @@ describe('PostgreSQL storage', { skip: needsPostgres }, () => {
       })
     await Promise.all([crossing(1, 2), crossing(2, 1)])
     const rows = await sql<{ n: number }>`select n from counters order by id`.execute(storage.db)
-    assert.deepEqual(rows.rows.map((r) => r.n), [2, 2])
+    assert.deepEqual(
+      rows.rows.map((r) => r.n),
+      [2, 2],
+    )
     assert.ok(attempts >= 3, `expected a retry, saw ${attempts} attempts`)
   })
 

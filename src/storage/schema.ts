@@ -5,13 +5,7 @@ import type { LinksTable, LinkTagsTable } from '../links/links.table.js'
 import type { SessionsTable } from '../sessions/sessions.table.js'
 import type { TokensTable } from '../tokens/tokens.table.js'
 import type { WebhookDeliveriesTable, WebhooksTable } from '../webhooks/webhooks.table.js'
-import type {
-  ClickSaltsTable,
-  ClicksTable,
-  LinkClickBreakdownsTable,
-  LinkClickRollupsTable,
-  LinkDailyVisitorsTable,
-} from '../stats/stats.table.js'
+import type { ClickSaltsTable, ClicksTable, LinkClickBreakdownsTable, LinkClickRollupsTable, LinkDailyVisitorsTable } from '../stats/stats.table.js'
 
 /** Every table, as Kysely sees it. Each feature owns its `*.table.ts`. */
 export interface Database {

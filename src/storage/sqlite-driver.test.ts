@@ -23,14 +23,16 @@ describe('SQLite driver (no HTTP)', () => {
       // A read runs on the reader connection: WAL readers do not wait for the writer.
       const read = await t.storage.db.selectFrom('links').select('id').where('id', '=', link.id).executeTakeFirst()
       assert.equal(read?.id, link.id)
-      await assert.rejects(
-        t.storage.db.updateTable('links').set({ title: 'locked' }).where('id', '=', link.id).execute(),
-        (error: unknown) => isSqliteBusy(error),
+      await assert.rejects(t.storage.db.updateTable('links').set({ title: 'locked' }).where('id', '=', link.id).execute(), (error: unknown) =>
+        isSqliteBusy(error),
       )
       // A transaction too: BEGIN IMMEDIATE waits for the lock, then gives up the same way.
-      await assert.rejects(t.storage.db.transaction().execute(async (trx) => {
-        await trx.updateTable('links').set({ title: 'locked' }).where('id', '=', link.id).execute()
-      }), (error: unknown) => isSqliteBusy(error))
+      await assert.rejects(
+        t.storage.db.transaction().execute(async (trx) => {
+          await trx.updateTable('links').set({ title: 'locked' }).where('id', '=', link.id).execute()
+        }),
+        (error: unknown) => isSqliteBusy(error),
+      )
     } finally {
       holder.exec('rollback')
       holder.close()

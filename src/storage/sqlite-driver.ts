@@ -161,10 +161,13 @@ class WaitQueue {
         clearTimeout(timer)
         resolve()
       }
-      const timer = setTimeout(() => {
-        this.#waiting.splice(this.#waiting.indexOf(grant), 1)
-        reject(Object.assign(new Error('the database stayed locked by other writes'), { code: 'SQLITE_BUSY' }))
-      }, Math.max(0, deadline - performance.now()))
+      const timer = setTimeout(
+        () => {
+          this.#waiting.splice(this.#waiting.indexOf(grant), 1)
+          reject(Object.assign(new Error('the database stayed locked by other writes'), { code: 'SQLITE_BUSY' }))
+        },
+        Math.max(0, deadline - performance.now()),
+      )
       this.#waiting.push(grant)
     })
   }

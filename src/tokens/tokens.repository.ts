@@ -18,8 +18,14 @@ export function createTokensRepository(db: Db) {
     },
     /** An owner's active tokens, newest first. */
     listActiveForOwner(ownerId: string): Promise<TokenRow[]> {
-      return db.selectFrom('tokens').selectAll().where('owner_id', '=', ownerId).where('revoked_at', 'is', null)
-        .orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
+      return db
+        .selectFrom('tokens')
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .where('revoked_at', 'is', null)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute()
     },
     async list(): Promise<TokenRow[]> {
       return db.selectFrom('tokens').selectAll().orderBy('created_at').orderBy('id').execute()

@@ -28,10 +28,10 @@ for (const backend of backends) {
       assert.ok(list.body.data.every((t: { token?: string }) => t.token === undefined))
       const listed = list.body.data.find((t: { id: string }) => t.id === id)
       assert.equal(listed.current, false)
-      assert.equal(list.body.data.filter((t: { current: boolean }) => t.current).length, 1, 'the caller\'s own token is marked')
+      assert.equal(list.body.data.filter((t: { current: boolean }) => t.current).length, 1, "the caller's own token is marked")
     })
 
-    test('without scopes the new token gets the caller\'s; more than the caller\'s is 400 naming scopes', async () => {
+    test("without scopes the new token gets the caller's; more than the caller's is 400 naming scopes", async () => {
       const limited = await s.createToken('alice', ['links:read', 'links:write', 'tokens:write'])
       const same = await s.request('POST', '/v1/tokens', { token: limited, json: {} })
       assert.equal(same.status, 201)
@@ -47,20 +47,24 @@ for (const backend of backends) {
 
     test('managing tokens needs tokens:write', async () => {
       const noTokens = await s.createToken('alice', ['links:read', 'links:write'])
-      for (const [method, path] of [['GET', '/v1/tokens'], ['POST', '/v1/tokens'], ['DELETE', '/v1/tokens/tok_x']] as const) {
+      for (const [method, path] of [
+        ['GET', '/v1/tokens'],
+        ['POST', '/v1/tokens'],
+        ['DELETE', '/v1/tokens/tok_x'],
+      ] as const) {
         const res = await s.request(method, path, { token: noTokens, ...(method === 'POST' ? { json: {} } : {}) })
         assert.equal(res.status, 403, `${method} ${path}`)
       }
     })
 
-    test('an owner sees and revokes only its own tokens: another owner\'s is 404', async () => {
+    test("an owner sees and revokes only its own tokens: another owner's is 404", async () => {
       const bobs = await s.container.tokens.create({ ownerId: 'bob', name: 'bob' })
       const list = await s.request('GET', '/v1/tokens')
       assert.ok(list.body.data.every((t: { ownerId: string }) => t.ownerId === 'alice'))
       assert.ok(!list.body.data.some((t: { id: string }) => t.id === bobs.id))
       const other = await s.request('DELETE', `/v1/tokens/${bobs.id}`)
       assert.equal(other.status, 404)
-      assert.equal((await s.request('GET', '/v1/links', { token: bobs.token })).status, 200, 'bob\'s token still works')
+      assert.equal((await s.request('GET', '/v1/links', { token: bobs.token })).status, 200, "bob's token still works")
       assert.equal((await s.request('DELETE', '/v1/tokens/tok_unknown')).status, 404)
 
       const mine = await s.request('POST', '/v1/tokens', { json: { name: 'temporary' } })

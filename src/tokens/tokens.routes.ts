@@ -11,24 +11,48 @@ const shown = ({ revokedAt: _revokedAt, ...info }: TokenInfo) => info
 
 /** An owner manages its own tokens (API.md §11). Every operation needs `tokens:write`: a token list is an inventory of credentials. */
 export function tokensRoutes(app: App, { tokens }: { tokens: TokensService }): void {
-  app.get('/v1/tokens', {
-    config: { scope: 'tokens:write' },
-    schema: { tags, security, summary: 'Your active tokens (never the tokens themselves)', response: { 200: TokenListEnvelope, ...errorResponses } },
-  }, async (req) => ({ success: true as const, data: (await tokens.listForOwner(principalOf(req))).map(({ current, ...info }) => ({ ...shown(info), current })) }))
-
-  app.post('/v1/tokens', {
-    config: { scope: 'tokens:write' },
-    schema: {
-      tags, security, summary: 'Create a token (shown in this response only) with at most your scopes',
-      body: CreateTokenBody, response: { 201: TokenEnvelope, ...errorResponses },
+  app.get(
+    '/v1/tokens',
+    {
+      config: { scope: 'tokens:write' },
+      schema: { tags, security, summary: 'Your active tokens (never the tokens themselves)', response: { 200: TokenListEnvelope, ...errorResponses } },
     },
-  }, async (req, reply) => {
-    const { token, ...info } = await tokens.createForOwner(principalOf(req), req.body)
-    return reply.code(201).send({ success: true, data: { ...shown(info), token } })
-  })
+    async (req) => ({
+      success: true as const,
+      data: (await tokens.listForOwner(principalOf(req))).map(({ current, ...info }) => ({ ...shown(info), current })),
+    }),
+  )
 
-  app.delete('/v1/tokens/:id', {
-    config: { scope: 'tokens:write' },
-    schema: { tags, security, summary: 'Revoke a token: it and its sessions stop working at once', params: TokenIdParams, response: { 200: TokenDeletedEnvelope, ...errorResponses } },
-  }, async (req) => ({ success: true as const, data: { id: (await tokens.revokeForOwner(principalOf(req), req.params.id)).id, deleted: true as const } }))
+  app.post(
+    '/v1/tokens',
+    {
+      config: { scope: 'tokens:write' },
+      schema: {
+        tags,
+        security,
+        summary: 'Create a token (shown in this response only) with at most your scopes',
+        body: CreateTokenBody,
+        response: { 201: TokenEnvelope, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { token, ...info } = await tokens.createForOwner(principalOf(req), req.body)
+      return reply.code(201).send({ success: true, data: { ...shown(info), token } })
+    },
+  )
+
+  app.delete(
+    '/v1/tokens/:id',
+    {
+      config: { scope: 'tokens:write' },
+      schema: {
+        tags,
+        security,
+        summary: 'Revoke a token: it and its sessions stop working at once',
+        params: TokenIdParams,
+        response: { 200: TokenDeletedEnvelope, ...errorResponses },
+      },
+    },
+    async (req) => ({ success: true as const, data: { id: (await tokens.revokeForOwner(principalOf(req), req.params.id)).id, deleted: true as const } }),
+  )
 }

@@ -21,12 +21,14 @@ export const TokenObject = Type.Object(
 export const CreateTokenBody = Type.Object(
   {
     name: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()], { examples: ['reporting'] })),
-    scopes: Type.Optional(Type.Array(Scope, {
-      minItems: 1,
-      maxItems: SCOPES.length,
-      description: 'at most the scopes of the token making the request; omitted: exactly those',
-      examples: [['links:read', 'domains:read']],
-    })),
+    scopes: Type.Optional(
+      Type.Array(Scope, {
+        minItems: 1,
+        maxItems: SCOPES.length,
+        description: 'at most the scopes of the token making the request; omitted: exactly those',
+        examples: [['links:read', 'domains:read']],
+      }),
+    ),
   },
   { additionalProperties: false },
 )

@@ -113,7 +113,11 @@ export function createTokensService(deps: { repo: TokensRepository; clock: Clock
       const beyond = scopes.filter((s) => !caller.scopes.has(s))
       if (beyond.length > 0) throw scopesBeyondCaller(beyond)
       const ordered = SCOPES.filter((s) => scopes.includes(s))
-      const { id, token } = await store(TOKEN_PREFIX + randomBytes(32).toString('base64url'), { ownerId: caller.ownerId, name: input.name ?? null, scopes: ordered })
+      const { id, token } = await store(TOKEN_PREFIX + randomBytes(32).toString('base64url'), {
+        ownerId: caller.ownerId,
+        name: input.name ?? null,
+        scopes: ordered,
+      })
       const row = (await repo.findActive({ id }))[0]
       if (!row) throw tokenNotFound()
       return { ...toInfo(row), token }

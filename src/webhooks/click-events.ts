@@ -22,7 +22,8 @@ export async function recordClickEvents(staging: Staging, now: number): Promise<
     .where('c.is_bot', '=', 0)
     .where('l.deleted_at', 'is', null)
     .where(({ exists, selectFrom }) =>
-      exists(selectFrom('webhooks as w').select('w.id').whereRef('w.owner_id', '=', 'l.owner_id').where('w.wants_clicks', '=', 1).where('w.enabled', '=', 1)))
+      exists(selectFrom('webhooks as w').select('w.id').whereRef('w.owner_id', '=', 'l.owner_id').where('w.wants_clicks', '=', 1).where('w.enabled', '=', 1)),
+    )
     .execute()
   if (clicks.length === 0) return 0
   const endpoints = new Map<string, string[]>()
@@ -33,16 +34,40 @@ export async function recordClickEvents(staging: Staging, now: number): Promise<
   for (const c of clicks) {
     const eventId = newId('evt')
     const payload = eventBody('link.clicked', now, {
-      linkId: c.link_id, domain: c.domain, path: c.path, clickedAt: new Date(c.clicked_at).toISOString(), qr: c.is_qr === 1,
-      referrer: c.referrer, browser: c.browser, os: c.os, device: c.device, country: c.country,
+      linkId: c.link_id,
+      domain: c.domain,
+      path: c.path,
+      clickedAt: new Date(c.clicked_at).toISOString(),
+      qr: c.is_qr === 1,
+      referrer: c.referrer,
+      browser: c.browser,
+      os: c.os,
+      device: c.device,
+      country: c.country,
     })
     for (const webhookId of endpoints.get(c.owner_id) ?? []) {
       rows.push({
-        id: newId('dlv'), webhook_id: webhookId, event_id: eventId, event_type: 'link.clicked', payload, status: 'pending', attempts: 0,
-        next_attempt_at: now, last_attempt_at: null, last_status_code: null, last_error: null, response_excerpt: null, created_at: now, delivered_at: null,
+        id: newId('dlv'),
+        webhook_id: webhookId,
+        event_id: eventId,
+        event_type: 'link.clicked',
+        payload,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        last_attempt_at: null,
+        last_status_code: null,
+        last_error: null,
+        response_excerpt: null,
+        created_at: now,
+        delivered_at: null,
       })
     }
   }
-  for (let i = 0; i < rows.length; i += CHUNK) await staging.insertInto('webhook_deliveries').values(rows.slice(i, i + CHUNK)).execute()
+  for (let i = 0; i < rows.length; i += CHUNK)
+    await staging
+      .insertInto('webhook_deliveries')
+      .values(rows.slice(i, i + CHUNK))
+      .execute()
   return rows.length
 }

@@ -42,24 +42,31 @@ export function postOnce(
       req.destroy()
       resolve(result)
     }
-    const req = request(url, {
-      method: 'POST',
-      agent: false,
-      lookup: guardedLookup(options.resolve, options.allowPrivate),
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Linkline-Webhooks/1' },
-    }, (res) => {
-      const chunks: Buffer[] = []
-      let size = 0
-      const done = () => finish({ statusCode: res.statusCode, excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES) })
-      res.on('data', (chunk: Buffer) => {
-        chunks.push(chunk)
-        size += chunk.length
-        if (size >= EXCERPT_BYTES) done()
-      })
-      res.on('end', done)
-      res.on('error', done)
-    })
-    const timer = setTimeout(() => finish({ error: `no answer within ${(options.timeoutMs ?? DELIVERY_TIMEOUT_MS) / 1000} s` }), options.timeoutMs ?? DELIVERY_TIMEOUT_MS)
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        lookup: guardedLookup(options.resolve, options.allowPrivate),
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Linkline-Webhooks/1' },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        let size = 0
+        const done = () => finish({ statusCode: res.statusCode, excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES) })
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk)
+          size += chunk.length
+          if (size >= EXCERPT_BYTES) done()
+        })
+        res.on('end', done)
+        res.on('error', done)
+      },
+    )
+    const timer = setTimeout(
+      () => finish({ error: `no answer within ${(options.timeoutMs ?? DELIVERY_TIMEOUT_MS) / 1000} s` }),
+      options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    )
     timer.unref()
     req.on('error', (error) => finish({ error: error.message }))
     req.end(body)

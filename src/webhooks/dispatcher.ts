@@ -119,12 +119,18 @@ export function createDispatcher(deps: {
   async function deliver(d: ClaimedDelivery): Promise<void> {
     if (!warnedUnencrypted && !deps.box.encrypted) {
       warnedUnencrypted = true
-      logger.warn('LINKLINE_WEBHOOKS_SECRET_KEY is unset: webhook signing secrets are stored unencrypted in the database (docs/adr/0006-webhook-secrets-at-rest.md)')
+      logger.warn(
+        'LINKLINE_WEBHOOKS_SECRET_KEY is unset: webhook signing secrets are stored unencrypted in the database (docs/adr/0006-webhook-secrets-at-rest.md)',
+      )
     }
     let result: AttemptResult
     try {
       const timestamp = Math.floor(clock.now() / 1000)
-      const headers = { 'webhook-id': d.event_id, 'webhook-timestamp': String(timestamp), 'webhook-signature': sign(deps.box.open(d.secret), d.event_id, timestamp, d.payload) }
+      const headers = {
+        'webhook-id': d.event_id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': sign(deps.box.open(d.secret), d.event_id, timestamp, d.payload),
+      }
       result = await postOnce(d.url, headers, d.payload, { resolve: deps.resolve, allowPrivate: deps.allowPrivate, timeoutMs: DELIVERY_TIMEOUT_MS })
     } catch (error) {
       result = { error: error instanceof Error ? error.message : String(error) }
@@ -136,7 +142,9 @@ export function createDispatcher(deps: {
       deps.onOutcome?.('delivered')
       return
     }
-    const why = result.error ?? `answered ${result.statusCode}${result.statusCode !== undefined && result.statusCode >= 300 && result.statusCode < 400 ? ' (redirects are not followed)' : ''}`
+    const why =
+      result.error ??
+      `answered ${result.statusCode}${result.statusCode !== undefined && result.statusCode >= 300 && result.statusCode < 400 ? ' (redirects are not followed)' : ''}`
     if (d.attempts < MAX_ATTEMPTS) {
       await repo.settle(d.id, { ...answered, last_error: why, next_attempt_at: now + (RETRY_DELAYS_MS[d.attempts - 1] as number) })
       deps.onOutcome?.(result.error?.includes('private, loopback or link-local') ? 'refused' : 'retry')
@@ -144,7 +152,12 @@ export function createDispatcher(deps: {
     }
     const reason = `no delivery succeeded since ${new Date(d.created_at).toISOString()}: ${MAX_ATTEMPTS} attempts of ${d.event_id} failed, the last one: ${why}`
     const disabled = await repo.disableIfFailingSince(d.webhook_id, d.created_at, reason, now)
-    await repo.settle(d.id, { ...answered, status: 'failed', next_attempt_at: null, last_error: disabled ? `${why}; gave up after ${MAX_ATTEMPTS} attempts and disabled the endpoint` : `${why}; gave up after ${MAX_ATTEMPTS} attempts` })
+    await repo.settle(d.id, {
+      ...answered,
+      status: 'failed',
+      next_attempt_at: null,
+      last_error: disabled ? `${why}; gave up after ${MAX_ATTEMPTS} attempts and disabled the endpoint` : `${why}; gave up after ${MAX_ATTEMPTS} attempts`,
+    })
     if (disabled) logger.warn({ webhook: d.webhook_id }, `webhook endpoint disabled: ${reason}`)
     deps.onOutcome?.('failed')
   }

@@ -26,12 +26,19 @@ describe('the outbox survives kill -9', () => {
     const receiverPort = await freePort()
     const port = await freePort()
     const env = {
-      PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'linkline.db')}`, LINKLINE_BOOTSTRAP_TOKEN: TOKEN,
-      LINKLINE_WEBHOOKS_ALLOW_PRIVATE: 'true', LINKLINE_WEBHOOKS_POLL_INTERVAL_MS: '50',
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${join(dir, 'linkline.db')}`,
+      LINKLINE_BOOTSTRAP_TOKEN: TOKEN,
+      LINKLINE_WEBHOOKS_ALLOW_PRIVATE: 'true',
+      LINKLINE_WEBHOOKS_POLL_INTERVAL_MS: '50',
     }
     const headers = { host: `localhost:${port}` }
     let server = await startServerProcess(env)
-    const hook = await send(server.url, 'POST', '/v1/webhooks', { token: TOKEN, headers, json: { url: `http://127.0.0.1:${receiverPort}/hook`, events: ['link.created'] } })
+    const hook = await send(server.url, 'POST', '/v1/webhooks', {
+      token: TOKEN,
+      headers,
+      json: { url: `http://127.0.0.1:${receiverPort}/hook`, events: ['link.created'] },
+    })
     assert.equal(hook.status, 201, hook.text)
     const created = await send(server.url, 'POST', '/v1/links', { token: TOKEN, headers, json: { destination: 'https://dest.example/killed' } })
     assert.equal(created.status, 201)
@@ -61,10 +68,16 @@ describe('two server processes on one PostgreSQL database', { skip: needsPostgre
     try {
       for (let i = 0; i < 2; i++) {
         const port = await freePort()
-        servers.push(await startServerProcess({
-          ...database.env, PORT: String(port), LINKLINE_DOMAINS: 'sho.rt', LINKLINE_BOOTSTRAP_TOKEN: TOKEN,
-          LINKLINE_WEBHOOKS_ALLOW_PRIVATE: 'true', LINKLINE_WEBHOOKS_POLL_INTERVAL_MS: '10',
-        }))
+        servers.push(
+          await startServerProcess({
+            ...database.env,
+            PORT: String(port),
+            LINKLINE_DOMAINS: 'sho.rt',
+            LINKLINE_BOOTSTRAP_TOKEN: TOKEN,
+            LINKLINE_WEBHOOKS_ALLOW_PRIVATE: 'true',
+            LINKLINE_WEBHOOKS_POLL_INTERVAL_MS: '10',
+          }),
+        )
       }
       const [a, b] = servers as [ServerProcess, ServerProcess]
       for (const path of ['/one', '/two']) {
@@ -72,9 +85,13 @@ describe('two server processes on one PostgreSQL database', { skip: needsPostgre
         assert.equal(hook.status, 201, hook.text)
       }
       const count = 60
-      await Promise.all(Array.from({ length: count }, (_, i) =>
-        send((i % 2 === 0 ? a : b).url, 'POST', '/v1/links', { token: TOKEN, json: { destination: `https://dest.example/${i}` } })
-          .then((r) => assert.equal(r.status, 201, r.text))))
+      await Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          send((i % 2 === 0 ? a : b).url, 'POST', '/v1/links', { token: TOKEN, json: { destination: `https://dest.example/${i}` } }).then((r) =>
+            assert.equal(r.status, 201, r.text),
+          ),
+        ),
+      )
       await receiver.waitFor((all) => all.length >= 2 * count, 60_000)
       // Late duplicates would come within a round or two of polling.
       await sleep(500)
@@ -85,7 +102,10 @@ describe('two server processes on one PostgreSQL database', { skip: needsPostgre
       for (const { id } of hooks) {
         const log = (await send(b.url, 'GET', `/v1/webhooks/${id}/deliveries?limit=100`, { token: TOKEN })).body.data as { attempts: number; status: string }[]
         assert.equal(log.length, count)
-        assert.ok(log.every((d) => d.attempts === 1 && d.status === 'delivered'), JSON.stringify(log.filter((d) => d.attempts !== 1)))
+        assert.ok(
+          log.every((d) => d.attempts === 1 && d.status === 'delivered'),
+          JSON.stringify(log.filter((d) => d.attempts !== 1)),
+        )
       }
     } finally {
       for (const server of servers) await stop(server)

@@ -38,7 +38,9 @@ export function createSecretBox(keyMaterial: string | undefined) {
       const [version, storedKeyId, iv, ciphertext, tag] = stored.split(':')
       if (version !== 'v1' || iv === undefined || ciphertext === undefined || tag === undefined) throw new Error('unreadable webhook secret')
       if (key === undefined || storedKeyId !== keyId) {
-        throw new Error(`this webhook secret was sealed with key ${storedKeyId}; LINKLINE_WEBHOOKS_SECRET_KEY ${key === undefined ? 'is unset' : `is key ${keyId}`}`)
+        throw new Error(
+          `this webhook secret was sealed with key ${storedKeyId}; LINKLINE_WEBHOOKS_SECRET_KEY ${key === undefined ? 'is unset' : `is key ${keyId}`}`,
+        )
       }
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'))
       decipher.setAuthTag(Buffer.from(tag, 'base64'))

@@ -4,4 +4,7 @@ export const webhookNotFound = () => notFound('webhook')
 export const deliveryNotFound = () => notFound('delivery', 'delivery_id')
 export const invalidWebhookUrl = () => validationError('url', 'url must be an absolute http or https URL with a host, without user name or password')
 export const privateWebhookUrl = (host: string, address: string) =>
-  validationError('url', `url's host ${host} resolves to ${address}, a loopback, private or link-local address (allowed only with LINKLINE_WEBHOOKS_ALLOW_PRIVATE=true)`)
+  validationError(
+    'url',
+    `url's host ${host} resolves to ${address}, a loopback, private or link-local address (allowed only with LINKLINE_WEBHOOKS_ALLOW_PRIVATE=true)`,
+  )

@@ -31,7 +31,11 @@ export function createWebhooksRepository(db: Db, dialect: DialectName) {
       db.selectFrom('webhooks').select(['id', 'events']).where('owner_id', '=', ownerId).where('enabled', '=', 1).execute(),
 
     async insertDeliveries(rows: readonly NewDeliveryRow[]): Promise<void> {
-      for (let i = 0; i < rows.length; i += CHUNK) await db.insertInto('webhook_deliveries').values(rows.slice(i, i + CHUNK)).execute()
+      for (let i = 0; i < rows.length; i += CHUNK)
+        await db
+          .insertInto('webhook_deliveries')
+          .values(rows.slice(i, i + CHUNK))
+          .execute()
     },
 
     /** One page of an endpoint's log, newest first (ids are time-ordered), after the cursor's id. */
@@ -49,9 +53,13 @@ export function createWebhooksRepository(db: Db, dialect: DialectName) {
      * break "never one attempt twice").
      */
     async requeue(webhookId: string, id: string, now: number): Promise<void> {
-      await db.updateTable('webhook_deliveries')
+      await db
+        .updateTable('webhook_deliveries')
         .set({ status: 'pending', attempts: 0, next_attempt_at: now, delivered_at: null })
-        .where('webhook_id', '=', webhookId).where('id', '=', id).where('status', '!=', 'pending').execute()
+        .where('webhook_id', '=', webhookId)
+        .where('id', '=', id)
+        .where('status', '!=', 'pending')
+        .execute()
     },
 
     /**
@@ -66,11 +74,19 @@ export function createWebhooksRepository(db: Db, dialect: DialectName) {
       return inTransaction(db, async (trx) => {
         // Endpoints with something due, one probe of (webhook_id, status, next_attempt_at) each, in a
         // random order: beyond `endpoints` busy endpoints, each gets its turn.
-        const due = await trx.selectFrom('webhooks as w')
+        const due = await trx
+          .selectFrom('webhooks as w')
           .select('w.id as webhook_id')
           .where('w.enabled', '=', 1)
-          .where(({ exists, selectFrom }) => exists(selectFrom('webhook_deliveries as d').select('d.id')
-            .whereRef('d.webhook_id', '=', 'w.id').where('d.status', '=', 'pending').where('d.next_attempt_at', '<=', now)))
+          .where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('webhook_deliveries as d')
+                .select('d.id')
+                .whereRef('d.webhook_id', '=', 'w.id')
+                .where('d.status', '=', 'pending')
+                .where('d.next_attempt_at', '<=', now),
+            ),
+          )
           .orderBy(sql`random()`)
           .limit(endpoints)
           .execute()
@@ -78,19 +94,28 @@ export function createWebhooksRepository(db: Db, dialect: DialectName) {
         for (const { webhook_id } of due) {
           const room = perEndpoint(webhook_id)
           if (room <= 0) continue
-          let query = trx.selectFrom('webhook_deliveries').select('id')
-            .where('webhook_id', '=', webhook_id).where('status', '=', 'pending').where('next_attempt_at', '<=', now)
-            .orderBy('next_attempt_at').limit(room)
+          let query = trx
+            .selectFrom('webhook_deliveries')
+            .select('id')
+            .where('webhook_id', '=', webhook_id)
+            .where('status', '=', 'pending')
+            .where('next_attempt_at', '<=', now)
+            .orderBy('next_attempt_at')
+            .limit(room)
           if (dialect === 'postgres') query = query.forUpdate().skipLocked()
           for (const row of await query.execute()) ids.push(row.id)
         }
         if (ids.length === 0) return []
-        await trx.updateTable('webhook_deliveries')
+        await trx
+          .updateTable('webhook_deliveries')
           .set((eb) => ({ attempts: eb('attempts', '+', 1), last_attempt_at: now, next_attempt_at: now + leaseMs }))
-          .where('id', 'in', ids).execute()
-        return trx.selectFrom('webhook_deliveries as d')
+          .where('id', 'in', ids)
+          .execute()
+        return trx
+          .selectFrom('webhook_deliveries as d')
           .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-          .selectAll('d').select(['w.url', 'w.secret'])
+          .selectAll('d')
+          .select(['w.url', 'w.secret'])
           .where('d.id', 'in', ids)
           .execute()
       })
@@ -112,9 +137,11 @@ export function createWebhooksRepository(db: Db, dialect: DialectName) {
      * an endpoint that answered another delivery in between is flaky, not gone. Returns whether it did.
      */
     async disableIfFailingSince(webhookId: string, since: number, reason: string, now: number): Promise<boolean> {
-      const result = await db.updateTable('webhooks')
+      const result = await db
+        .updateTable('webhooks')
         .set({ enabled: 0, disabled_reason: reason, updated_at: now })
-        .where('id', '=', webhookId).where('enabled', '=', 1)
+        .where('id', '=', webhookId)
+        .where('enabled', '=', 1)
         .where((eb) => eb.or([eb('last_success_at', 'is', null), eb('last_success_at', '<', since)]))
         .executeTakeFirst()
       return Number(result.numUpdatedRows) > 0
@@ -122,7 +149,15 @@ export function createWebhooksRepository(db: Db, dialect: DialectName) {
 
     /** Pending deliveries (the outbox backlog), for /metrics. */
     backlog: async (): Promise<number> =>
-      Number((await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()).n),
+      Number(
+        (
+          await db
+            .selectFrom('webhook_deliveries')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('status', '=', 'pending')
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
 
     /** Retention: settled deliveries created before `before`. */
     async prune(before: number): Promise<void> {
@@ -135,8 +170,15 @@ export function createWebhooksRepository(db: Db, dialect: DialectName) {
 
     /** The enabled link.clicked endpoints of these owners. */
     clickSubscribers: (ownerIds: string[]): Promise<Pick<WebhookRow, 'id' | 'owner_id'>[]> =>
-      ownerIds.length === 0 ? Promise.resolve([]) : db.selectFrom('webhooks').select(['id', 'owner_id'])
-        .where('wants_clicks', '=', 1).where('enabled', '=', 1).where('owner_id', 'in', ownerIds).execute(),
+      ownerIds.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom('webhooks')
+            .select(['id', 'owner_id'])
+            .where('wants_clicks', '=', 1)
+            .where('enabled', '=', 1)
+            .where('owner_id', 'in', ownerIds)
+            .execute(),
   }
 }
 export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>

@@ -24,23 +24,38 @@ const security = [{ bearer: [] }]
 export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksService }): void {
   const owned = resourceFirst((req, params) => webhooks.get(principalOf(req), params.id as string))
 
-  app.post('/v1/webhooks', {
-    config: { scope: 'webhooks:write' },
-    schema: {
-      tags, security, summary: 'Add a webhook endpoint (its signing secret is in this response only)',
-      body: CreateWebhookBody, response: { 201: CreatedWebhookEnvelope, ...errorResponses },
+  app.post(
+    '/v1/webhooks',
+    {
+      config: { scope: 'webhooks:write' },
+      schema: {
+        tags,
+        security,
+        summary: 'Add a webhook endpoint (its signing secret is in this response only)',
+        body: CreateWebhookBody,
+        response: { 201: CreatedWebhookEnvelope, ...errorResponses },
+      },
     },
-  }, async (req, reply) => reply.code(201).send({ success: true, data: await webhooks.create(principalOf(req), req.body) }))
+    async (req, reply) => reply.code(201).send({ success: true, data: await webhooks.create(principalOf(req), req.body) }),
+  )
 
-  app.get('/v1/webhooks', {
-    config: { scope: 'webhooks:read' },
-    schema: { tags, security, summary: 'Your webhook endpoints, newest first', response: { 200: WebhookListEnvelope, ...errorResponses } },
-  }, async (req) => ({ success: true as const, data: await webhooks.list(principalOf(req)) }))
+  app.get(
+    '/v1/webhooks',
+    {
+      config: { scope: 'webhooks:read' },
+      schema: { tags, security, summary: 'Your webhook endpoints, newest first', response: { 200: WebhookListEnvelope, ...errorResponses } },
+    },
+    async (req) => ({ success: true as const, data: await webhooks.list(principalOf(req)) }),
+  )
 
-  app.get('/v1/webhooks/:id', {
-    config: { scope: 'webhooks:read' },
-    schema: { tags, security, summary: 'Retrieve a webhook endpoint', params: WebhookIdParams, response: { 200: WebhookEnvelope, ...errorResponses } },
-  }, async (req) => ({ success: true as const, data: await webhooks.get(principalOf(req), req.params.id) }))
+  app.get(
+    '/v1/webhooks/:id',
+    {
+      config: { scope: 'webhooks:read' },
+      schema: { tags, security, summary: 'Retrieve a webhook endpoint', params: WebhookIdParams, response: { 200: WebhookEnvelope, ...errorResponses } },
+    },
+    async (req) => ({ success: true as const, data: await webhooks.get(principalOf(req), req.params.id) }),
+  )
 
   for (const method of ['PUT', 'PATCH'] as const) {
     app.route({
@@ -49,47 +64,82 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
       config: { scope: 'webhooks:write' },
       preValidation: owned,
       schema: {
-        tags, security, summary: 'Update a webhook endpoint (partial); enabled: true resumes a disabled one',
-        params: WebhookIdParams, body: UpdateWebhookBody, response: { 200: WebhookEnvelope, ...errorResponses },
+        tags,
+        security,
+        summary: 'Update a webhook endpoint (partial); enabled: true resumes a disabled one',
+        params: WebhookIdParams,
+        body: UpdateWebhookBody,
+        response: { 200: WebhookEnvelope, ...errorResponses },
       },
       handler: async (req) => ({ success: true as const, data: await webhooks.update(principalOf(req), req.params.id, req.body) }),
     })
   }
 
-  app.delete('/v1/webhooks/:id', {
-    config: { scope: 'webhooks:write' },
-    schema: {
-      tags, security, summary: 'Delete a webhook endpoint and its delivery log',
-      params: WebhookIdParams, response: { 200: WebhookDeletedEnvelope, ...errorResponses },
+  app.delete(
+    '/v1/webhooks/:id',
+    {
+      config: { scope: 'webhooks:write' },
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a webhook endpoint and its delivery log',
+        params: WebhookIdParams,
+        response: { 200: WebhookDeletedEnvelope, ...errorResponses },
+      },
     },
-  }, async (req) => ({ success: true as const, data: await webhooks.delete(principalOf(req), req.params.id) }))
+    async (req) => ({ success: true as const, data: await webhooks.delete(principalOf(req), req.params.id) }),
+  )
 
-  app.get('/v1/webhooks/:id/deliveries', {
-    config: { scope: 'webhooks:read' },
-    preValidation: owned,
-    schema: {
-      tags, security, summary: 'The delivery log of an endpoint, newest first (cursor: starting_after)',
-      params: WebhookIdParams, querystring: ListDeliveriesQuery, response: { 200: DeliveryListEnvelope, ...errorResponses },
+  app.get(
+    '/v1/webhooks/:id/deliveries',
+    {
+      config: { scope: 'webhooks:read' },
+      preValidation: owned,
+      schema: {
+        tags,
+        security,
+        summary: 'The delivery log of an endpoint, newest first (cursor: starting_after)',
+        params: WebhookIdParams,
+        querystring: ListDeliveriesQuery,
+        response: { 200: DeliveryListEnvelope, ...errorResponses },
+      },
     },
-  }, async (req) => ({ success: true as const, ...(await webhooks.listDeliveries(principalOf(req), req.params.id, req.query)) }))
+    async (req) => ({ success: true as const, ...(await webhooks.listDeliveries(principalOf(req), req.params.id, req.query)) }),
+  )
 
-  app.post('/v1/webhooks/:id/test', {
-    config: { scope: 'webhooks:write' },
-    preValidation: owned,
-    schema: {
-      tags, security, summary: 'Send a webhook.test event to this endpoint',
-      params: WebhookIdParams, body: EmptyBody, response: { 202: DeliveryEnvelope, ...errorResponses },
+  app.post(
+    '/v1/webhooks/:id/test',
+    {
+      config: { scope: 'webhooks:write' },
+      preValidation: owned,
+      schema: {
+        tags,
+        security,
+        summary: 'Send a webhook.test event to this endpoint',
+        params: WebhookIdParams,
+        body: EmptyBody,
+        response: { 202: DeliveryEnvelope, ...errorResponses },
+      },
     },
-  }, async (req, reply) => reply.code(202).send({ success: true, data: await webhooks.test(principalOf(req), req.params.id) }))
+    async (req, reply) => reply.code(202).send({ success: true, data: await webhooks.test(principalOf(req), req.params.id) }),
+  )
 
-  app.post('/v1/webhooks/:id/deliveries/:delivery_id/retry', {
-    config: { scope: 'webhooks:write' },
-    preValidation: resourceFirst(async (req, params) => {
-      await webhooks.get(principalOf(req), params.id as string)
-    }),
-    schema: {
-      tags, security, summary: 'Replay a delivery: a fresh round of attempts, starting now',
-      params: DeliveryIdParams, body: EmptyBody, response: { 202: DeliveryEnvelope, ...errorResponses },
+  app.post(
+    '/v1/webhooks/:id/deliveries/:delivery_id/retry',
+    {
+      config: { scope: 'webhooks:write' },
+      preValidation: resourceFirst(async (req, params) => {
+        await webhooks.get(principalOf(req), params.id as string)
+      }),
+      schema: {
+        tags,
+        security,
+        summary: 'Replay a delivery: a fresh round of attempts, starting now',
+        params: DeliveryIdParams,
+        body: EmptyBody,
+        response: { 202: DeliveryEnvelope, ...errorResponses },
+      },
     },
-  }, async (req, reply) => reply.code(202).send({ success: true, data: await webhooks.retry(principalOf(req), req.params.id, req.params.delivery_id) }))
+    async (req, reply) => reply.code(202).send({ success: true, data: await webhooks.retry(principalOf(req), req.params.id, req.params.delivery_id) }),
+  )
 }

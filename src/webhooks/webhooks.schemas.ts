@@ -20,7 +20,7 @@ export type WebhookObject = Static<typeof WebhookObject>
 
 export const DeliveryObject = Type.Object(
   {
-  id: Type.String(),
+    id: Type.String(),
     eventId: Type.String({ description: 'the webhook-id header: the same on every attempt' }),
     eventType: Type.String(),
     status: StringEnum(['pending', 'delivered', 'failed']),
@@ -31,14 +31,19 @@ export const DeliveryObject = Type.Object(
     responseExcerpt: Nullable(Type.String({ description: 'the first 512 bytes of the last answer, at most' })),
     lastAttemptAt: Nullable(DateTime),
     nextAttemptAt: Nullable(DateTime),
-  createdAt: DateTime,
+    createdAt: DateTime,
     deliveredAt: Nullable(DateTime),
   },
   { $id: 'WebhookDelivery' },
 )
 export type DeliveryObject = Static<typeof DeliveryObject>
 
-const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'an absolute http or https URL; not a private, loopback or link-local address', examples: ['https://hooks.example/linkline'] })
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'an absolute http or https URL; not a private, loopback or link-local address',
+  examples: ['https://hooks.example/linkline'],
+})
 const Events = Type.Array(EventName, { minItems: 1, maxItems: 20, description: 'the events to send, or ["*"]' })
 const Description = Nullable(Type.String({ maxLength: 255 }))
 
@@ -74,10 +79,12 @@ export const DeliveryIdParams = Type.Object({ id: Type.String(), delivery_id: Ty
 export const EmptyBody = Type.Object({}, { additionalProperties: false })
 
 export const WebhookEnvelope = Envelope(Type.Ref('Webhook'))
-export const CreatedWebhookEnvelope = Envelope(Type.Object({
-  ...webhookProperties,
-  secret: Type.String({ description: 'whsec_ + base64 of 32 random bytes: shown in this response only; keep it to verify signatures' }),
-}))
+export const CreatedWebhookEnvelope = Envelope(
+  Type.Object({
+    ...webhookProperties,
+    secret: Type.String({ description: 'whsec_ + base64 of 32 random bytes: shown in this response only; keep it to verify signatures' }),
+  }),
+)
 export const WebhookListEnvelope = Envelope(Type.Array(Type.Ref('Webhook')))
 export const WebhookDeletedEnvelope = Envelope(Type.Object({ id: Type.String(), deleted: Type.Literal(true) }))
 export const DeliveryEnvelope = Envelope(Type.Ref('WebhookDelivery'))

@@ -20,7 +20,12 @@ for (const backend of backends) {
       r = await startReceiver()
       s = await startTestServer({
         backend,
-        env: { LINKLINE_WEBHOOKS_ALLOW_PRIVATE: 'true', LINKLINE_WEBHOOKS_POLL_INTERVAL_MS: '20', LINKLINE_CLICK_FLUSH_INTERVAL_MS: '20', LINKLINE_WEBHOOKS_SECRET_KEY: 'test-key-0123456789-0123456789-0123456789' },
+        env: {
+          LINKLINE_WEBHOOKS_ALLOW_PRIVATE: 'true',
+          LINKLINE_WEBHOOKS_POLL_INTERVAL_MS: '20',
+          LINKLINE_CLICK_FLUSH_INTERVAL_MS: '20',
+          LINKLINE_WEBHOOKS_SECRET_KEY: 'test-key-0123456789-0123456789-0123456789',
+        },
         container: { clock },
       })
     })
@@ -34,9 +39,20 @@ for (const backend of backends) {
       assert.equal(created.status, 201, created.text)
       return created.body.data as { id: string; secret: string; url: string; events: string[]; enabled: boolean }
     }
-    const deliveries = async (id: string) => (await s.request('GET', `/v1/webhooks/${id}/deliveries?limit=100`)).body.data as {
-      id: string; eventId: string; eventType: string; status: string; attempts: number; lastError: string | null; lastAttemptAt: string | null; nextAttemptAt: string | null; lastStatusCode: number | null; delivered: boolean; responseExcerpt: string | null
-    }[]
+    const deliveries = async (id: string) =>
+      (await s.request('GET', `/v1/webhooks/${id}/deliveries?limit=100`)).body.data as {
+        id: string
+        eventId: string
+        eventType: string
+        status: string
+        attempts: number
+        lastError: string | null
+        lastAttemptAt: string | null
+        nextAttemptAt: string | null
+        lastStatusCode: number | null
+        delivered: boolean
+        responseExcerpt: string | null
+      }[]
     const waitForLog = async (id: string, predicate: (log: Awaited<ReturnType<typeof deliveries>>) => boolean) => {
       for (let i = 0; i < 1500; i++) {
         const log = await deliveries(id)
@@ -97,7 +113,11 @@ for (const backend of backends) {
       const [got] = (await r.waitFor((all) => all.some((x) => x.path === '/signed'))).filter((x) => x.path === '/signed')
       assert.ok(got)
       assert.equal(got.headers['content-type'], 'application/json')
-      const headers = { 'webhook-id': got.headers['webhook-id'] as string, 'webhook-timestamp': got.headers['webhook-timestamp'] as string, 'webhook-signature': got.headers['webhook-signature'] as string }
+      const headers = {
+        'webhook-id': got.headers['webhook-id'] as string,
+        'webhook-timestamp': got.headers['webhook-timestamp'] as string,
+        'webhook-signature': got.headers['webhook-signature'] as string,
+      }
       const verifier = new Webhook(hook.secret)
       const event = verifier.verify(got.body, headers) as { type: string; timestamp: string; data: unknown }
       assert.equal(event.type, 'link.created')
@@ -108,12 +128,19 @@ for (const backend of backends) {
       assert.throws(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(got.body, headers), /signature/i)
       // The same body and signature scheme, an hour old: a replay, refused by the verifier's tolerance.
       const old = new Date(Date.now() - HOUR)
-      const oldHeaders = { ...headers, 'webhook-timestamp': String(Math.floor(old.getTime() / 1000)), 'webhook-signature': verifier.sign(headers['webhook-id'], old, got.body) }
+      const oldHeaders = {
+        ...headers,
+        'webhook-timestamp': String(Math.floor(old.getTime() / 1000)),
+        'webhook-signature': verifier.sign(headers['webhook-id'], old, got.body),
+      }
       assert.throws(() => verifier.verify(got.body, oldHeaders), /timestamp/i)
 
       const log = await waitForLog(hook.id, (l) => l[0]?.status === 'delivered')
       assert.equal(log.length, 1)
-      assert.deepEqual([log[0]?.eventId, log[0]?.eventType, log[0]?.attempts, log[0]?.lastStatusCode, log[0]?.delivered], [headers['webhook-id'], 'link.created', 1, 200, true])
+      assert.deepEqual(
+        [log[0]?.eventId, log[0]?.eventType, log[0]?.attempts, log[0]?.lastStatusCode, log[0]?.delivered],
+        [headers['webhook-id'], 'link.created', 1, 200, true],
+      )
     })
 
     test('every event of the list reaches the endpoints that take it, and only those', async () => {
@@ -127,16 +154,37 @@ for (const backend of backends) {
       await s.request('DELETE', `/v1/conversations/${conv.id}/messages/${message.id}`)
       await s.request('DELETE', `/v1/conversations/${conv.id}`)
       await s.request('DELETE', `/v1/links/${link.id}`)
-      const expected = ['link.created', 'link.updated', 'conversation.created', 'conversation.updated', 'message.created', 'message.deleted', 'conversation.deleted', 'link.deleted']
+      const expected = [
+        'link.created',
+        'link.updated',
+        'conversation.created',
+        'conversation.updated',
+        'message.created',
+        'message.deleted',
+        'conversation.deleted',
+        'link.deleted',
+      ]
       const got = await r.waitFor((x) => x.filter((e) => e.path === '/all').length >= expected.length)
-      assert.deepEqual(got.filter((e) => e.path === '/all').map((e) => e.json.type).sort(), [...expected].sort())
+      assert.deepEqual(
+        got
+          .filter((e) => e.path === '/all')
+          .map((e) => e.json.type)
+          .sort(),
+        [...expected].sort(),
+      )
       const byType = Object.fromEntries(got.filter((e) => e.path === '/all').map((e) => [e.json.type, e.json.data]))
       assert.equal(byType['link.updated'].title, 'renamed')
       assert.equal(byType['conversation.updated'].is_muted, true)
       assert.deepEqual(byType['message.created'], message)
       assert.deepEqual(byType['link.deleted'].id, link.id)
       await r.waitFor((x) => x.filter((e) => e.path === '/messages').length >= 2)
-      assert.deepEqual(r.received.filter((e) => e.path === '/messages').map((e) => e.json.type).sort(), ['message.created', 'message.deleted'])
+      assert.deepEqual(
+        r.received
+          .filter((e) => e.path === '/messages')
+          .map((e) => e.json.type)
+          .sort(),
+        ['message.created', 'message.deleted'],
+      )
       await waitForLog(all.id, (l) => l.length === expected.length && l.every((d) => d.delivered))
       await waitForLog(messages.id, (l) => l.length === 2)
     })
@@ -155,7 +203,7 @@ for (const backend of backends) {
       assert.match(first?.lastError ?? '', /307.*not followed/)
       assert.equal(first?.responseExcerpt?.length, 512)
       assert.equal(r.received.filter((x) => x.path === '/elsewhere').length, 0)
-      assert.ok(RETRY_DELAYS_MS[0] as number <= 10_000)
+      assert.ok((RETRY_DELAYS_MS[0] as number) <= 10_000)
       r.answer('/ping', 204)
       offset += RETRY_DELAYS_MS[0] as number
       const [done] = await waitForLog(hook.id, (l) => l[0]?.status === 'delivered')
@@ -174,8 +222,14 @@ for (const backend of backends) {
       // Each failed attempt schedules the next one its delay after itself: then the test clock moves there.
       for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
         const delay = RETRY_DELAYS_MS[attempt - 1] as number
-        await waitForLog(hook.id, ([d]) => d?.attempts === attempt && d.lastAttemptAt !== null && d.nextAttemptAt !== null &&
-          Math.abs(Date.parse(d.nextAttemptAt) - Date.parse(d.lastAttemptAt) - delay) < 1000)
+        await waitForLog(
+          hook.id,
+          ([d]) =>
+            d?.attempts === attempt &&
+            d.lastAttemptAt !== null &&
+            d.nextAttemptAt !== null &&
+            Math.abs(Date.parse(d.nextAttemptAt) - Date.parse(d.lastAttemptAt) - delay) < 1000,
+        )
         offset += delay
       }
       assert.ok(clock.now() - started >= 24 * HOUR)
@@ -218,7 +272,10 @@ for (const backend of backends) {
       await visit({ 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' })
       await visit({ 'user-agent': CHROME })
       const got = (await r.waitFor((x) => x.filter((e) => e.path === '/clicks').length >= 2)).filter((e) => e.path === '/clicks')
-      assert.deepEqual(got.map((e) => e.json.type), ['link.clicked', 'link.clicked'])
+      assert.deepEqual(
+        got.map((e) => e.json.type),
+        ['link.clicked', 'link.clicked'],
+      )
       const data = got.map((e) => e.json.data).find((d) => d.referrer !== null)
       assert.deepEqual([data.linkId, data.path, data.qr, data.referrer, data.browser], [link.id, '/clicked', true, 'news.ycombinator.com', 'Chrome'])
       assert.notEqual(got[0]?.headers['webhook-id'], got[1]?.headers['webhook-id'])
@@ -255,7 +312,15 @@ describe('webhooks to private addresses', () => {
   })
 
   test('a URL on a loopback, private or link-local address is 400', async () => {
-    for (const url of ['http://127.0.0.1:9/x', 'http://10.1.2.3/', 'http://169.254.169.254/latest', 'http://[::1]/', 'http://[fe80::1]/', 'http://192.168.1.1/', 'http://[::ffff:127.0.0.1]/']) {
+    for (const url of [
+      'http://127.0.0.1:9/x',
+      'http://10.1.2.3/',
+      'http://169.254.169.254/latest',
+      'http://[::1]/',
+      'http://[fe80::1]/',
+      'http://192.168.1.1/',
+      'http://[::ffff:127.0.0.1]/',
+    ]) {
       answers.length = 0
       const refused = await s.request('POST', '/v1/webhooks', { json: { url, events: ['*'] } })
       assert.equal(refused.status, 400, `${url}: ${refused.text}`)

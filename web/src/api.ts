@@ -8,7 +8,12 @@ export interface ApiErrorBody {
 }
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly param: string | null) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly param: string | null,
+  ) {
     super(message)
   }
 }

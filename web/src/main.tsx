@@ -32,14 +32,23 @@ function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   return (
     <main class="signin">
       <form class="card" onSubmit={submit}>
-        <h1><span class="logo" aria-hidden="true">L</span> Linkline</h1>
+        <h1>
+          <span class="logo" aria-hidden="true">
+            L
+          </span>{' '}
+          Linkline
+        </h1>
         <p>Sign in with an API token. It is exchanged for a session and not kept in this browser.</p>
         <Field label="API token" name="token" error={error} hint="Create one with: npx linkline tokens create --owner <you>">
           <input name="token" type="password" autocomplete="off" placeholder="ll_…" value={token} onInput={(e) => setToken(e.currentTarget.value)} required />
         </Field>
         <ErrorBox error={generalError(error, ['token'])} />
-        <button type="submit" class="primary" disabled={busy || token.trim() === ''}>{busy ? 'Signing in…' : 'Sign in'}</button>
-        <p class="muted small-print">API reference: <a href="/docs/">/docs</a></p>
+        <button type="submit" class="primary" disabled={busy || token.trim() === ''}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        <p class="muted small-print">
+          API reference: <a href="/docs/">/docs</a>
+        </p>
       </form>
     </main>
   )
@@ -61,21 +70,45 @@ function Shell({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
   const conversation = /^\/conversations(?:\/([^/]+))?$/.exec(path)
   if (path === '/') page = <LinksPage canWrite={can('links:write')} />
   else if (link) page = <LinkDetailPage id={decodeURIComponent(link[1]!)} canWrite={can('links:write')} />
-  else if (conversation) page = <ConversationsPage openId={conversation[1] ? decodeURIComponent(conversation[1]) : null} canWrite={can('conversations:write')} />
+  else if (conversation)
+    page = <ConversationsPage openId={conversation[1] ? decodeURIComponent(conversation[1]) : null} canWrite={can('conversations:write')} />
   else if (path === '/domains') page = <DomainsPage canWrite={can('domains:write')} />
   else if (path === '/tokens') page = <TokensPage me={me} />
-  else page = <section><h1>Page not found</h1><p><A to="/">Back to the links</A></p></section>
+  else
+    page = (
+      <section>
+        <h1>Page not found</h1>
+        <p>
+          <A to="/">Back to the links</A>
+        </p>
+      </section>
+    )
   return (
     <div class="shell">
       <header class="topbar">
-        <A to="/" class="brand"><span class="logo" aria-hidden="true">L</span> Linkline</A>
+        <A to="/" class="brand">
+          <span class="logo" aria-hidden="true">
+            L
+          </span>{' '}
+          Linkline
+        </A>
         <nav>
-          {NAV.filter((n) => can(n.scope)).map((n) => <A key={n.to} to={n.to} class={section === n.to ? 'active' : ''}>{n.label}</A>)}
-          <a href="/docs/" target="_blank" rel="noopener">API docs</a>
+          {NAV.filter((n) => can(n.scope)).map((n) => (
+            <A key={n.to} to={n.to} class={section === n.to ? 'active' : ''}>
+              {n.label}
+            </A>
+          ))}
+          <a href="/docs/" target="_blank" rel="noopener">
+            API docs
+          </a>
         </nav>
         <div class="who">
-          <span title={me.scopes.join(' ')} data-testid="who">Owner <strong>{me.ownerId}</strong> · {me.scopes.length} scopes</span>
-          <button class="small" onClick={onSignOut}>Sign out</button>
+          <span title={me.scopes.join(' ')} data-testid="who">
+            Owner <strong>{me.ownerId}</strong> · {me.scopes.length} scopes
+          </span>
+          <button class="small" onClick={onSignOut}>
+            Sign out
+          </button>
         </div>
       </header>
       <main>{page}</main>
@@ -102,8 +135,18 @@ function App() {
     setMe(null)
     navigate('/')
   }
-  if (error) return <main class="signin"><ErrorBox error={error} /></main>
-  if (me === undefined) return <main class="signin"><Loading what="your session" /></main>
+  if (error)
+    return (
+      <main class="signin">
+        <ErrorBox error={error} />
+      </main>
+    )
+  if (me === undefined)
+    return (
+      <main class="signin">
+        <Loading what="your session" />
+      </main>
+    )
   if (me === null) return <SignIn onSignedIn={setMe} />
   return <Shell me={me} onSignOut={signOut} />
 }

@@ -4,18 +4,28 @@ import { ApiError, describeError } from './api'
 import { BASE, onNavigate } from './router'
 
 export function A({ to, children, class: className }: { to: string; children: ComponentChildren; class?: string }) {
-  return <a href={`${BASE}${to}`} onClick={onNavigate(to)} class={className}>{children}</a>
+  return (
+    <a href={`${BASE}${to}`} onClick={onNavigate(to)} class={className}>
+      {children}
+    </a>
+  )
 }
 
 /** An error that belongs to no one field: shown where the action happened. */
 export function ErrorBox({ error }: { error: unknown }) {
   if (error === null || error === undefined) return null
-  return <div class="error" role="alert">{describeError(error)}</div>
+  return (
+    <div class="error" role="alert">
+      {describeError(error)}
+    </div>
+  )
 }
 
 /** The error for one field, when the API named that field (`param`). */
 export function fieldError(error: unknown, ...names: string[]): string | null {
-  return error instanceof ApiError && error.param !== null && names.some((n) => error.param === n || error.param?.startsWith(`${n}[`) || error.param?.startsWith(`${n}.`))
+  return error instanceof ApiError &&
+    error.param !== null &&
+    names.some((n) => error.param === n || error.param?.startsWith(`${n}[`) || error.param?.startsWith(`${n}.`))
     ? describeError(error)
     : null
 }
@@ -29,12 +39,20 @@ export function Field(props: { label: string; name: string; error: unknown; hint
       <span class="label">{props.label}</span>
       {props.children}
       {props.hint && !message ? <span class="hint">{props.hint}</span> : null}
-      {message ? <span class="field-error" role="alert">{message}</span> : null}
+      {message ? (
+        <span class="field-error" role="alert">
+          {message}
+        </span>
+      ) : null}
     </label>
   )
 }
 
-export const Loading = ({ what }: { what: string }) => <p class="muted loading" aria-busy="true">Loading {what}…</p>
+export const Loading = ({ what }: { what: string }) => (
+  <p class="muted loading" aria-busy="true">
+    Loading {what}…
+  </p>
+)
 export const Empty = ({ children }: { children: ComponentChildren }) => <div class="empty">{children}</div>
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
@@ -48,7 +66,11 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     }
     setTimeout(() => setDone(null), 1500)
   }
-  return <button type="button" class="small" onClick={copy} title={`Copy ${text}`}>{done === 'copied' ? 'Copied' : done === 'failed' ? 'Select and copy' : label}</button>
+  return (
+    <button type="button" class="small" onClick={copy} title={`Copy ${text}`}>
+      {done === 'copied' ? 'Copied' : done === 'failed' ? 'Select and copy' : label}
+    </button>
+  )
 }
 
 export function formatDate(iso: string | number | null): string {

@@ -17,10 +17,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The list (newest first) and each exact-match filter, each served by an index that also orders.
   await db.schema.createIndex('links_owner_created').on('links').columns(['owner_id', 'created_at', 'id']).execute()
   for (const column of ['destination', 'title', 'domain', 'path'] as const) {
-    await db.schema
-      .createIndex(`links_owner_${column}`)
-      .on('links')
-      .columns(['owner_id', column, 'created_at', 'id'])
-      .execute()
+    await db.schema.createIndex(`links_owner_${column}`).on('links').columns(['owner_id', column, 'created_at', 'id']).execute()
   }
 }

@@ -13,7 +13,7 @@ interface LinksTable {
  */
 export async function up(untyped: Kysely<unknown>): Promise<void> {
   const db = untyped as Kysely<LinksTable>
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const rows = await db.selectFrom('links').select(['id', 'destination']).where('id', '>', after).orderBy('id').limit(BATCH).execute()
     for (const row of rows) {
       const normalized = URL.canParse(row.destination) ? new URL(row.destination).href : row.destination

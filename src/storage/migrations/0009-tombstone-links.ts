@@ -9,8 +9,6 @@ import { sql, type Kysely } from 'kysely'
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('links').addColumn('deleted_at', 'bigint').execute()
   await db.schema.dropIndex('links_domain_path').execute()
-  await db.schema.createIndex('links_domain_path').on('links').columns(['domain', 'path']).unique()
-    .where(sql.ref('deleted_at'), 'is', null).execute()
-  await db.schema.createIndex('links_deleted').on('links').column('deleted_at')
-    .where(sql.ref('deleted_at'), 'is not', null).execute()
+  await db.schema.createIndex('links_domain_path').on('links').columns(['domain', 'path']).unique().where(sql.ref('deleted_at'), 'is', null).execute()
+  await db.schema.createIndex('links_deleted').on('links').column('deleted_at').where(sql.ref('deleted_at'), 'is not', null).execute()
 }

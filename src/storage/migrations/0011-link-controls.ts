@@ -8,7 +8,10 @@ import type { Kysely } from 'kysely'
  * One column per statement: SQLite's ALTER TABLE adds one at a time.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('links').addColumn('redirect_type', 'integer', (c) => c.notNull().defaultTo(302)).execute()
+  await db.schema
+    .alterTable('links')
+    .addColumn('redirect_type', 'integer', (c) => c.notNull().defaultTo(302))
+    .execute()
   await db.schema.alterTable('links').addColumn('expires_at', 'bigint').execute()
   await db.schema.alterTable('links').addColumn('max_clicks', 'bigint').execute()
   await db.schema.alterTable('links').addColumn('expired_url', 'text').execute()

@@ -18,5 +18,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('sessions_token_id').on('sessions').column('token_id').execute()
   const all = ['links:read', 'links:write', 'conversations:read', 'conversations:write', 'domains:read', 'domains:write']
   await sql`update tokens set scopes = scopes || ' tokens:write'
-    where ${sql.join(all.map((s) => sql`(' ' || scopes || ' ') like ${`% ${s} %`}`), sql` and `)}`.execute(db)
+    where ${sql.join(
+      all.map((s) => sql`(' ' || scopes || ' ') like ${`% ${s} %`}`),
+      sql` and `,
+    )}`.execute(db)
 }

@@ -29,7 +29,10 @@ function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; on
     setError(null)
     // Opening it in the dashboard is what `open` records (last_opened_at).
     const opening = canWrite ? api<Conversation>('POST', `/v1/conversations/${id}/open`) : api<Conversation>('GET', `/v1/conversations/${id}`)
-    opening.then((c) => { setConversation(c); onChanged() }, setError)
+    opening.then((c) => {
+      setConversation(c)
+      onChanged()
+    }, setError)
     void loadMessages()
   }, [id])
 
@@ -64,8 +67,18 @@ function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; on
     }
   }
 
-  if (error && !conversation) return <div class="card"><ErrorBox error={error} /></div>
-  if (!conversation) return <div class="card"><Loading what="the conversation" /></div>
+  if (error && !conversation)
+    return (
+      <div class="card">
+        <ErrorBox error={error} />
+      </div>
+    )
+  if (!conversation)
+    return (
+      <div class="card">
+        <Loading what="the conversation" />
+      </div>
+    )
   const c = conversation
   return (
     <div class="card" data-conversation={c.id}>
@@ -73,38 +86,69 @@ function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; on
         <h2>{nameOf(c)}</h2>
         {canWrite ? (
           <div class="actions">
-            <button class={c.is_pinned ? 'small active' : 'small'} onClick={() => update({ is_pinned: !c.is_pinned })}>{c.is_pinned ? 'Unpin' : 'Pin'}</button>
-            <button class={c.is_muted ? 'small active' : 'small'} onClick={() => update({ is_muted: !c.is_muted })}>{c.is_muted ? 'Unmute' : 'Mute'}</button>
-            {c.archived_at === null
-              ? <button class="small" onClick={() => update({ archived_at: Math.floor(Date.now() / 1000) })}>Archive</button>
-              : <button class="small active" onClick={() => update({ archived_at: null })}>Restore</button>}
+            <button class={c.is_pinned ? 'small active' : 'small'} onClick={() => update({ is_pinned: !c.is_pinned })}>
+              {c.is_pinned ? 'Unpin' : 'Pin'}
+            </button>
+            <button class={c.is_muted ? 'small active' : 'small'} onClick={() => update({ is_muted: !c.is_muted })}>
+              {c.is_muted ? 'Unmute' : 'Mute'}
+            </button>
+            {c.archived_at === null ? (
+              <button class="small" onClick={() => update({ archived_at: Math.floor(Date.now() / 1000) })}>
+                Archive
+              </button>
+            ) : (
+              <button class="small active" onClick={() => update({ archived_at: null })}>
+                Restore
+              </button>
+            )}
           </div>
         ) : null}
       </div>
       <p class="muted small-print">
         Created {formatDate(c.created_at)} · last active {formatDate(c.last_active_at)}
-        {c.link_id ? <> · from <A to={`/links/${c.link_id}`}>its link</A></> : null}
+        {c.link_id ? (
+          <>
+            {' '}
+            · from <A to={`/links/${c.link_id}`}>its link</A>
+          </>
+        ) : null}
         {c.archived_at !== null ? <> · archived {formatDate(c.archived_at)}</> : null}
       </p>
       <ErrorBox error={error} />
-      {messages === null ? <Loading what="messages" /> : messages.data.length === 0 ? <Empty>No messages yet.</Empty> : (
+      {messages === null ? (
+        <Loading what="messages" />
+      ) : messages.data.length === 0 ? (
+        <Empty>No messages yet.</Empty>
+      ) : (
         <ul class="messages">
           {messages.data.map((m) => (
             <li key={m.id} class={`message ${m.direction}${c.pinned_message_id === m.id ? ' pinned' : ''}`} data-message={m.id}>
               <div>{m.text}</div>
               <div class="meta">
-                <span>{m.direction === 'outbound' ? 'sent' : 'received'} {formatDate(m.created_at)}</span>
+                <span>
+                  {m.direction === 'outbound' ? 'sent' : 'received'} {formatDate(m.created_at)}
+                </span>
                 {c.pinned_message_id === m.id ? <strong>pinned</strong> : null}
                 {canWrite ? (
                   <>
-                    <button class="small" onClick={() => update({ pinned_message_id: c.pinned_message_id === m.id ? null : m.id })}>{c.pinned_message_id === m.id ? 'Unpin' : 'Pin'}</button>
-                    <button class="small danger" onClick={() => remove(m)}>Delete</button>
+                    <button class="small" onClick={() => update({ pinned_message_id: c.pinned_message_id === m.id ? null : m.id })}>
+                      {c.pinned_message_id === m.id ? 'Unpin' : 'Pin'}
+                    </button>
+                    <button class="small danger" onClick={() => remove(m)}>
+                      Delete
+                    </button>
                   </>
                 ) : null}
               </div>
             </li>
           ))}
-          {messages.has_more ? <li><button class="small" onClick={() => loadMessages(messages.data[messages.data.length - 1]?.id)}>Older messages</button></li> : null}
+          {messages.has_more ? (
+            <li>
+              <button class="small" onClick={() => loadMessages(messages.data[messages.data.length - 1]?.id)}>
+                Older messages
+              </button>
+            </li>
+          ) : null}
         </ul>
       )}
       {canWrite ? (
@@ -114,10 +158,13 @@ function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; on
           </Field>
           <Field label="Direction" name="direction" error={sendError}>
             <select value={direction} onChange={(e) => setDirection(e.currentTarget.value as 'outbound' | 'inbound')}>
-              <option value="outbound">Outbound</option><option value="inbound">Inbound (record a reply)</option>
+              <option value="outbound">Outbound</option>
+              <option value="inbound">Inbound (record a reply)</option>
             </select>
           </Field>
-          <button type="submit" class="primary">Send</button>
+          <button type="submit" class="primary">
+            Send
+          </button>
         </form>
       ) : null}
       <ErrorBox error={generalError(sendError, ['text', 'direction'])} />
@@ -140,7 +187,9 @@ export function ConversationsPage({ openId, canWrite }: { openId: string | null;
       (r) => live && (setPage(r), setError(null)),
       (e) => live && setError(e),
     )
-    return () => { live = false }
+    return () => {
+      live = false
+    }
   }, [filters, cursor, version])
 
   const setFilter = (name: 'pinned' | 'muted' | 'archived') => (e: Event) => {
@@ -161,13 +210,21 @@ export function ConversationsPage({ openId, canWrite }: { openId: string | null;
   }
   const filterSelect = (name: 'pinned' | 'muted' | 'archived', label: string) => (
     <select aria-label={label} value={filters[name]} onChange={setFilter(name)}>
-      <option value="">{label}: any</option><option value="true">{label} only</option><option value="false">not {label.toLowerCase()}</option>
+      <option value="">{label}: any</option>
+      <option value="true">{label} only</option>
+      <option value="false">not {label.toLowerCase()}</option>
     </select>
   )
   return (
     <section>
-      <header class="page-header"><h1>Conversations</h1></header>
-      <div class="toolbar">{filterSelect('pinned', 'Pinned')}{filterSelect('muted', 'Muted')}{filterSelect('archived', 'Archived')}</div>
+      <header class="page-header">
+        <h1>Conversations</h1>
+      </header>
+      <div class="toolbar">
+        {filterSelect('pinned', 'Pinned')}
+        {filterSelect('muted', 'Muted')}
+        {filterSelect('archived', 'Archived')}
+      </div>
       <ErrorBox error={error} />
       <div class="conversations">
         <div>
@@ -181,7 +238,9 @@ export function ConversationsPage({ openId, canWrite }: { openId: string | null;
                     <strong>{nameOf(c)}</strong>
                     <div class="flags">
                       {formatDate(c.last_active_at ?? c.created_at)}
-                      {c.is_pinned ? ' · pinned' : ''}{c.is_muted ? ' · muted' : ''}{c.archived_at !== null ? ' · archived' : ''}
+                      {c.is_pinned ? ' · pinned' : ''}
+                      {c.is_muted ? ' · muted' : ''}
+                      {c.archived_at !== null ? ' · archived' : ''}
                       {c.last_opened_at === null || (c.last_active_at !== null && c.last_active_at > c.last_opened_at) ? ' · new' : ''}
                     </div>
                   </A>
@@ -191,8 +250,18 @@ export function ConversationsPage({ openId, canWrite }: { openId: string | null;
           ) : null}
           {page && page.data.length > 0 && (page.has_more || cursor.starting_after || cursor.ending_before) ? (
             <nav class="pager">
-              <button disabled={!cursor.starting_after && !(cursor.ending_before && page.has_more)} onClick={() => setCursor({ ending_before: page.data[0]!.id })}>← Newer</button>
-              <button disabled={!(page.has_more && !cursor.ending_before) && !cursor.ending_before} onClick={() => setCursor({ starting_after: page.data[page.data.length - 1]!.id })}>Older →</button>
+              <button
+                disabled={!cursor.starting_after && !(cursor.ending_before && page.has_more)}
+                onClick={() => setCursor({ ending_before: page.data[0]!.id })}
+              >
+                ← Newer
+              </button>
+              <button
+                disabled={!(page.has_more && !cursor.ending_before) && !cursor.ending_before}
+                onClick={() => setCursor({ starting_after: page.data[page.data.length - 1]!.id })}
+              >
+                Older →
+              </button>
             </nav>
           ) : null}
           {canWrite ? (
@@ -201,7 +270,9 @@ export function ConversationsPage({ openId, canWrite }: { openId: string | null;
                 <input name="contact_id" value={contact} onInput={(e) => setContact(e.currentTarget.value)} placeholder="c_42" />
               </Field>
               <ErrorBox error={generalError(createError, ['contact_id'])} />
-              <button type="submit" disabled={contact.trim() === ''}>Start</button>
+              <button type="submit" disabled={contact.trim() === ''}>
+                Start
+              </button>
             </form>
           ) : null}
         </div>

@@ -32,14 +32,23 @@ export function DomainsPage({ canWrite }: { canWrite: boolean }) {
       await api('DELETE', `/v1/domains/${encodeURIComponent(domain.name)}`)
       await load()
     } catch (err) {
-      setError(err instanceof ApiError && err.status === 409
-        ? new ApiError(409, 'conflict', `${domain.name} cannot be removed while links still use it: delete those links, or move them to another domain, then try again (${err.message})`, null)
-        : err)
+      setError(
+        err instanceof ApiError && err.status === 409
+          ? new ApiError(
+              409,
+              'conflict',
+              `${domain.name} cannot be removed while links still use it: delete those links, or move them to another domain, then try again (${err.message})`,
+              null,
+            )
+          : err,
+      )
     }
   }
   return (
     <section>
-      <header class="page-header"><h1>Domains</h1></header>
+      <header class="page-header">
+        <h1>Domains</h1>
+      </header>
       {canWrite ? (
         <form class="card" onSubmit={add}>
           <h2>Add a custom domain</h2>
@@ -47,7 +56,9 @@ export function DomainsPage({ canWrite }: { canWrite: boolean }) {
             <input name="name" placeholder="go.example.com" value={name} onInput={(e) => setName(e.currentTarget.value)} />
           </Field>
           <ErrorBox error={generalError(addError, ['name'])} />
-          <button type="submit" class="primary" disabled={busy || name.trim() === ''}>{busy ? 'Adding…' : 'Add domain'}</button>
+          <button type="submit" class="primary" disabled={busy || name.trim() === ''}>
+            {busy ? 'Adding…' : 'Add domain'}
+          </button>
         </form>
       ) : null}
       <ErrorBox error={error} />
@@ -55,15 +66,39 @@ export function DomainsPage({ canWrite }: { canWrite: boolean }) {
       {domains?.length === 0 ? <Empty>No domains.</Empty> : null}
       {domains && domains.length > 0 ? (
         <table>
-          <thead><tr><th>Name</th><th>Status</th><th>Verification</th><th>Added</th><th></th></tr></thead>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Status</th>
+              <th>Verification</th>
+              <th>Added</th>
+              <th></th>
+            </tr>
+          </thead>
           <tbody>
             {domains.map((d) => (
               <tr key={d.name} data-domain={d.name}>
-                <td><strong>{d.name}</strong> {d.isDefault ? <span class="tag">default</span> : null}</td>
+                <td>
+                  <strong>{d.name}</strong> {d.isDefault ? <span class="tag">default</span> : null}
+                </td>
                 <td>{d.status === 'verified' ? 'verified' : <span class="tag warn">pending</span>}</td>
-                <td>{d.verification && d.status === 'pending' ? <code>{d.verification.name} TXT "{d.verification.value}"</code> : <span class="muted">—</span>}</td>
+                <td>
+                  {d.verification && d.status === 'pending' ? (
+                    <code>
+                      {d.verification.name} TXT "{d.verification.value}"
+                    </code>
+                  ) : (
+                    <span class="muted">—</span>
+                  )}
+                </td>
                 <td class="nowrap">{d.createdAt ? formatDate(d.createdAt) : '—'}</td>
-                <td class="row-actions">{canWrite && !d.isDefault ? <button class="small danger" onClick={() => remove(d)}>Remove</button> : null}</td>
+                <td class="row-actions">
+                  {canWrite && !d.isDefault ? (
+                    <button class="small danger" onClick={() => remove(d)}>
+                      Remove
+                    </button>
+                  ) : null}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -41,22 +41,40 @@ function QrPanel({ link }: { link: Link }) {
       <div class="qr-preview">{src ? <img src={src} alt={`QR code for ${link.shortUrl}`} data-format={options.format} /> : <Loading what="the QR code" />}</div>
       <div class="qr-form">
         <Field label="Format" name="format" error={error}>
-          <select value={options.format} onChange={set('format')}><option value="png">PNG</option><option value="svg">SVG</option></select>
+          <select value={options.format} onChange={set('format')}>
+            <option value="png">PNG</option>
+            <option value="svg">SVG</option>
+          </select>
         </Field>
         <Field label="Error correction" name="ecc" error={error}>
           <select value={options.ecc} onChange={set('ecc')}>
-            <option value="L">L (7%)</option><option value="M">M (15%)</option><option value="Q">Q (25%)</option><option value="H">H (30%)</option>
+            <option value="L">L (7%)</option>
+            <option value="M">M (15%)</option>
+            <option value="Q">Q (25%)</option>
+            <option value="H">H (30%)</option>
           </select>
         </Field>
-        <Field label="Size (px)" name="size" error={error}><input name="size" type="number" min={64} max={4096} value={options.size} onInput={set('size')} /></Field>
-        <Field label="Margin" name="margin" error={error}><input name="margin" type="number" min={0} max={32} value={options.margin} onInput={set('margin')} /></Field>
-        <Field label="Colour" name="color" error={error}><input name="color" type="color" value={options.color} onInput={set('color')} /></Field>
-        <Field label="Background" name="background" error={error}><input name="background" type="color" value={options.background} onInput={set('background')} /></Field>
+        <Field label="Size (px)" name="size" error={error}>
+          <input name="size" type="number" min={64} max={4096} value={options.size} onInput={set('size')} />
+        </Field>
+        <Field label="Margin" name="margin" error={error}>
+          <input name="margin" type="number" min={0} max={32} value={options.margin} onInput={set('margin')} />
+        </Field>
+        <Field label="Colour" name="color" error={error}>
+          <input name="color" type="color" value={options.color} onInput={set('color')} />
+        </Field>
+        <Field label="Background" name="background" error={error}>
+          <input name="background" type="color" value={options.background} onInput={set('background')} />
+        </Field>
       </div>
       <ErrorBox error={generalError(error, fields)} />
       <div class="downloads">
-        <a href={download('png')} download>Download PNG</a>
-        <a href={download('svg')} download>Download SVG</a>
+        <a href={download('png')} download>
+          Download PNG
+        </a>
+        <a href={download('svg')} download>
+          Download SVG
+        </a>
       </div>
     </div>
   )
@@ -69,14 +87,18 @@ function Chart({ stats }: { stats: Stats }) {
     if (!el) return
     const xs = stats.timeseries.map((p) => Date.parse(p.start) / 1000)
     const ys = stats.timeseries.map((p) => p.clicks)
-    const plot = new uPlot({
-      width: Math.max(280, el.clientWidth),
-      height: 220,
-      legend: { show: false },
-      scales: { y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
-      axes: [{}, { size: 40 }],
-      series: [{}, { label: 'Clicks', stroke: '#1f4f8f', fill: 'rgba(31,79,143,0.12)', width: 2, points: { show: ys.length < 60 } }],
-    }, [xs, ys], el)
+    const plot = new uPlot(
+      {
+        width: Math.max(280, el.clientWidth),
+        height: 220,
+        legend: { show: false },
+        scales: { y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
+        axes: [{}, { size: 40 }],
+        series: [{}, { label: 'Clicks', stroke: '#1f4f8f', fill: 'rgba(31,79,143,0.12)', width: 2, points: { show: ys.length < 60 } }],
+      },
+      [xs, ys],
+      el,
+    )
     const resize = () => plot.setSize({ width: Math.max(280, el.clientWidth), height: 220 })
     window.addEventListener('resize', resize)
     return () => {
@@ -92,12 +114,17 @@ function Bars({ title, rows }: { title: string; rows: Breakdown[] }) {
   return (
     <div class="card" data-breakdown={title}>
       <h3>{title}</h3>
-      {rows.length === 0 ? <p class="muted">No visits yet.</p> : (
+      {rows.length === 0 ? (
+        <p class="muted">No visits yet.</p>
+      ) : (
         <ul class="bars">
           {rows.map((r) => (
             <li key={r.value}>
-              <span>{r.value}</span><span>{r.clicks}</span>
-              <span class="bar"><span style={{ width: `${(r.clicks / max) * 100}%` }} /></span>
+              <span>{r.value}</span>
+              <span>{r.clicks}</span>
+              <span class="bar">
+                <span style={{ width: `${(r.clicks / max) * 100}%` }} />
+              </span>
             </li>
           ))}
         </ul>
@@ -120,28 +147,53 @@ function StatsPanel({ link }: { link: Link }) {
     setLoading(true)
     // `to` is a day: the whole of it counts.
     const to = new Date(Date.parse(range.to) + 86_400_000 - 1).toISOString()
-    api<Envelope<Stats>>('GET', `/v1/links/${link.id}/stats`, { query: { from: range.from, to, interval: range.interval } }).then(
-      (r) => live && (setStats(r.data), setError(null)),
-      (e) => live && setError(e),
-    ).finally(() => live && setLoading(false))
-    return () => { live = false }
+    api<Envelope<Stats>>('GET', `/v1/links/${link.id}/stats`, { query: { from: range.from, to, interval: range.interval } })
+      .then(
+        (r) => live && (setStats(r.data), setError(null)),
+        (e) => live && setError(e),
+      )
+      .finally(() => live && setLoading(false))
+    return () => {
+      live = false
+    }
   }, [link.id, range, version])
   const set = (name: 'from' | 'to' | 'interval') => (e: Event) => setRange({ ...range, [name]: (e.currentTarget as HTMLInputElement).value })
-  const totals = stats && [
-    ['Human clicks', stats.humanClicks], ['Bot clicks', stats.botClicks], ['QR scans', stats.qrScans],
-    ['Unique visitors', stats.uniqueVisitors], ['Last click', stats.lastClickedAt ? new Date(stats.lastClickedAt).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : 'never'],
-  ] as const
+  const totals =
+    stats &&
+    ([
+      ['Human clicks', stats.humanClicks],
+      ['Bot clicks', stats.botClicks],
+      ['QR scans', stats.qrScans],
+      ['Unique visitors', stats.uniqueVisitors],
+      [
+        'Last click',
+        stats.lastClickedAt
+          ? new Date(stats.lastClickedAt).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
+          : 'never',
+      ],
+    ] as const)
   return (
     <div>
       <div class="card">
-        <div class="page-header"><h2>Statistics</h2>
-          <button onClick={() => setVersion(version + 1)} disabled={loading} data-testid="refresh">{loading ? 'Refreshing…' : 'Refresh'}</button>
+        <div class="page-header">
+          <h2>Statistics</h2>
+          <button onClick={() => setVersion(version + 1)} disabled={loading} data-testid="refresh">
+            {loading ? 'Refreshing…' : 'Refresh'}
+          </button>
         </div>
         <div class="toolbar">
-          <Field label="From" name="from" error={error}><input type="date" value={range.from} onInput={set('from')} /></Field>
-          <Field label="To" name="to" error={error}><input type="date" value={range.to} onInput={set('to')} /></Field>
+          <Field label="From" name="from" error={error}>
+            <input type="date" value={range.from} onInput={set('from')} />
+          </Field>
+          <Field label="To" name="to" error={error}>
+            <input type="date" value={range.to} onInput={set('to')} />
+          </Field>
           <Field label="Interval" name="interval" error={error}>
-            <select value={range.interval} onChange={set('interval')}><option value="hour">Hour</option><option value="day">Day</option><option value="month">Month</option></select>
+            <select value={range.interval} onChange={set('interval')}>
+              <option value="hour">Hour</option>
+              <option value="day">Day</option>
+              <option value="month">Month</option>
+            </select>
           </Field>
         </div>
         <ErrorBox error={generalError(error, ['from', 'to', 'interval'])} />
@@ -149,7 +201,12 @@ function StatsPanel({ link }: { link: Link }) {
         {stats ? (
           <>
             <div class="totals">
-              {totals!.map(([name, value]) => <div class="total" key={name} data-total={name}><div class={typeof value === 'number' ? 'value' : 'value when'}>{value}</div><div class="name">{name}</div></div>)}
+              {totals!.map(([name, value]) => (
+                <div class="total" key={name} data-total={name}>
+                  <div class={typeof value === 'number' ? 'value' : 'value when'}>{value}</div>
+                  <div class="name">{name}</div>
+                </div>
+              ))}
             </div>
             {stats.totalClicks === 0 ? <Empty>No clicks in this range yet. Share {link.shortUrl} and press Refresh.</Empty> : <Chart stats={stats} />}
           </>
@@ -174,14 +231,27 @@ export function LinkDetailPage({ id }: { id: string; canWrite: boolean }) {
   useEffect(() => {
     api<Envelope<Link>>('GET', `/v1/links/${encodeURIComponent(id)}`).then((r) => setLink(r.data), setError)
   }, [id])
-  if (error) return <section><p><A to="/">← Links</A></p><ErrorBox error={error} /></section>
+  if (error)
+    return (
+      <section>
+        <p>
+          <A to="/">← Links</A>
+        </p>
+        <ErrorBox error={error} />
+      </section>
+    )
   if (!link) return <Loading what="the link" />
   return (
     <section>
-      <p><A to="/">← Links</A></p>
+      <p>
+        <A to="/">← Links</A>
+      </p>
       <h1>{link.title ?? link.shortUrl}</h1>
       <p class="link-summary">
-        <a href={link.shortUrl} target="_blank" rel="noopener">{link.shortUrl}</a> <CopyButton text={link.shortUrl} /> → {link.destination}
+        <a href={link.shortUrl} target="_blank" rel="noopener">
+          {link.shortUrl}
+        </a>{' '}
+        <CopyButton text={link.shortUrl} /> → {link.destination}
       </p>
       <div class="detail">
         <QrPanel link={link} />

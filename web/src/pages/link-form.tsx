@@ -27,23 +27,44 @@ const optionalText = (text: string, editing: boolean) => (text.trim() === '' ? (
 
 export const LINK_FIELDS: LinkField[] = [
   // Always sent, even empty: the API then says what a destination must be, at this field.
-  { name: 'destination', label: 'Destination', input: 'url', placeholder: 'https://example.com/page', required: true, hint: 'Where the short link sends people', write: (text) => text.trim() },
+  {
+    name: 'destination',
+    label: 'Destination',
+    input: 'url',
+    placeholder: 'https://example.com/page',
+    required: true,
+    hint: 'Where the short link sends people',
+    write: (text) => text.trim(),
+  },
   { name: 'domain', label: 'Domain', input: 'domain' },
   {
-    name: 'path', label: 'Path', input: 'text', placeholder: '/summer-sale', hint: 'Leave empty for a random one',
+    name: 'path',
+    label: 'Path',
+    input: 'text',
+    placeholder: '/summer-sale',
+    hint: 'Leave empty for a random one',
     write: (text) => (text.trim() === '' ? undefined : text.trim().startsWith('/') ? text.trim() : `/${text.trim()}`),
   },
   { name: 'title', label: 'Title', input: 'text', placeholder: 'Summer sale poster', write: optionalText },
   {
-    name: 'tags', label: 'Tags', input: 'list', placeholder: 'summer, print', hint: 'Comma-separated',
+    name: 'tags',
+    label: 'Tags',
+    input: 'list',
+    placeholder: 'summer, print',
+    hint: 'Comma-separated',
     read: (link) => (link?.tags ?? []).join(', '),
     write: (text, editing) => {
-      const tags = text.split(',').map((t) => t.trim()).filter((t) => t !== '')
+      const tags = text
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== '')
       return tags.length === 0 && !editing ? undefined : tags
     },
   },
   {
-    name: 'redirectType', label: 'Redirect', input: 'select',
+    name: 'redirectType',
+    label: 'Redirect',
+    input: 'select',
     options: [
       { value: '302', label: '302 Found (default)' },
       { value: '301', label: '301 Moved permanently' },
@@ -54,7 +75,10 @@ export const LINK_FIELDS: LinkField[] = [
     write: (text) => Number(text),
   },
   {
-    name: 'expiresAt', label: 'Expires at', input: 'datetime-local', hint: 'Your local time; empty: never',
+    name: 'expiresAt',
+    label: 'Expires at',
+    input: 'datetime-local',
+    hint: 'Your local time; empty: never',
     read: (link) => toLocalInput(link?.expiresAt ?? null),
     write: (text, editing) => {
       if (text.trim() === '') return editing ? null : undefined
@@ -64,12 +88,26 @@ export const LINK_FIELDS: LinkField[] = [
     },
   },
   {
-    name: 'maxClicks', label: 'Click limit', input: 'number', placeholder: 'No limit', hint: 'Expires after this many human visits',
+    name: 'maxClicks',
+    label: 'Click limit',
+    input: 'number',
+    placeholder: 'No limit',
+    hint: 'Expires after this many human visits',
     write: (text, editing) => (text.trim() === '' ? (editing ? null : undefined) : Number(text)),
   },
-  { name: 'expiredUrl', label: 'When expired, go to', input: 'url', placeholder: 'https://example.com/ended', hint: 'Empty: the link answers 410 Gone', write: optionalText },
   {
-    name: 'password', label: 'Password', input: 'password', hint: 'Visitors type it before they are sent on',
+    name: 'expiredUrl',
+    label: 'When expired, go to',
+    input: 'url',
+    placeholder: 'https://example.com/ended',
+    hint: 'Empty: the link answers 410 Gone',
+    write: optionalText,
+  },
+  {
+    name: 'password',
+    label: 'Password',
+    input: 'password',
+    hint: 'Visitors type it before they are sent on',
     editHint: (link) => (link.hasPassword ? 'A password is set; leave empty to keep it' : undefined),
     // Write-only: the form never has the password, so empty means unchanged.
     read: () => '',
@@ -133,21 +171,39 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
       <h2>{editing ? 'Edit link' : 'New link'}</h2>
       <div class="grid">
         {LINK_FIELDS.map((field) => (
-          <Field key={field.name} label={field.label} name={field.name} error={error}
-            hint={(props.link && field.editHint?.(props.link)) ?? field.hint}>
+          <Field key={field.name} label={field.label} name={field.name} error={error} hint={(props.link && field.editHint?.(props.link)) ?? field.hint}>
             {field.input === 'domain' || field.input === 'select' ? (
               <select name={field.name} value={values[field.name]} onChange={set(field.name)}>
                 {field.input === 'domain'
-                  ? [<option key="" value="">{usable[0] ? `${usable[0].name} (default)` : 'default'}</option>, ...usable.map((d) => <option key={d.name} value={d.name}>{d.name}</option>)]
-                  : field.options?.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+                  ? [
+                      <option key="" value="">
+                        {usable[0] ? `${usable[0].name} (default)` : 'default'}
+                      </option>,
+                      ...usable.map((d) => (
+                        <option key={d.name} value={d.name}>
+                          {d.name}
+                        </option>
+                      )),
+                    ]
+                  : field.options?.map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
               </select>
             ) : (
-              <input name={field.name} type={(field.input === 'list' ? 'text' : field.input) as 'text'} value={values[field.name]} placeholder={field.placeholder}
-                required={field.required} onInput={set(field.name)} min={field.input === 'number' ? 1 : undefined}
+              <input
+                name={field.name}
+                type={(field.input === 'list' ? 'text' : field.input) as 'text'}
+                value={values[field.name]}
+                placeholder={field.placeholder}
+                required={field.required}
+                onInput={set(field.name)}
+                min={field.input === 'number' ? 1 : undefined}
                 autoComplete={field.input === 'password' ? 'new-password' : undefined}
-                disabled={field.name === 'password' && removePassword} />
+                disabled={field.name === 'password' && removePassword}
+              />
             )}
-
           </Field>
         ))}
       </div>
@@ -157,10 +213,19 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
           Remove the password (anyone with the link is sent on)
         </label>
       ) : null}
-      <ErrorBox error={generalError(error, LINK_FIELDS.map((f) => f.name))} />
+      <ErrorBox
+        error={generalError(
+          error,
+          LINK_FIELDS.map((f) => f.name),
+        )}
+      />
       <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>{busy ? 'Saving…' : editing ? 'Save changes' : 'Create link'}</button>
-        <button type="button" onClick={props.onCancel}>Cancel</button>
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Saving…' : editing ? 'Save changes' : 'Create link'}
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
       </div>
     </form>
   )

@@ -16,7 +16,9 @@ export function TokensPage({ me }: { me: Me }) {
     e.preventDefault()
     setCreateError(null)
     try {
-      const res = await api<Envelope<Token>>('POST', '/v1/tokens', { body: { name: name.trim() === '' ? null : name.trim(), scopes: me.scopes.filter((s) => scopes.has(s)) } })
+      const res = await api<Envelope<Token>>('POST', '/v1/tokens', {
+        body: { name: name.trim() === '' ? null : name.trim(), scopes: me.scopes.filter((s) => scopes.has(s)) },
+      })
       setCreated(res.data)
       setName('')
       await load()
@@ -42,7 +44,9 @@ export function TokensPage({ me }: { me: Me }) {
   }
   return (
     <section>
-      <header class="page-header"><h1>API tokens</h1></header>
+      <header class="page-header">
+        <h1>API tokens</h1>
+      </header>
       <form class="card" onSubmit={create}>
         <h2>Create a token</h2>
         <Field label="Name" name="name" error={createError} hint="What it is for, e.g. “CI” or “reporting”">
@@ -51,17 +55,24 @@ export function TokensPage({ me }: { me: Me }) {
         <Field label="Scopes" name="scopes" error={createError} hint="At most the scopes of your own token">
           <span class="checks">
             {me.scopes.map((s) => (
-              <label key={s}><input type="checkbox" name="scope" value={s} checked={scopes.has(s)} onChange={() => toggle(s)} /> {s}</label>
+              <label key={s}>
+                <input type="checkbox" name="scope" value={s} checked={scopes.has(s)} onChange={() => toggle(s)} /> {s}
+              </label>
             ))}
           </span>
         </Field>
         <ErrorBox error={generalError(createError, ['name', 'scopes'])} />
-        <button type="submit" class="primary">Create token</button>
+        <button type="submit" class="primary">
+          Create token
+        </button>
         {created?.token ? (
           <div class="notice" role="status" data-testid="new-token">
             <strong>Copy this token now: it is shown only once.</strong>
             <code class="secret">{created.token}</code>
-            <CopyButton text={created.token} label="Copy token" /> <button type="button" class="small" onClick={() => setCreated(null)}>Done</button>
+            <CopyButton text={created.token} label="Copy token" />{' '}
+            <button type="button" class="small" onClick={() => setCreated(null)}>
+              Done
+            </button>
           </div>
         ) : null}
       </form>
@@ -70,15 +81,31 @@ export function TokensPage({ me }: { me: Me }) {
       {tokens?.length === 0 ? <Empty>No active tokens.</Empty> : null}
       {tokens && tokens.length > 0 ? (
         <table>
-          <thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th>Created</th><th></th></tr></thead>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Prefix</th>
+              <th>Scopes</th>
+              <th>Created</th>
+              <th></th>
+            </tr>
+          </thead>
           <tbody>
             {tokens.map((t) => (
               <tr key={t.id} data-token={t.id}>
-                <td>{t.name ?? <span class="muted">unnamed</span>} {t.current ? <span class="tag">this session</span> : null}</td>
-                <td><code>{t.prefix}…</code></td>
+                <td>
+                  {t.name ?? <span class="muted">unnamed</span>} {t.current ? <span class="tag">this session</span> : null}
+                </td>
+                <td>
+                  <code>{t.prefix}…</code>
+                </td>
                 <td class="small-print">{t.scopes.join(', ')}</td>
                 <td class="nowrap">{formatDate(t.createdAt)}</td>
-                <td class="row-actions"><button class="small danger" onClick={() => revoke(t)}>Revoke</button></td>
+                <td class="row-actions">
+                  <button class="small danger" onClick={() => revoke(t)}>
+                    Revoke
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>
