@@ -30,7 +30,7 @@ import { CLICK_COUNT_REFRESH_MS, compileControls, createClickCounter, type Click
 import { hashPassword } from './link-password.js'
 import type { LinkFilters, LinksRepository } from './links.repository.js'
 import { ListLinksQuery, type CreateLinkBody, type LinkObject, type LinkRule, type UpdateLinkBody } from './links.schemas.js'
-import type { LinkRow } from './links.table.js'
+import type { LinkRow, LinkRowUpdate } from './links.table.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
 
 /** The controls' columns, as create and update write them. */
@@ -562,9 +562,10 @@ export function createLinksService(deps: {
       // Links saved before the chain check may close a chain already: a change of title alone is not refused.
       if (moved || destination !== current.destination) await checkRedirectChain(destination, domain, path, id)
       const next: LinkRow = { ...current, domain, path, destination, title, ...changes, updated_at: clock.now() }
+      const written = { domain, path, destination, title, ...changes, updated_at: next.updated_at }
       try {
         await deps.transaction(async (tx, trx) => {
-          await tx.update(principal.ownerId, id, { domain, path, destination, title, ...changes, updated_at: next.updated_at }, tagsChanged ? tags : undefined)
+          await tx.update(principal.ownerId, id, written, tagsChanged ? tags : undefined)
           await deps.events.record(trx, principal.ownerId, 'link.updated', toObject(next, tags ?? currentTags))
         })
       } catch (error) {
@@ -572,32 +573,8 @@ export function createLinksService(deps: {
         throw error
       }
       if (domain !== current.domain) {
-        const {
-          domain: d,
-          path: p,
-          destination: dest,
-          title: t,
-          updated_at,
-          redirect_type,
-          expires_at,
-          max_clicks,
-          expired_url,
-          password_hash,
-          rules,
-        } = current
-        const previous = {
-          domain: d,
-          path: p,
-          destination: dest,
-          title: t,
-          updated_at,
-          redirect_type,
-          expires_at,
-          max_clicks,
-          expired_url,
-          password_hash,
-          rules,
-        }
+        // The undo writes back the previous value of every column the update wrote.
+        const previous = Object.fromEntries(Object.keys(written).map((key) => [key, current[key as keyof typeof written]])) as LinkRowUpdate
         await confirmDomainAfterWrite(principal, domain, () => repo.update(principal.ownerId, id, previous, tagsChanged ? currentTags : undefined))
       }
       await invalidate(current.domain, current.path)

@@ -1,6 +1,6 @@
 import type { Staging } from '../stats/click-batch.js'
 import { newId } from '../shared/ids.js'
-import { eventBody } from './events.js'
+import { eventBody, newDelivery } from './events.js'
 import type { NewDeliveryRow } from './webhooks.table.js'
 
 // Rows per INSERT (14 values each): far below both dialects' bound-parameter limits.
@@ -46,22 +46,7 @@ export async function recordClickEvents(staging: Staging, now: number): Promise<
       country: c.country,
     })
     for (const webhookId of endpoints.get(c.owner_id) ?? []) {
-      rows.push({
-        id: newId('dlv'),
-        webhook_id: webhookId,
-        event_id: eventId,
-        event_type: 'link.clicked',
-        payload,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        last_attempt_at: null,
-        last_status_code: null,
-        last_error: null,
-        response_excerpt: null,
-        created_at: now,
-        delivered_at: null,
-      })
+      rows.push(newDelivery(webhookId, eventId, 'link.clicked', payload, now))
     }
   }
   for (let i = 0; i < rows.length; i += CHUNK)

@@ -1,4 +1,6 @@
+import { newId } from '../shared/ids.js'
 import type { Db } from '../storage/database.js'
+import type { NewDeliveryRow } from './webhooks.table.js'
 
 /** Events an endpoint can subscribe to (API.md §10); `webhook.test` is sent by the test route only. */
 export const EVENT_TYPES = [
@@ -34,3 +36,21 @@ export const subscribes = (events: string, type: string) => events === '*' || ev
 
 /** The body that is signed and sent: `{type, timestamp, data}`. */
 export const eventBody = (type: string, at: number, data: unknown) => JSON.stringify({ type, timestamp: new Date(at).toISOString(), data })
+
+/** A delivery of event `eventId` to one endpoint, due now: what every producer of events writes to the outbox. */
+export const newDelivery = (webhookId: string, eventId: string, type: string, payload: string, now: number): NewDeliveryRow => ({
+  id: newId('dlv'),
+  webhook_id: webhookId,
+  event_id: eventId,
+  event_type: type,
+  payload,
+  status: 'pending',
+  attempts: 0,
+  next_attempt_at: now,
+  last_attempt_at: null,
+  last_status_code: null,
+  last_error: null,
+  response_excerpt: null,
+  created_at: now,
+  delivered_at: null,
+})

@@ -4,13 +4,13 @@ import { newId } from '../shared/ids.js'
 import type { Db, DialectName } from '../storage/database.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import { isPrivateAddress, type Resolve } from './addresses.js'
-import { eventBody, subscribes, type EventRecorder } from './events.js'
+import { eventBody, newDelivery, subscribes, type EventRecorder } from './events.js'
 import type { SecretBox } from './signing.js'
 import { newSecret } from './signing.js'
 import { deliveryNotFound, invalidWebhookUrl, privateWebhookUrl, webhookNotFound } from './webhooks.errors.js'
 import { createWebhooksRepository, type WebhooksRepository } from './webhooks.repository.js'
 import type { CreateWebhookBody, DeliveryObject, ListDeliveriesQuery, UpdateWebhookBody, WebhookObject } from './webhooks.schemas.js'
-import type { DeliveryRow, NewDeliveryRow, WebhookRow } from './webhooks.table.js'
+import type { DeliveryRow, WebhookRow } from './webhooks.table.js'
 
 /** How long the check of a URL's host waits for DNS at creation; a name that does not resolve yet is checked again at each delivery. */
 const RESOLVE_TIMEOUT_MS = 3000
@@ -46,23 +46,6 @@ export const toDelivery = (row: DeliveryRow): DeliveryObject => ({
 
 /** `*` alone, or the names in a stable order without repeats. */
 const normalizeEvents = (events: readonly string[]) => (events.includes('*') ? '*' : [...new Set(events)].sort().join(' '))
-
-const newDelivery = (webhookId: string, eventId: string, type: string, payload: string, now: number): NewDeliveryRow => ({
-  id: newId('dlv'),
-  webhook_id: webhookId,
-  event_id: eventId,
-  event_type: type,
-  payload,
-  status: 'pending',
-  attempts: 0,
-  next_attempt_at: now,
-  last_attempt_at: null,
-  last_status_code: null,
-  last_error: null,
-  response_excerpt: null,
-  created_at: now,
-  delivered_at: null,
-})
 
 /**
  * The outbox writer behind EventRecorder: one delivery row per enabled endpoint of the owner that
