@@ -113,12 +113,17 @@ function wrkScript(requests: LoadRequest[]): string {
     const headers = Object.entries(r.headers ?? {}).map(([name, value]) => `[${lua(name)}] = ${lua(value)}`)
     return `{ ${lua(r.method ?? 'GET')}, ${lua(r.path)}, { ${headers.join(', ')} }, ${r.body === undefined ? 'nil' : lua(r.body)} }`
   })
+  // LuaJIT allows at most 65,536 constants per function: the specs come from one function per 10,000.
+  const parts: string[] = []
+  for (let i = 0; i < entries.length; i += 10_000) parts.push(`function() return { ${entries.slice(i, i + 10_000).join(',\n')} } end`)
   return `
-local specs = { ${entries.join(',\n')} }
+local parts = { ${parts.join(',\n')} }
 local formatted = {}
 local next_index = 0
 function init(args)
-  for i, spec in ipairs(specs) do formatted[i] = wrk.format(spec[1], spec[2], spec[3], spec[4]) end
+  for _, part in ipairs(parts) do
+    for _, spec in ipairs(part()) do formatted[#formatted + 1] = wrk.format(spec[1], spec[2], spec[3], spec[4]) end
+  end
 end
 function request()
   next_index = next_index % #formatted + 1

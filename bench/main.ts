@@ -8,7 +8,7 @@ import { benchControls, renderControls, type ControlsReport } from './controls.b
 import { detectWrk, type LoadGenerator } from './load.js'
 import { benchRedirect, type RedirectReport } from './redirect.bench.js'
 import { benchClickedWebhook } from './webhooks.bench.js'
-import { commitOf, describeMachine, readIfExists, renderReport, spliceReport } from './report.js'
+import { commitOf, describeMachine, readIfExists, renderReport, spliceReport, type RedirectScenario } from './report.js'
 
 const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|webhooks] [--baseline <dist/src/main.js of another build>] [--cpu-prof]
   --quick      short runs; 50,000 links, 10,000 conversations, 50,000 clicks instead of 1M, 100k, 1M (under a minute)
@@ -54,23 +54,30 @@ const machine = describeMachine()
 const generator: LoadGenerator = (await detectWrk()) ? 'wrk' : 'autocannon'
 if (generator === 'autocannon') log('wrk is not installed (apt-get install wrk): autocannon generates the load and may bound the redirect figures')
 let redirect: RedirectReport | undefined
+const scenarios: RedirectScenario[] = []
 let api: ApiReport | undefined
 let controls: ControlsReport | undefined
 try {
   if (runs('redirect')) {
-    redirect = await benchRedirect(
-      {
-        generator,
-        links: 10_000,
-        connections: 50,
-        seconds: quick ? 2 : 5,
-        warmupSeconds: quick ? 1 : 3,
-        rounds: quick ? 3 : 5,
-        cpuProfDir: values['cpu-prof'] ? resolve(root, 'bench-profiles') : undefined,
-      },
-      workDir,
-      log,
-    )
+    const settings = {
+      generator,
+      links: 10_000,
+      connections: 50,
+      seconds: quick ? 2 : 5,
+      warmupSeconds: quick ? 1 : 3,
+      rounds: quick ? 3 : 5,
+      cpuProfDir: values['cpu-prof'] ? resolve(root, 'bench-profiles') : undefined,
+    }
+    redirect = await benchRedirect(settings, workDir, log)
+    // The same measurement where visits are concentrated, spread out, or stored on PostgreSQL + Redis.
+    const fewer = { ...settings, rounds: quick ? 2 : 3, cpuProfDir: undefined }
+    scenarios.push({ name: 'hot link: every request to one link', report: await benchRedirect({ ...fewer, hot: true }, workDir, log) })
+    scenarios.push({ name: 'cold links: 100,000 links in rotation', report: await benchRedirect({ ...fewer, links: 100_000 }, workDir, log) })
+    if (process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL) {
+      scenarios.push({ name: 'PostgreSQL + Redis (one instance): 10,000 links', report: await benchRedirect({ ...fewer, backend: 'postgres' }, workDir, log) })
+    } else {
+      log('redirect on PostgreSQL + Redis: skipped (set TEST_DATABASE_URL and TEST_REDIS_URL to local services)')
+    }
   }
   if (runs('api')) {
     api = await benchApi(
@@ -115,6 +122,7 @@ const report =
     commit: commitOf(),
     full: !quick,
     redirect,
+    scenarios,
     api,
   }) + (controls === undefined ? '' : `\n${renderControls(controls)}`)
 console.log(report)

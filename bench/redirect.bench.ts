@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runLoad, type LoadGenerator, type LoadRequest, type LoadResult } from './load.js'
-import { countRows, insertLinks, linkRow, linklineEnv, prepareDatabase, redirectLinks, SMALL_OWNER } from './seed.js'
+import { benchPostgres, insertLinks, linkRow, linklineEnv, prepareDatabase, recordedVisits, redirectLinks, SMALL_OWNER } from './seed.js'
 import { startServer, type ServerProcess } from './servers.js'
 
 /** Common browsers, none a bot, so Linkline counts every visit as a human click; visits rotate through them. */
@@ -17,7 +17,12 @@ export const browserUa = (i: number) => BROWSER_UAS[i % BROWSER_UAS.length] as s
 
 export interface RedirectSettings {
   generator: LoadGenerator
+  /** Links seeded, and requested in rotation unless `hot`. */
   links: number
+  /** Every request to one link: a flood on a hot link. */
+  hot?: boolean
+  /** Linkline on embedded SQLite (as it ships), or on PostgreSQL + Redis (one instance; TEST_DATABASE_URL, TEST_REDIS_URL). */
+  backend?: 'sqlite' | 'postgres'
   connections: number
   seconds: number
   warmupSeconds: number
@@ -31,8 +36,10 @@ export interface Measured extends LoadResult {
   cpuMicros: number
   /** That CPU time as a share of one core over the run: above 100 % when a second thread worked beside the first. */
   cpuShare: number
-  /** Linkline: visits not yet written when the load stopped, and how long they then took to be written. */
+  /** Linkline: visits not yet written when the load stopped, and how long they then took to be written and rolled up. */
   clicks?: { backlog: number; drainSeconds: number }
+  /** CPU time per response by kind of thread: serving (the main thread), recording (worker threads: the click writer), runtime (V8's helpers: garbage collection, compilation), other. */
+  threadMicros: { serving: number; recording: number; runtime: number; other: number }
 }
 
 export interface RedirectReport {
@@ -42,7 +49,7 @@ export interface RedirectReport {
   redirectsServed: number
   /** Visits Linkline dropped instead of recording (its /metrics), or undefined when it does not count drops. */
   clicksDropped: number | undefined
-  /** Rows in Linkline's clicks table after it shut down. */
+  /** Visits in Linkline's click blocks after it shut down. */
   clicksRecorded: number
 }
 
@@ -53,8 +60,10 @@ export interface RedirectReport {
  */
 export async function benchRedirect(settings: RedirectSettings, workDir: string, log: (line: string) => void): Promise<RedirectReport> {
   const links = redirectLinks(settings.links)
-  const databaseFile = join(workDir, 'redirect.db')
-  await prepareDatabase(databaseFile, (db) =>
+  const postgres = settings.backend === 'postgres' ? await benchPostgres() : undefined
+  if (settings.backend === 'postgres' && postgres === undefined) throw new Error('the PostgreSQL redirect bench needs TEST_DATABASE_URL and TEST_REDIS_URL')
+  const database = postgres ?? join(workDir, `redirect-${settings.hot ? 'hot' : 'rotation'}-${settings.links}.db`)
+  await prepareDatabase(database, (db) =>
     insertLinks(db, links.length, (i) => {
       const link = links[i] as (typeof links)[number]
       return linkRow(SMALL_OWNER, link.path, link.destination, null, Date.UTC(2026, 0, 1) + i)
@@ -72,19 +81,36 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
     name: 'Linkline',
     script: fileURLToPath(new URL('../src/main.js', import.meta.url)),
     nodeArgs: profile('linkline'),
-    env: linklineEnv(databaseFile),
+    env: linklineEnv(database),
   })
   try {
     for (const server of [bare, linkline]) await verify(server, links)
-    const requests: LoadRequest[] = links.map((link, i) => ({ path: link.path, headers: { 'user-agent': browserUa(i) } }))
+    const hot = links[0] as (typeof links)[number]
+    const requests: LoadRequest[] = settings.hot
+      ? BROWSER_UAS.map((ua) => ({ path: hot.path, headers: { 'user-agent': ua } }))
+      : links.map((link, i) => ({ path: link.path, headers: { 'user-agent': browserUa(i) } }))
     const measure = async (server: ServerProcess, seconds: number): Promise<Measured> => {
       const cpuBefore = server.cpuSeconds()
+      const threadsBefore = server.cpuByThread()
       const result = await runLoad(settings.generator, { url: server.url, connections: settings.connections, seconds, requests, expect: 302 })
-      // Linkline records visits in the background: wait until the run's visits are written, so that
-      // their CPU counts and a writer that fell behind shows (rather than catching up during the next run).
+      // Linkline records visits in the background: wait until the run's visits are written and rolled up,
+      // so that their CPU counts and a writer that fell behind shows (rather than catching up during the next run).
       const clicks = server === linkline ? await drainClicks(server) : undefined
       const cpu = server.cpuSeconds() - cpuBefore
-      return { ...result, cpuMicros: (cpu / result.responses) * 1e6, cpuShare: cpu / result.seconds, clicks }
+      const threads = server.cpuByThread()
+      const perResponse = (kind: string) => (((threads.get(kind) ?? 0) - (threadsBefore.get(kind) ?? 0)) / result.responses) * 1e6
+      return {
+        ...result,
+        cpuMicros: (cpu / result.responses) * 1e6,
+        cpuShare: cpu / result.seconds,
+        clicks,
+        threadMicros: {
+          serving: perResponse('MainThread'),
+          recording: perResponse('WorkerThread'),
+          runtime: perResponse('V8Worker'),
+          other: perResponse('other'),
+        },
+      }
     }
 
     // Warm-up: JIT, sockets, and Linkline's redirect cache (every path is visited at least once).
@@ -109,10 +135,11 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
       rounds,
       redirectsServed: sample(metrics, 'linkline_redirects_total{outcome="found"}') ?? NaN,
       clicksDropped: sample(metrics, 'linkline_clicks_dropped_total{reason="buffer_full"}'),
-      clicksRecorded: countRows(databaseFile, 'clicks'),
+      clicksRecorded: await recordedVisits(database),
     }
   } finally {
     await Promise.all([bare.stop(), linkline.stop()])
+    await postgres?.drop()
   }
 }
 
@@ -128,14 +155,21 @@ async function verify(server: ServerProcess, links: { path: string; destination:
   }
 }
 
-/** Polls Linkline's click buffer gauge until every visit is written. */
+/**
+ * Polls Linkline's click gauges until every visit is written and rolled up. The roll-up runs on its own
+ * interval (LINKLINE_CLICK_ROLLUP_INTERVAL_MS), an idle wait of up to that long, polled slowly: each poll
+ * is a /metrics scrape that the server's CPU time counts.
+ */
 export async function drainClicks(server: ServerProcess): Promise<{ backlog: number; drainSeconds: number }> {
   const started = performance.now()
-  const waiting = async () => sample(await (await fetch(`${server.url}/metrics`)).text(), 'linkline_click_buffer_size') ?? NaN
+  const waiting = async () => {
+    const metrics = await (await fetch(`${server.url}/metrics`)).text()
+    return (sample(metrics, 'linkline_click_buffer_size') ?? NaN) + (sample(metrics, 'linkline_click_journal_size') ?? 0)
+  }
   const backlog = await waiting()
   for (let left = backlog; left > 0; left = await waiting()) {
     if (performance.now() - started > 60_000) throw new Error(`Linkline still had ${left} visits to write a minute after the load stopped`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await new Promise((resolve) => setTimeout(resolve, 250))
   }
   return { backlog, drainSeconds: (performance.now() - started) / 1000 }
 }

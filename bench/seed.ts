@@ -1,10 +1,11 @@
-import SQLite from 'better-sqlite3'
+import { randomBytes } from 'node:crypto'
 import { sql, type Insertable } from 'kysely'
+import pg from 'pg'
 import { loadConfig } from '../src/config.js'
 import { createContainer } from '../src/container.js'
 import type { NewLinkRow } from '../src/links/links.table.js'
 import { newId } from '../src/shared/ids.js'
-import type { Db } from '../src/storage/database.js'
+import { openStorage, type Db } from '../src/storage/database.js'
 import type { Database } from '../src/storage/schema.js'
 
 /** The one default domain of every bench server; any Host resolves to it. */
@@ -23,10 +24,15 @@ export const titleOf = (i: number) => `Campaign ${i % TITLE_VALUES}`
 const ROWS_PER_INSERT = 2000
 const ROWS_PER_TRANSACTION = 50_000
 
-/** The environment of a Linkline bench server (and of the seeding, so both see the same configuration). */
-export function linklineEnv(databaseFile: string): Record<string, string> {
+/**
+ * The environment of a Linkline bench server (and of the seeding, so both see the same configuration):
+ * a SQLite file, or a database URL (PostgreSQL) with the Redis URL that goes with it.
+ */
+export function linklineEnv(database: string | { databaseUrl: string; redisUrl: string; redisPrefix: string }): Record<string, string> {
   return {
-    DATABASE_URL: `sqlite:${databaseFile}`,
+    ...(typeof database === 'string'
+      ? { DATABASE_URL: `sqlite:${database}` }
+      : { DATABASE_URL: database.databaseUrl, REDIS_URL: database.redisUrl, LINKLINE_REDIS_PREFIX: database.redisPrefix }),
     LINKLINE_DOMAINS: BENCH_DOMAIN,
     // The API benches send far more than the default 1200 requests a minute from one token.
     LINKLINE_RATE_LIMIT: '10000000',
@@ -43,13 +49,13 @@ export function redirectLinks(count: number): { path: string; destination: strin
  * Creates and migrates a Linkline database through the composition root, ensures the bench token,
  * and lets `fill` write bulk data straight through Kysely (HTTP would take minutes for a million rows).
  */
-export async function prepareDatabase(file: string, fill: (db: Db) => Promise<void>): Promise<void> {
-  const container = createContainer(loadConfig(linklineEnv(file)))
+export async function prepareDatabase(database: Parameters<typeof linklineEnv>[0], fill: (db: Db) => Promise<void>): Promise<void> {
+  const container = createContainer(loadConfig(linklineEnv(database)))
   try {
     await container.start()
     await container.tokens.ensure(BENCH_TOKEN, BIG_OWNER)
     // Seeding only: a crash mid-seed loses a throw-away file, so skip the per-commit fsync.
-    await sql`pragma synchronous = off`.execute(container.storage.db)
+    if (container.storage.dialect === 'sqlite') await sql`pragma synchronous = off`.execute(container.storage.db)
     await fill(container.storage.db)
   } finally {
     await container.close()
@@ -84,12 +90,40 @@ export function linkRow(owner: string, path: string, destination: string, title:
   return { owner_id: owner, domain: BENCH_DOMAIN, path, destination, title, created_at: at, updated_at: at }
 }
 
-/** Rows in `table` of a closed database file. */
-export function countRows(file: string, table: string): number {
-  const sqlite = new SQLite(file, { readonly: true })
+/** Visits recorded (in click blocks) in a database that no server uses any more. */
+export async function recordedVisits(database: Parameters<typeof linklineEnv>[0]): Promise<number> {
+  const storage = openStorage(loadConfig(linklineEnv(database)))
   try {
-    return (sqlite.prepare(`select count(*) as n from "${table}"`).get() as { n: number }).n
+    const row = await storage.db
+      .selectFrom('click_blocks')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('clicks'), eb.lit(0)).as('n'))
+      .executeTakeFirstOrThrow()
+    return Number(row.n)
   } finally {
-    sqlite.close()
+    await storage.close()
   }
+}
+
+/**
+ * A PostgreSQL schema of its own (and a Redis key prefix) for a bench server, on the local services
+ * named by TEST_DATABASE_URL and TEST_REDIS_URL (as the tests use them); undefined when either is unset.
+ */
+export async function benchPostgres(): Promise<{ databaseUrl: string; redisUrl: string; redisPrefix: string; drop(): Promise<void> } | undefined> {
+  const admin = process.env.TEST_DATABASE_URL
+  const redisUrl = process.env.TEST_REDIS_URL
+  if (admin === undefined || redisUrl === undefined) return undefined
+  const schema = `bench_${randomBytes(6).toString('hex')}`
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: admin })
+    await client.connect()
+    try {
+      await client.query(statement)
+    } finally {
+      await client.end()
+    }
+  }
+  await run(`create schema ${schema}`)
+  const url = new URL(admin)
+  url.searchParams.set('options', `-c search_path=${schema}`)
+  return { databaseUrl: url.href, redisUrl, redisPrefix: `linkline-bench:${schema}:`, drop: () => run(`drop schema ${schema} cascade`) }
 }

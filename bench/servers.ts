@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { connect, createServer } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 
@@ -9,6 +9,12 @@ export interface ServerProcess {
   readonly pid: number
   /** User + system CPU seconds the process has used so far. */
   cpuSeconds(): number
+  /**
+   * The same, per kind of thread (Linux names them): `MainThread` (serving), `WorkerThread` (worker
+   * threads: Linkline's click writer), `V8Worker` (the garbage collector's and compiler's helpers), and
+   * the rest (libuv's pool, signal and timer threads). Threads that ended are no longer counted.
+   */
+  cpuByThread(): Map<string, number>
   /** Peak resident set size (VmHWM) in bytes. */
   peakRssBytes(): number
   /** SIGTERM, then waits for the exit (a graceful exit also writes a --cpu-prof profile). */
@@ -40,10 +46,19 @@ export async function startServer(options: {
     name: options.name,
     url: `http://127.0.0.1:${port}`,
     pid,
-    cpuSeconds() {
-      // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), counted after the parenthesised command name.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND
+    cpuSeconds: () => cpuOf(`/proc/${pid}/stat`),
+    cpuByThread() {
+      const byName = new Map<string, number>()
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        try {
+          const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()
+          const kind = ['MainThread', 'WorkerThread', 'V8Worker'].includes(name) ? name : 'other'
+          byName.set(kind, (byName.get(kind) ?? 0) + cpuOf(`/proc/${pid}/task/${tid}/stat`))
+        } catch {
+          // The thread ended between the listing and the read.
+        }
+      }
+      return byName
     },
     peakRssBytes() {
       const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
@@ -54,6 +69,12 @@ export async function startServer(options: {
       await exited
     },
   }
+}
+
+/** User + system CPU seconds of a process or thread: fields 14 and 15 of its stat file (utime, stime), counted after the parenthesised name. */
+function cpuOf(statFile: string): number {
+  const fields = readFileSync(statFile, 'utf8').split(') ')[1]?.split(' ') ?? []
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND
 }
 
 async function waitForPort(child: ChildProcess, port: number, name: string): Promise<void> {

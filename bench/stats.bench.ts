@@ -1,6 +1,6 @@
 import { newId } from '../src/shared/ids.js'
-import { createStatsRepository } from '../src/stats/stats.repository.js'
-import type { NewClickRow } from '../src/stats/stats.table.js'
+import { createRollup } from '../src/stats/click-rollup.js'
+import { VisitColumnsBuilder } from '../src/stats/visit-columns.js'
 import type { Db } from '../src/storage/database.js'
 import { sqliteAdapter } from '../src/storage/dialect.js'
 import type { Read } from './reads.js'
@@ -20,31 +20,32 @@ const COUNTRIES = ['US', 'DE', 'FR', 'GB', 'JP', 'BR', 'IN', 'CA', 'NL', 'ES', '
 
 /**
  * One link of `owner` with `count` clicks spread evenly over the last 90 days, written through the
- * stats repository in large batches (the flusher's own transactions: raw clicks, daily visitors and
- * rollups), already classified (no User-Agent parsing). Returns the link's id.
+ * click writer's journal and roll-up in large batches (its own transactions: click blocks, daily
+ * visitors, rollups and breakdowns), already classified (no User-Agent parsing). Returns the link's id.
  */
 export async function seedClicks(db: Db, owner: string, count: number, now: number): Promise<string> {
   const linkId = newId('lnk')
   await insertInBatches(db, 'links', 1, () => ({ id: linkId, ...linkRow(owner, '/stats', 'https://shop.example/stats', 'Stats', now) }))
-  const repo = createStatsRepository(db, sqliteAdapter)
+  const rollup = createRollup(db, sqliteAdapter)
   for (let done = 0; done < count; done += CLICKS_PER_WRITE) {
-    const rows: NewClickRow[] = []
+    const batch = new VisitColumnsBuilder()
     for (let i = done; i < Math.min(count, done + CLICKS_PER_WRITE); i++) {
       const [browser, os, device] = BROWSERS[i % BROWSERS.length] as (typeof BROWSERS)[number]
-      rows.push({
-        link_id: linkId,
-        clicked_at: now - Math.floor(((count - i) / count) * SPREAD_DAYS * DAY_MS),
-        is_bot: i % 20 === 0 ? 1 : 0,
-        is_qr: i % 7 === 0 ? 1 : 0,
+      batch.push({
+        linkId,
+        at: now - Math.floor(((count - i) / count) * SPREAD_DAYS * DAY_MS),
+        bot: i % 20 === 0,
+        qr: i % 7 === 0,
         referrer: i % 3 === 0 ? null : `ref${i % 40}.example`,
         browser,
         os,
         device,
         country: COUNTRIES[i % COUNTRIES.length] as string,
-        visitor_key: `visitor-${i % 50_000}`,
+        visitorKey: `visitor-${i % 50_000}`,
       })
     }
-    await repo.writeBatch(rows)
+    const id = await rollup.append('seed', batch.build(), now)
+    await rollup.rollUp('seed', new Map([[id, batch.build()]]), Infinity, now)
   }
   return linkId
 }

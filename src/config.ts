@@ -42,6 +42,8 @@ export interface Config {
   readonly clickRetentionDays: number
   readonly clickBufferSize: number
   readonly clickFlushIntervalMs: number
+  /** How often written visits are rolled up into the statistics (rollups, breakdowns, uniques, the export). */
+  readonly clickRollupIntervalMs: number
   /** The click writer thread's nice value: 19 (the default) lets it use only CPU that serving leaves idle. */
   readonly clickWriterNice: number
   readonly shutdownTimeoutMs: number
@@ -175,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     clickRetentionDays: int('LINKLINE_CLICK_RETENTION_DAYS', 90, 1, 36_500),
     clickBufferSize: int('LINKLINE_CLICK_BUFFER_SIZE', 100_000, 100, 10_000_000),
     clickFlushIntervalMs: int('LINKLINE_CLICK_FLUSH_INTERVAL_MS', 1000, 10, 60_000),
+    clickRollupIntervalMs: int('LINKLINE_CLICK_ROLLUP_INTERVAL_MS', 10_000, 10, 60_000),
     clickWriterNice: int('LINKLINE_CLICK_WRITER_NICE', 19, 0, 19),
     shutdownTimeoutMs: int('LINKLINE_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     qrThreads: int('LINKLINE_QR_THREADS', 1, 1, 64),

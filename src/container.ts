@@ -41,10 +41,11 @@ import { inTransaction } from './storage/transaction.js'
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000
 /** With several instances, custom domains are also reloaded on this period, should a broadcast be missed. */
 const DOMAINS_REFRESH_MS = 10_000
-// Most visits per write transaction. The larger the batch, the more visits share each rollup row
-// (the writer's cost per visit halves from 1,000 to 40,000 visits of 10,000 links); the smaller, the
-// shorter the writer holds SQLite's write lock, which an API write then waits for.
+// Most visits per journal append (one row). Rows per visit do not depend on it (one per batch).
 export const CLICK_BATCH_SIZE = 50_000
+// A roll-up starts once this many visits wait for one, whatever the interval: it bounds the writer's
+// memory (the journaled batches are kept for the roll-up) and the length of its transaction.
+export const CLICK_ROLLUP_VISITS = 500_000
 
 export interface ContainerOptions {
   clock?: Clock
@@ -137,7 +138,10 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
       clickWriterNice: config.clickWriterNice,
     },
-    (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'),
+    {
+      purgeError: (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'),
+      cpuSeconds: (seconds) => metrics.setClickWriterCpu(seconds),
+    },
   )
   // Deleted links are purged in the writer thread, off the event loop (links/links.purger.ts).
   const purger = writer.purger
@@ -164,12 +168,14 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
   const qr = createQrService({ links, renderer: qrRenderer })
   const clicks = new ClickBuffer({
-    sink: clickCounter.wrapSink(options.wrapClickSink ? options.wrapClickSink(writer.write) : writer.write),
+    sink: clickCounter.wrapSink(options.wrapClickSink ? options.wrapClickSink(writer.sink) : writer.sink),
     metrics,
     logger,
     capacity: config.clickBufferSize,
     batchSize: CLICK_BATCH_SIZE,
     intervalMs: config.clickFlushIntervalMs,
+    rollupIntervalMs: config.clickRollupIntervalMs,
+    rollupVisits: CLICK_ROLLUP_VISITS,
   })
 
   /** Reloads the custom domains, then drops cached targets: always when `force`, else if the set changed. */

@@ -3,7 +3,8 @@
  * valid value whose fields a test overrides only where it matters, and inserts nothing it was not asked to.
  */
 import { newId } from '../src/shared/ids.js'
-import type { Visit } from '../src/stats/clicks.js'
+import type { ClickSink, Visit } from '../src/stats/clicks.js'
+import { blockClicks, type ExportedClick } from '../src/stats/stats.repository.js'
 import type { Db } from '../src/storage/database.js'
 import type { LinkRow } from '../src/links/links.table.js'
 import type { Principal } from '../src/tokens/tokens.service.js'
@@ -55,4 +56,16 @@ export function principal(ownerId = 'alice'): Principal {
     tokenId: newId('tok'),
     scopes: new Set(['links:read', 'links:write', 'conversations:read', 'conversations:write', 'domains:read', 'domains:write']),
   }
+}
+
+/** A link's recorded visits (its click blocks), oldest first. */
+export async function recordedClicks(db: Db, linkId: string): Promise<ExportedClick[]> {
+  const blocks = await db.selectFrom('click_blocks').select('data').where('link_id', '=', linkId).execute()
+  return blocks.flatMap((b) => blockClicks(b.data)).sort((a, b) => a.clickedAt - b.clickedAt)
+}
+
+/** Writes visits through a click sink and rolls them up: what a flush of the click buffer does. */
+export async function writeAndRollUp(sink: ClickSink, visits: readonly Visit[]): Promise<void> {
+  await sink.write(visits)
+  await sink.rollUp()
 }

@@ -145,29 +145,52 @@ export function preferredLanguage(header: string | undefined): string | null {
 
 /**
  * This instance's share of maxClicks counting: the human visits of limited links that it recorded
- * and has not written yet. A visit is counted when the redirect records it and forgotten once its
- * batch is written, from then on part of the stored count (stats' rollups).
+ * and that are not rolled up yet. A visit is counted when the redirect records it and forgotten once
+ * a roll-up has taken its batch, from then on part of the stored count (stats' rollups).
  */
 export function createClickCounter() {
   const pending = new Map<string, number>()
   const counted = new WeakSet<object>()
+  /**
+   * Counted visits that are written but not rolled up yet (so not in the rollups that the limit reads),
+   * per link, by the roll-up generation they were written in: a roll-up covers every batch written before it started.
+   */
+  const journaled = new Map<number, Map<string, number>>()
+  let generation = 0
+  const add = (counts: Map<string, number>, linkId: string, n: number) => {
+    const left = (counts.get(linkId) ?? 0) + n
+    if (left <= 0) counts.delete(linkId)
+    else counts.set(linkId, left)
+  }
   return {
     /** The redirect recorded a human visit of a limited link. */
     counted(linkId: string, visit: object): void {
       counted.add(visit)
-      pending.set(linkId, (pending.get(linkId) ?? 0) + 1)
+      add(pending, linkId, 1)
     },
     pending: (linkId: string): number => pending.get(linkId) ?? 0,
-    /** The click sink, telling the counter which counted visits are written. */
+    /** The click sink, telling the counter which counted visits are rolled up (then the rollups count them). */
     wrapSink(sink: ClickSink): ClickSink {
-      return async (visits) => {
-        await sink(visits)
-        for (const visit of visits) {
-          if (!counted.has(visit)) continue
-          const left = (pending.get(visit.linkId) ?? 1) - 1
-          if (left <= 0) pending.delete(visit.linkId)
-          else pending.set(visit.linkId, left)
-        }
+      return {
+        async write(visits) {
+          const written = generation
+          await sink.write(visits)
+          for (const visit of visits) {
+            if (!counted.has(visit)) continue
+            let counts = journaled.get(written)
+            if (counts === undefined) journaled.set(written, (counts = new Map()))
+            add(counts, visit.linkId, 1)
+          }
+        },
+        async rollUp() {
+          const upTo = generation++
+          await sink.rollUp()
+          for (const [written, counts] of journaled) {
+            if (written > upTo) continue
+            for (const [linkId, n] of counts) add(pending, linkId, -n)
+            journaled.delete(written)
+          }
+        },
       }
     },
   }

@@ -10,7 +10,7 @@ const VISITS = 30_000
 /** What a link holds in the tables of other features, row counts by table. */
 async function heldBy(s: TestServer, linkId: string) {
   const db = s.container.storage.db
-  const count = async (table: 'clicks' | 'link_click_rollups' | 'link_click_breakdowns' | 'link_daily_visitors' | 'conversations') =>
+  const count = async (table: 'link_click_rollups' | 'link_click_facets' | 'link_daily_visitors' | 'conversations') =>
     Number(
       (
         await db
@@ -33,9 +33,18 @@ async function heldBy(s: TestServer, linkId: string) {
     .executeTakeFirstOrThrow()
   return {
     links: Number(link.n),
-    clicks: await count('clicks'),
+    // Visits, not rows: a click block holds a roll-up's visits of one hour.
+    clicks: Number(
+      (
+        await db
+          .selectFrom('click_blocks')
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('clicks'), eb.lit(0)).as('n'))
+          .where('link_id', '=', linkId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
     rollups: await count('link_click_rollups'),
-    breakdowns: await count('link_click_breakdowns'),
+    breakdowns: await count('link_click_facets'),
     visitors: await count('link_daily_visitors'),
     conversations: await count('conversations'),
     messages: Number(messages.n),

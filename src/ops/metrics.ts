@@ -83,6 +83,22 @@ export function createMetrics() {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   })
+  const clickRollups = new Histogram({
+    name: 'linkline_click_rollup_duration_seconds',
+    help: 'Duration of one roll-up of the click journal into the statistics, by outcome (ok, error)',
+    labelNames: ['outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  })
+  let clickWriterCpu = 0
+  new Gauge({
+    name: 'linkline_click_writer_cpu_seconds_total',
+    help: 'CPU time (user + system) used by the click writer thread: classifying, journaling and rolling up visits, and purging deleted links',
+    registers: [registry],
+    collect() {
+      this.set(clickWriterCpu)
+    },
+  })
   // Read when /metrics is scraped, not pushed on every visit (the buffer is fed by the redirect).
   let clickBufferSize = () => 0
   new Gauge({
@@ -91,6 +107,15 @@ export function createMetrics() {
     registers: [registry],
     collect() {
       this.set(clickBufferSize())
+    },
+  })
+  let clickJournalSize = () => 0
+  new Gauge({
+    name: 'linkline_click_journal_size',
+    help: 'Visits this instance wrote to the click journal that are not rolled up into the statistics yet (including the roll-up under way)',
+    registers: [registry],
+    collect() {
+      this.set(clickJournalSize())
     },
   })
   const webhookDeliveries = new Counter({
@@ -132,14 +157,22 @@ export function createMetrics() {
       clickFlushes.observe({ outcome }, seconds)
       clicksRecorded.inc(written)
     },
+    observeClickRollup(outcome: 'ok' | 'error', seconds: number) {
+      clickRollups.observe({ outcome }, seconds)
+    },
+    /** The writer thread's own CPU time so far, as it last reported it. */
+    setClickWriterCpu(seconds: number) {
+      clickWriterCpu = seconds
+    },
     dropClicks(reason: 'buffer_full' | 'shutdown', count: number) {
       clicksDropped.inc({ reason }, count)
     },
     countFault(site: FaultSite) {
       faults.inc({ site })
     },
-    watchClickBuffer(size: () => number) {
-      clickBufferSize = size
+    watchClickBuffer(buffered: () => number, journaled: () => number) {
+      clickBufferSize = buffered
+      clickJournalSize = journaled
     },
     countWebhookDelivery(outcome: 'delivered' | 'retry' | 'refused' | 'failed') {
       webhookDeliveries.inc({ outcome })

@@ -108,6 +108,35 @@ for (const backend of backends) {
       assert.equal((await s.request('GET', '/v1/links/export', { token: noLinks })).status, 403)
     })
 
+    test("a link's visits rolled up late (after newer ones of the same hour) are still exported oldest first, across pages", async () => {
+      const id = (await create({ destination: 'https://late.example/', path: '/late' })).id as string
+      const hour = Math.floor((Date.now() - DAY) / 3_600_000) * 3_600_000
+      const v = (at: number): Visit => ({
+        linkId: id,
+        at,
+        qr: false,
+        head: false,
+        ip: '198.51.100.3',
+        userAgent: CHROME,
+        referer: undefined,
+        country: undefined,
+      })
+      const rollUp = async (visits: Visit[]) => {
+        for (const visit of visits) s.container.clicks.record(visit)
+        await s.container.clicks.flush()
+      }
+      // Twenty hours of one visit each, written newest first: more click blocks than one page holds.
+      for (let h = 20; h >= 1; h--) await rollUp([v(hour - h * 3_600_000)])
+      await rollUp([v(hour + 10_000), v(hour + 50_000)])
+      await rollUp([v(hour + 30_000)])
+      const times = ndjson((await s.request('GET', `/v1/links/${id}/clicks?format=ndjson`)).text).map((c) => Date.parse(c.time as string))
+      assert.equal(times.length, 23)
+      assert.deepEqual(
+        times,
+        [...times].sort((a, b) => a - b),
+      )
+    })
+
     test("a link's clicks: fields recorded, oldest first, never an IP; range and retention; another owner's link is 404", async () => {
       const link = await create({ destination: 'https://clicks.example/', path: '/clicked' })
       const id = link.id as string

@@ -4,7 +4,7 @@ import { monotonicFactory } from 'ulid'
 const ulid = monotonicFactory()
 
 /** Prefixed, time-ordered, URL-safe ids: `lnk_01JD…`. Monotonic within one millisecond. */
-export const newId = (prefix: 'lnk' | 'tok' | 'conv' | 'msg' | 'ses' | 'whk' | 'evt' | 'dlv') => `${prefix}_${ulid()}`
+export const newId = (prefix: 'lnk' | 'tok' | 'conv' | 'msg' | 'ses' | 'whk' | 'evt' | 'dlv' | 'blk' | 'clj') => `${prefix}_${ulid()}`
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 

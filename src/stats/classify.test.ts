@@ -110,17 +110,17 @@ describe('User-Agent classification', () => {
   test('browser, OS, device and bot of real User-Agents', () => {
     for (const [userAgent, browser, os, device, bot] of FIXTURE) {
       const row = classify({ linkId: 'lnk_x', at: 0, qr: false, head: false, ip: '203.0.113.9', userAgent, referer: undefined, country: undefined }, 'salt')
-      assert.deepEqual({ browser: row.browser, os: row.os, device: row.device, bot: row.is_bot === 1 }, { browser, os, device, bot }, userAgent)
+      assert.deepEqual({ browser: row.browser, os: row.os, device: row.device, bot: row.bot }, { browser, os, device, bot }, userAgent)
     }
   })
 
   test('a HEAD request is a bot, whatever its User-Agent; so is a request without one', () => {
     const visit = (userAgent: string | undefined, head: boolean) =>
-      classify({ linkId: 'lnk_x', at: 0, qr: false, head, ip: '203.0.113.9', userAgent, referer: undefined, country: undefined }, 'salt').is_bot
+      classify({ linkId: 'lnk_x', at: 0, qr: false, head, ip: '203.0.113.9', userAgent, referer: undefined, country: undefined }, 'salt').bot
     const chrome = (FIXTURE[0] as (typeof FIXTURE)[number])[0]
-    assert.equal(visit(chrome, false), 0)
-    assert.equal(visit(chrome, true), 1)
-    assert.equal(visit(undefined, false), 1)
-    assert.equal(visit('', false), 1)
+    assert.equal(visit(chrome, false), false)
+    assert.equal(visit(chrome, true), true)
+    assert.equal(visit(undefined, false), true)
+    assert.equal(visit('', false), true)
   })
 })

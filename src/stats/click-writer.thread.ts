@@ -4,15 +4,19 @@ import type { ClickSink, Visit } from './clicks.js'
 
 export type WriterSettings = Pick<Config, 'databaseUrl' | 'databaseStatementTimeoutMs' | 'clickWriterNice'>
 
-/** To the thread: a batch of visits; a kick of the purge of deleted links; a wait until it is idle; the end. */
-export type WriterMessage = { id: number; visits: unknown[] } | { purge: true } | { id: number; purgeIdle: true } | { close: true }
+/** To the thread: a batch of visits; a roll-up; a kick of the purge of deleted links; a wait until it is idle; the end. */
+export type WriterMessage =
+  { id: number; visits: unknown[] } | { id: number; rollUp: true } | { purge: true } | { id: number; purgeIdle: true } | { close: true }
 
 interface ErrorReply {
   readonly message: string
   readonly code?: unknown
 }
-/** From the thread: the answer to a batch or a wait (nothing when done, else the error), or a purge round that failed. */
-export type WriteReply = { readonly id: number; readonly error?: ErrorReply } | { readonly purgeError: ErrorReply }
+/**
+ * From the thread: the answer to a batch, a roll-up or a wait (nothing when done, else the error) with
+ * the thread's CPU seconds so far, or a purge round that failed.
+ */
+export type WriteReply = { readonly id: number; readonly error?: ErrorReply; readonly cpuSeconds?: number } | { readonly purgeError: ErrorReply }
 
 const FIELDS = 8
 
@@ -59,7 +63,7 @@ export function decodeVisits(flat: readonly unknown[]): Visit[] {
  * CPU per visit) never runs on the event loop that answers redirects. A thread that dies is started
  * again by the next batch; the batches it held fail and stay in the click buffer for a retry.
  */
-export function startClickWriterThread(settings: WriterSettings, onPurgeError: (error: Error) => void) {
+export function startClickWriterThread(settings: WriterSettings, on: { purgeError: (error: Error) => void; cpuSeconds: (seconds: number) => void }) {
   let worker: Worker | undefined
   let nextId = 0
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
@@ -72,7 +76,8 @@ export function startClickWriterThread(settings: WriterSettings, onPurgeError: (
   function spawn(): Worker {
     const thread = new Worker(new URL('./click-writer.worker.js', import.meta.url), { workerData: settings })
     thread.on('message', (reply: WriteReply) => {
-      if ('purgeError' in reply) return onPurgeError(Object.assign(new Error(reply.purgeError.message), { code: reply.purgeError.code }))
+      if ('purgeError' in reply) return on.purgeError(Object.assign(new Error(reply.purgeError.message), { code: reply.purgeError.code }))
+      if (reply.cpuSeconds !== undefined) on.cpuSeconds(reply.cpuSeconds)
       const pending = waiting.get(reply.id)
       waiting.delete(reply.id)
       if (reply.error === undefined) pending?.resolve()
@@ -98,7 +103,10 @@ export function startClickWriterThread(settings: WriterSettings, onPurgeError: (
     })
 
   return {
-    write: ((visits) => request((id) => ({ id, visits: encodeVisits(visits) }))) satisfies ClickSink,
+    sink: {
+      write: (visits) => request((id) => ({ id, visits: encodeVisits(visits) })),
+      rollUp: () => request((id) => ({ id, rollUp: true })),
+    } satisfies ClickSink,
 
     /** The purge of deleted links (links.purger.ts), which runs in this thread. */
     purger: {

@@ -5,6 +5,7 @@ import { createLinkPurger } from '../links/links.purger.js'
 import { createLinksRepository } from '../links/links.repository.js'
 import { openStorage } from '../storage/database.js'
 import { decodeVisits, type WriterMessage, type WriteReply, type WriterSettings } from './click-writer.thread.js'
+import { createRollup } from './click-rollup.js'
 import { createStatsRepository } from './stats.repository.js'
 import { createVisitWriter } from './visit-writer.js'
 import { recordClickEvents } from '../webhooks/click-events.js'
@@ -21,13 +22,22 @@ const storage = openStorage({ ...settings, databasePoolSize: 1 })
 // The staging tables and GROUP BY sorts of a batch stay in memory rather than in temporary files (only
 // on this connection: the server's own large sorts, such as a deep page of links, keep using files).
 await storage.adapter.prepareBulkWriter(storage.db)
-const stats = createStatsRepository(storage.db, storage.adapter, (staging) => recordClickEvents(staging, Date.now()))
-const write = createVisitWriter(stats)
+const stats = createStatsRepository(storage.db, storage.adapter)
+const writer = createVisitWriter(stats, createRollup(storage.db, storage.adapter, recordClickEvents), {
+  shared: storage.adapter.sharedAcrossInstances,
+  now: () => Date.now(),
+})
 const purger = createLinkPurger({
   repo: createLinksRepository(storage.db),
   steps: [stats.purgeLink, createConversationsRepository(storage.db, storage.adapter).purgeLink],
   onError: (error) => port.postMessage({ purgeError: describe(error) } satisfies WriteReply),
 })
+
+/** This thread's CPU time (process.threadCpuUsage: Node.js 22.19 and 23.9 onwards; undefined before). */
+function cpuSeconds(): number | undefined {
+  const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.()
+  return usage === undefined ? undefined : (usage.user + usage.system) / 1e6
+}
 
 function describe(error: unknown): { message: string; code: unknown } {
   const { message, code } = error as { message?: unknown; code?: unknown }
@@ -46,11 +56,12 @@ port.on('message', (message: WriterMessage) => {
     }
     let reply: WriteReply
     try {
-      if ('visits' in message) await write(decodeVisits(message.visits))
+      if ('visits' in message) await writer.write(decodeVisits(message.visits))
+      else if ('rollUp' in message) await writer.rollUp()
       else await purger.idle()
-      reply = { id: message.id }
+      reply = { id: message.id, cpuSeconds: cpuSeconds() }
     } catch (error) {
-      reply = { id: message.id, error: describe(error) }
+      reply = { id: message.id, error: describe(error), cpuSeconds: cpuSeconds() }
     }
     port.postMessage(reply)
   })

@@ -17,7 +17,10 @@ export interface Visit {
 /** The seam between the redirect and the statistics pipeline: `record` must never block or throw. */
 export interface ClickRecorder {
   record(visit: Visit): void
-  /** Writes everything buffered so far; rejects when a write fails (the visits stay buffered). */
+  /**
+   * Writes everything buffered so far and rolls it up into the statistics; rejects when a write fails
+   * (the visits stay buffered, or journaled).
+   */
   flush(): Promise<void>
   /**
    * Stops background work and writes what is buffered, retrying failed writes until `deadline` (epoch
@@ -28,12 +31,20 @@ export interface ClickRecorder {
   readonly size: number
 }
 
-/** Writes one batch of visits in one transaction: all of them or none. */
-export type ClickSink = (visits: readonly Visit[]) => Promise<void>
+/**
+ * Where visits go. `write` makes one batch durable in one transaction, all of it or none (the click
+ * journal); `rollUp` turns what was written before it into statistics (rollups, breakdowns, uniques,
+ * the export's click blocks), which costs per distinct link, hour and value, not per visit.
+ */
+export interface ClickSink {
+  write(visits: readonly Visit[]): Promise<void>
+  rollUp(): Promise<void>
+}
 
 /**
  * The in-process click buffer: the redirect appends, a background flusher writes batches through
- * the sink — every `intervalMs`, as soon as a full batch is waiting, and on close. A failed batch
+ * the sink — every `intervalMs`, as soon as a full batch is waiting, and on close — and has them
+ * rolled up every `rollupIntervalMs`, once `rollupVisits` visits wait for it, and on flush. A failed batch
  * goes back to the head of the buffer and is retried by the next flush. The buffer is bounded
  * (visits being written count too): when the database is slow or down, visits beyond the bound are
  * dropped and counted, so that the redirect never waits for statistics.
@@ -45,7 +56,14 @@ export class ClickBuffer implements ClickRecorder {
   readonly #capacity: number
   readonly #batchSize: number
   readonly #intervalMs: number
+  readonly #rollupIntervalMs: number
+  readonly #rollupVisits: number
   #pending: Visit[] = []
+  /** Visits written since the last roll-up started, and those the running roll-up takes. */
+  #unrolled = 0
+  #rollingVisits = 0
+  #lastRollup = 0
+  #rolling: Promise<void> | undefined
   #writing = 0
   #draining: Promise<void> | undefined
   #timer: NodeJS.Timeout | undefined
@@ -53,20 +71,45 @@ export class ClickBuffer implements ClickRecorder {
   /** Logged on the change only, so that an outage writes two lines, not one per flush. */
   #failing = false
 
-  constructor(options: { sink: ClickSink; metrics: Metrics; logger: FastifyBaseLogger; capacity: number; batchSize: number; intervalMs: number }) {
+  constructor(options: {
+    sink: ClickSink
+    metrics: Metrics
+    logger: FastifyBaseLogger
+    capacity: number
+    batchSize: number
+    intervalMs: number
+    rollupIntervalMs: number
+    rollupVisits: number
+  }) {
     this.#sink = options.sink
     this.#metrics = options.metrics
     this.#logger = options.logger
-    this.#metrics.watchClickBuffer(() => this.#pending.length + this.#writing)
+    this.#metrics.watchClickBuffer(
+      () => this.#pending.length + this.#writing,
+      () => this.#unrolled + this.#rollingVisits,
+    )
     this.#capacity = options.capacity
     this.#batchSize = options.batchSize
     this.#intervalMs = options.intervalMs
+    this.#rollupIntervalMs = options.rollupIntervalMs
+    this.#rollupVisits = options.rollupVisits
+    this.#lastRollup = Date.now()
   }
 
-  /** Starts the periodic flush; the timer never keeps the process alive. */
+  /**
+   * Starts the periodic flush, and a first roll-up for what a previous process may have left in the
+   * journal (a crash between a flush and its roll-up); the timer never keeps the process alive.
+   */
   start(): void {
     if (this.#timer || this.#closed) return
-    this.#timer = setInterval(() => this.#kick(), this.#intervalMs).unref()
+    void this.#rollUp().catch(() => {})
+    this.#timer = setInterval(() => {
+      this.#kick()
+        .then(() => {
+          if (this.#unrolled > 0 && Date.now() - this.#lastRollup >= this.#rollupIntervalMs) return this.#rollUp()
+        })
+        .catch(() => {})
+    }, this.#intervalMs).unref()
   }
 
   record(visit: Visit): void {
@@ -82,6 +125,8 @@ export class ClickBuffer implements ClickRecorder {
     // A drain already under way may have started before the latest visits: wait for it, then drain again.
     await this.#draining?.catch(() => {})
     await this.#kick()
+    // Nothing written, nothing to roll up: a CLI command that recorded no visit never opens the writer's connection.
+    if (this.#unrolled > 0 || this.#rolling !== undefined) await this.#rollUp()
   }
 
   get size(): number {
@@ -122,14 +167,40 @@ export class ClickBuffer implements ClickRecorder {
     return this.#draining
   }
 
+  /** Rolls up what was written, unless a roll-up runs (then waits for it and rolls up again: it may have started before the latest writes). */
+  async #rollUp(): Promise<void> {
+    await this.#rolling?.catch(() => {})
+    this.#rolling ??= (async () => {
+      this.#rollingVisits = this.#unrolled
+      this.#unrolled = 0
+      this.#lastRollup = Date.now()
+      const started = process.hrtime.bigint()
+      try {
+        await this.#sink.rollUp()
+        this.#metrics.observeClickRollup('ok', seconds(started))
+      } catch (error) {
+        this.#unrolled += this.#rollingVisits
+        this.#metrics.observeClickRollup('error', seconds(started))
+        this.#logger.warn({ err: error }, 'rolling up written clicks failed; retried with the next roll-up')
+        throw error
+      }
+    })().finally(() => {
+      this.#rollingVisits = 0
+      this.#rolling = undefined
+    })
+    return this.#rolling
+  }
+
   async #drain(): Promise<void> {
     while (this.#pending.length > 0) {
       const batch = this.#pending.splice(0, this.#batchSize)
       this.#writing = batch.length
       const started = process.hrtime.bigint()
       try {
-        await this.#sink(batch)
+        await this.#sink.write(batch)
         this.#metrics.observeClickFlush('ok', batch.length, seconds(started))
+        this.#unrolled += batch.length
+        if (this.#unrolled >= this.#rollupVisits || Date.now() - this.#lastRollup >= this.#rollupIntervalMs) void this.#rollUp().catch(() => {})
         if (this.#failing) this.#logger.info('writing clicks works again')
         this.#failing = false
       } catch (error) {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
-import { insertLink, visit } from '../../test/factories.js'
+import { insertLink, recordedClicks, visit, writeAndRollUp } from '../../test/factories.js'
+import type { Visit } from './clicks.js'
+import { createRollup } from './click-rollup.js'
 import { openTestStorage, type TestStorage } from '../../test/storage.js'
 import { DAY_MS, HOUR_MS } from '../shared/time.js'
 import { createStatsRepository, type StatsRepository } from './stats.repository.js'
@@ -13,11 +15,12 @@ for (const backend of backends) {
   describe(`stats repository (${backend}, no HTTP)`, () => {
     let t: TestStorage
     let repo: StatsRepository
-    let write: ReturnType<typeof createVisitWriter>
+    let write: (visits: Visit[]) => Promise<void>
     before(async () => {
       t = await openTestStorage(backend)
       repo = createStatsRepository(t.storage.db, t.storage.adapter)
-      write = createVisitWriter(repo)
+      const sink = createVisitWriter(repo, createRollup(t.storage.db, t.storage.adapter), { shared: t.storage.adapter.sharedAcrossInstances, now: Date.now })
+      write = (visits) => writeAndRollUp(sink, visits)
     })
     after(() => t.close())
 
@@ -91,9 +94,8 @@ for (const backend of backends) {
       const link = await insertLink(t.storage.db)
       await write([visit(link.id, at('2025-01-01T00:00:00Z')), visit(link.id, at('2026-05-01T00:00:00Z'))])
       await repo.prune(at('2026-01-01T00:00:00Z'), at('2026-01-01T00:00:00Z'))
-      const raw = await t.storage.db.selectFrom('clicks').select('clicked_at').where('link_id', '=', link.id).execute()
       assert.deepEqual(
-        raw.map((r) => r.clicked_at),
+        (await recordedClicks(t.storage.db, link.id)).map((c) => c.clickedAt),
         [at('2026-05-01T00:00:00Z')],
       )
       const all = await repo.buckets(link.id, at('2024-12-01T00:00:00Z'), at('2026-06-01T00:00:00Z'), DAY_MS)

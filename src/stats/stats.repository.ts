@@ -2,19 +2,12 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import { sql } from 'kysely'
 import type { Db } from '../storage/database.js'
 import { bucketStart, isOneOf, type DialectAdapter } from '../storage/dialect.js'
-import { inTransaction } from '../storage/transaction.js'
-import { stage, writeStagedBatch, type Staging } from './click-batch.js'
+import { addFacets, DIMENSIONS, type Dimension, type Facets } from './click-rollup.js'
 import { DAY_MS, dayOf } from './classify.js'
-import type { NewClickRow } from './stats.table.js'
+import { rowsOf, type VisitColumns } from './visit-columns.js'
 
-// Rows per INSERT statement (10 values each): far below SQLite's and PostgreSQL's bound-parameter limits.
-const CHUNK = 1000
 /** Rows per retention delete: a few milliseconds each. */
 const PRUNE_BATCH = 2000
-/** The advisory lock key that serialises click writers across instances (PostgreSQL). */
-const CLICK_WRITER_LOCK = 0x6c6e6b636c6b /* "lnkclk" */
-
-const chunks = <T>(rows: readonly T[]): T[][] => Array.from({ length: Math.ceil(rows.length / CHUNK) }, (_, i) => rows.slice(i * CHUNK, (i + 1) * CHUNK))
 
 export interface BucketTotals {
   bucket: number
@@ -36,33 +29,27 @@ export interface ExportedClick {
   isQr: boolean
   isBot: boolean
 }
-const CLICK_COLUMNS = ['clicked_at', 'referrer', 'browser', 'os', 'device', 'country', 'is_qr', 'is_bot'] as const
-const toClick = (r: {
-  clicked_at: number | string
-  referrer: string | null
-  browser: string | null
-  os: string | null
-  device: string | null
-  country: string | null
-  is_qr: number
-  is_bot: number
-}): ExportedClick => ({
-  // PostgreSQL's bigint arrives as a string.
-  clickedAt: Number(r.clicked_at),
-  referrer: r.referrer,
-  browser: r.browser,
-  os: r.os,
-  device: r.device,
-  country: r.country,
-  isQr: r.is_qr === 1,
-  isBot: r.is_bot === 1,
-})
+/** The visits of one click block, oldest first, as exported. */
+export function blockClicks(data: string): ExportedClick[] {
+  return [...rowsOf(JSON.parse(data) as VisitColumns)].map((v) => ({
+    clickedAt: v.at,
+    referrer: v.referrer,
+    browser: v.browser,
+    os: v.os,
+    device: v.device,
+    country: v.country,
+    isQr: v.qr,
+    isBot: v.bot,
+  }))
+}
 
-/**
- * `onStaged` runs in the batch's transaction while `click_batch` holds it: the click writer records
- * link.clicked webhook events there (webhooks/click-events.ts).
- */
-export function createStatsRepository(db: Db, dialect: DialectAdapter, onStaged?: (staging: Staging) => Promise<unknown>) {
+/** Where a page of click blocks ends: blocks are read in (start_at, id) order. */
+export interface BlockCursor {
+  readonly startAt: number
+  readonly id: string
+}
+
+export function createStatsRepository(db: Db, dialect: DialectAdapter) {
   return {
     /** The salt of a UTC day: the first instance to ask creates it, every other one reads the same. */
     async daySalt(day: number, candidate: string): Promise<string> {
@@ -73,25 +60,6 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter, onStaged?
         .execute()
       const row = await db.selectFrom('click_salts').select('salt').where('day', '=', day).executeTakeFirstOrThrow()
       return row.salt
-    },
-
-    /**
-     * Writes one batch of classified clicks in one transaction: the raw clicks, the daily visitors,
-     * and the rollups as increments. The batch is staged in temporary tables and everything else is
-     * computed by the database (`INSERT … SELECT … GROUP BY`), so the cost in this process is one
-     * staging insert per click, whatever the rollups; see writeStagedBatch. Clicks of links deleted
-     * since the visit are left out. Click writers of all instances take turns (the dialect's
-     * transaction lock: an advisory lock on PostgreSQL): uniques are then exact and their upserts cannot deadlock.
-     */
-    async writeBatch(batch: readonly NewClickRow[]): Promise<void> {
-      if (batch.length === 0) return
-      await inTransaction(db, async (trx) => {
-        await dialect.lockForTransaction(trx, CLICK_WRITER_LOCK)
-        const staging = await stage(trx)
-        for (const rows of chunks(batch)) await staging.insertInto('click_batch').values(rows).execute()
-        await onStaged?.(staging)
-        await writeStagedBatch(staging)
-      })
     },
 
     /** Every human visit of the link ever recorded (its maxClicks count): one range of the rollups' primary key. */
@@ -154,26 +122,22 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter, onStaged?
               ['hour', endDay, to],
             ]
           : [['hour', from, to]]
-      const sums = new Map<string, { dimension: string; value: string; clicks: number }>()
+      const sums: Facets = {}
       for (const [granularity, start, end] of parts) {
         if (start >= end) continue
         const rows = await db
-          .selectFrom('link_click_breakdowns')
-          .select((eb) => ['dimension', 'value', eb.fn.sum<number | string>('clicks').as('clicks')])
+          .selectFrom('link_click_facets')
+          .select('counts')
           .where('link_id', '=', linkId)
           .where('granularity', '=', granularity)
           .where('period_start', '>=', start)
           .where('period_start', '<', end)
-          .groupBy(['dimension', 'value'])
           .execute()
-        for (const r of rows) {
-          const key = `${r.dimension} ${r.value}`
-          const sum = sums.get(key)
-          if (sum) sum.clicks += Number(r.clicks)
-          else sums.set(key, { dimension: r.dimension, value: r.value, clicks: Number(r.clicks) })
-        }
+        for (const r of rows) addFacets(sums, JSON.parse(r.counts) as Facets)
       }
-      return [...sums.values()]
+      return (Object.keys(DIMENSIONS) as Dimension[]).flatMap((dimension) =>
+        Object.entries(sums[dimension] ?? {}).map(([value, clicks]) => ({ dimension, value, clicks })),
+      )
     },
 
     /** The time of the link's latest human click, read from the latest rollup hour that has one. */
@@ -190,35 +154,34 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter, onStaged?
     },
 
     /**
-     * The link's recorded visits in [from, to), oldest first, one page after `after` (a clicked_at,
-     * exclusive): a range scan of the (link_id, clicked_at) index. Clicks have no id of their own, so a
-     * page ends on a whole millisecond: when the page is full, the visits of its last millisecond are
-     * left to `clicksAt`, which reads all of them (a handful, even under a flood of bots).
+     * A page of the link's click blocks that may hold visits in [from, to), after `after`, in
+     * (start_at, id) order: a range scan of the (link_id, start_at) index.
      */
-    async clicksAfter(
+    async clickBlocks(
       linkId: string,
-      after: number | undefined,
       from: number,
       to: number,
+      after: BlockCursor | undefined,
       limit: number,
-    ): Promise<{ rows: ExportedClick[]; next: number | undefined }> {
-      let query = db.selectFrom('clicks').select(CLICK_COLUMNS).where('link_id', '=', linkId).where('clicked_at', '<', to)
-      query = after === undefined ? query.where('clicked_at', '>=', from) : query.where('clicked_at', '>', after)
-      const rows = (await query.orderBy('clicked_at').limit(limit).execute()).map(toClick)
-      if (rows.length < limit) return { rows, next: undefined }
-      const last = (rows.at(-1) as ExportedClick).clickedAt
-      const whole = rows.filter((r) => r.clickedAt < last)
-      const tail = (await db.selectFrom('clicks').select(CLICK_COLUMNS).where('link_id', '=', linkId).where('clicked_at', '=', last).execute()).map(toClick)
-      return { rows: [...whole, ...tail], next: last }
+    ): Promise<{ id: string; startAt: number; data: string }[]> {
+      let query = db
+        .selectFrom('click_blocks')
+        .select(['id', 'start_at', 'data'])
+        .where('link_id', '=', linkId)
+        .where('start_at', '<', to)
+        .where('end_at', '>=', from)
+      if (after !== undefined) query = query.where(sql<boolean>`(start_at, id) > (${after.startAt}, ${after.id})`)
+      const rows = await query.orderBy('start_at').orderBy('id').limit(limit).execute()
+      return rows.map((r) => ({ id: r.id, startAt: Number(r.start_at), data: r.data }))
     },
 
     /**
-     * Retention: raw clicks before `clicksBefore`; visitor sets and salts of days before `daysBefore`.
-     * Rollups stay. In batches, as the purge: a day of a busy service's clicks is millions of rows.
+     * Retention: click blocks whose newest visit is before `clicksBefore`; visitor sets and salts of
+     * days before `daysBefore`. Rollups and breakdowns stay. In batches, as the purge.
      */
     async prune(clicksBefore: number, daysBefore: number): Promise<void> {
       for (const [table, where] of [
-        ['clicks', sql`clicked_at < ${clicksBefore}`],
+        ['click_blocks', sql`end_at < ${clicksBefore}`],
         ['link_daily_visitors', sql`day < ${daysBefore}`],
       ] as const) {
         while ((await dialect.deleteBatch(db, table, where, PRUNE_BATCH)) > 0) await yieldToEventLoop()
@@ -228,7 +191,7 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter, onStaged?
 
     /** One batch of a deleted link's statistics (links.purger.ts): its raw clicks first, its counters last. */
     async purgeLink(linkId: string, limit: number): Promise<number> {
-      for (const table of ['clicks', 'link_daily_visitors', 'link_click_breakdowns', 'link_click_rollups'] as const) {
+      for (const table of ['click_blocks', 'link_daily_visitors', 'link_click_facets', 'link_click_rollups'] as const) {
         const deleted = await dialect.deleteBatch(db, table, isOneOf('link_id', [linkId]), limit)
         if (deleted > 0) return deleted
       }

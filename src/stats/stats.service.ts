@@ -3,10 +3,10 @@ import type { Clock } from '../shared/clock.js'
 import { defaultOf } from '../shared/schema.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import { DAY_MS, dayOf, HOUR_MS } from './classify.js'
-import type { Dimension } from './click-batch.js'
+import type { Dimension } from './click-rollup.js'
 import { rangeReversed } from './stats.errors.js'
 import { parseInstant, resolveRange, startOf, type Interval } from './stats.range.js'
-import type { ExportedClick, StatsRepository } from './stats.repository.js'
+import { blockClicks, type BlockCursor, type ExportedClick, type StatsRepository } from './stats.repository.js'
 import { StatsQuery, type StatsObject } from './stats.schemas.js'
 
 const DEFAULT_INTERVAL = defaultOf(StatsQuery, 'interval')
@@ -72,23 +72,36 @@ export function createStatsService(deps: { repo: StatsRepository; links: LinksSe
 
     /**
      * The link's recorded visits in [from, to) (default: the whole retention period), oldest first,
-     * read in pages as the consumer takes them. Checks the link and the range before the first read,
+     * read in pages of `batch` click blocks (one roll-up's visits of the link each) as the consumer takes them. Checks the link and the range before the first read,
      * so that a caller can still answer an error.
      */
-    async exportClicks(principal: Principal, id: string, query: { from?: string; to?: string }, batch = 1000): Promise<AsyncGenerator<ExportedClick>> {
+    async exportClicks(principal: Principal, id: string, query: { from?: string; to?: string }, batch = 16): Promise<AsyncGenerator<ExportedClick>> {
       const link = await links.get(principal, id)
       const now = clock.now()
       const to = query.to === undefined ? now + 1 : parseInstant(query.to, 'to')
       const from = Math.max(query.from === undefined ? 0 : parseInstant(query.from, 'from'), now - deps.retentionDays * DAY_MS)
       if (query.from !== undefined && query.to !== undefined && parseInstant(query.from, 'from') > to) throw rangeReversed()
       return (async function* () {
-        let after: number | undefined
+        // Blocks come in order of their first visit. Blocks of one link rarely overlap in time (a crashed
+        // instance's journal rolled up late), so visits are emitted once no later block can hold an older one.
+        let waiting: ExportedClick[] = []
+        let after: BlockCursor | undefined
         for (;;) {
-          const page = await repo.clicksAfter(link.id, after, from, to, batch)
-          yield* page.rows
-          if (page.next === undefined) return
-          after = page.next
+          const blocks = await repo.clickBlocks(link.id, from, to, after, batch)
+          for (const block of blocks) {
+            const ready = waiting.filter((c) => c.clickedAt < block.startAt)
+            if (ready.length > 0) {
+              yield* ready
+              waiting = waiting.filter((c) => c.clickedAt >= block.startAt)
+            }
+            const clicks = blockClicks(block.data).filter((c) => c.clickedAt >= from && c.clickedAt < to)
+            waiting = waiting.length === 0 ? clicks : [...waiting, ...clicks].sort((x, y) => x.clickedAt - y.clickedAt)
+          }
+          const last = blocks.at(-1)
+          if (blocks.length < batch || last === undefined) break
+          after = { startAt: last.startAt, id: last.id }
         }
+        yield* waiting
       })()
     },
 

@@ -1,18 +1,27 @@
-import type { Insertable, Selectable } from 'kysely'
+import type { Selectable } from 'kysely'
 
-export interface ClicksTable {
-  link_id: string
-  clicked_at: number
-  is_bot: number
-  is_qr: number
-  referrer: string | null
-  browser: string | null
-  os: string | null
-  device: string | null
-  country: string | null
-  visitor_key: string
+/**
+ * Batches of classified visits not yet rolled up: the durable form of a visit between a flush (every
+ * second) and the roll-up into the tables below (every few seconds). `data` is a VisitColumns in JSON.
+ */
+export interface ClickJournalTable {
+  id: string
+  /** The writer that appended it: each rolls up its own; another one's, only when it is stale (a crashed instance). */
+  instance: string
+  created_at: number
+  visits: number
+  data: string
 }
-export type NewClickRow = Insertable<ClicksTable>
+
+/** A link's recorded visits of one hour from one roll-up, oldest first, for the clicks export: a VisitColumns in JSON. */
+export interface ClickBlocksTable {
+  id: string
+  link_id: string
+  start_at: number
+  end_at: number
+  clicks: number
+  data: string
+}
 
 export interface LinkClickRollupsTable {
   link_id: string
@@ -26,13 +35,15 @@ export interface LinkClickRollupsTable {
 }
 export type RollupRow = Selectable<LinkClickRollupsTable>
 
-export interface LinkClickBreakdownsTable {
+/**
+ * Human clicks per breakdown dimension and value of a link in one hour or UTC day, all dimensions in
+ * one row: `counts` is `{"browser": {"Firefox": 3}, …}` in JSON (zero counts left out).
+ */
+export interface LinkClickFacetsTable {
   link_id: string
   granularity: 'hour' | 'day'
   period_start: number
-  dimension: string
-  value: string
-  clicks: number
+  counts: string
 }
 
 export interface LinkDailyVisitorsTable {

@@ -1,14 +1,28 @@
 import { randomBytes } from 'node:crypto'
-import { classify, DAY_MS, dayOf } from './classify.js'
-import type { ClickSink } from './clicks.js'
+import { DAY_MS, dayOf } from './classify.js'
+import type { ClickSink, Visit } from './clicks.js'
+import type { Rollup } from './click-rollup.js'
 import type { StatsRepository } from './stats.repository.js'
+import { VisitColumnsBuilder, type VisitColumns } from './visit-columns.js'
 
 /**
- * Classifies a batch of visits and writes it in one transaction. It runs in the click writer
- * thread (click-writer.worker.ts), beside the redirect rather than on its event loop.
+ * Another writer's journal rows are rolled up by this one once they are this old: that writer stopped
+ * without rolling them up (a crash), as a live one rolls up its own every few seconds.
  */
-export function createVisitWriter(repo: StatsRepository): ClickSink {
+export const STALE_JOURNAL_MS = 60_000
+
+/**
+ * Classifies batches of visits and appends each to the click journal (one row, in columns), then
+ * rolls the journal up on request. It runs in the click writer thread (click-writer.worker.ts),
+ * beside the redirect rather than on its event loop. `shared`: other instances write the same
+ * database (each rolls up its own batches); without them, any row in the journal is this writer's
+ * to roll up (those a crashed process left).
+ */
+export function createVisitWriter(repo: StatsRepository, rollup: Rollup, options: { shared: boolean; now: () => number }): ClickSink {
   const salts = new Map<number, Promise<string>>()
+  const instance = randomBytes(12).toString('base64url')
+  /** This writer's journal rows not rolled up yet, as appended: a roll-up need not parse them again. */
+  const own = new Map<string, VisitColumns>()
 
   /** The day's salt, read once per day (every instance shares the one in the database). */
   function daySalt(day: number): Promise<string> {
@@ -23,9 +37,26 @@ export function createVisitWriter(repo: StatsRepository): ClickSink {
     return salt
   }
 
-  return async (visits) => {
-    const days = [...new Set(visits.map((v) => dayOf(v.at)))]
-    const saltOf = new Map(await Promise.all(days.map(async (day) => [day, await daySalt(day)] as const)))
-    await repo.writeBatch(visits.map((v) => classify(v, saltOf.get(dayOf(v.at)) as string)))
+  return {
+    async write(visits: readonly Visit[]) {
+      if (visits.length === 0) return
+      const saltOf = new Map<number, string>()
+      for (const v of visits) {
+        const day = dayOf(v.at)
+        if (!saltOf.has(day)) saltOf.set(day, await daySalt(day))
+      }
+      const batch = new VisitColumnsBuilder()
+      for (const v of visits) batch.add(v, saltOf.get(dayOf(v.at)) as string)
+      const columns = batch.build()
+      own.set(await rollup.append(instance, columns, options.now()), columns)
+    },
+
+    async rollUp() {
+      const now = options.now()
+      const rolled = new Set(own.keys())
+      await rollup.rollUp(instance, own, options.shared ? now - STALE_JOURNAL_MS : Infinity, now)
+      // Rolled up now, or before by another writer (then no longer in the journal): gone either way.
+      for (const id of rolled) own.delete(id)
+    },
   }
 }

@@ -5,7 +5,14 @@ import type { LinksTable, LinkTagsTable } from '../links/links.table.js'
 import type { SessionsTable } from '../sessions/sessions.table.js'
 import type { TokensTable } from '../tokens/tokens.table.js'
 import type { WebhookDeliveriesTable, WebhooksTable } from '../webhooks/webhooks.table.js'
-import type { ClickSaltsTable, ClicksTable, LinkClickBreakdownsTable, LinkClickRollupsTable, LinkDailyVisitorsTable } from '../stats/stats.table.js'
+import type {
+  ClickBlocksTable,
+  ClickJournalTable,
+  ClickSaltsTable,
+  LinkClickFacetsTable,
+  LinkClickRollupsTable,
+  LinkDailyVisitorsTable,
+} from '../stats/stats.table.js'
 
 /** Every table, as Kysely sees it. Each feature owns its `*.table.ts`. */
 export interface Database {
@@ -16,9 +23,10 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable
   conversations: ConversationsTable
   messages: MessagesTable
-  clicks: ClicksTable
+  click_journal: ClickJournalTable
+  click_blocks: ClickBlocksTable
   link_click_rollups: LinkClickRollupsTable
-  link_click_breakdowns: LinkClickBreakdownsTable
+  link_click_facets: LinkClickFacetsTable
   link_daily_visitors: LinkDailyVisitorsTable
   click_salts: ClickSaltsTable
   sessions: SessionsTable

@@ -10,6 +10,7 @@ import * as tombstoneLinks from './0009-tombstone-links.js'
 import * as createWebhooks from './0010-create-webhooks.js'
 import * as linkControls from './0011-link-controls.js'
 import * as createSessions from './0012-create-sessions.js'
+import * as clickJournal from './0013-click-journal.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -25,4 +26,5 @@ export const migrations = {
   '0010-create-webhooks': createWebhooks,
   '0011-link-controls': linkControls,
   '0012-create-sessions': createSessions,
+  '0013-click-journal': clickJournal,
 }

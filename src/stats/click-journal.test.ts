@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { backends } from '../../test/backends.js'
+import { insertLink, recordedClicks, visit } from '../../test/factories.js'
+import { openTestStorage, type TestStorage } from '../../test/storage.js'
+import { DAY_MS, HOUR_MS } from '../shared/time.js'
+import type { ClickSink } from './clicks.js'
+import { createRollup } from './click-rollup.js'
+import { createStatsRepository, type StatsRepository } from './stats.repository.js'
+import { createVisitWriter, STALE_JOURNAL_MS } from './visit-writer.js'
+
+const at = (iso: string) => Date.parse(iso)
+
+for (const backend of backends) {
+  describe(`click journal and roll-up (${backend}, no HTTP)`, () => {
+    let t: TestStorage
+    let repo: StatsRepository
+    let now = at('2026-06-01T12:00:00Z')
+    /** A click writer as the writer thread builds it; several of them stand for several instances. */
+    const writer = (): ClickSink =>
+      createVisitWriter(repo, createRollup(t.storage.db, t.storage.adapter), { shared: t.storage.adapter.sharedAcrossInstances, now: () => now })
+    const journalRows = async () =>
+      Number(
+        (
+          await t.storage.db
+            .selectFrom('click_journal')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      )
+    const total = async (linkId: string) => (await repo.buckets(linkId, 0, at('2030-01-01T00:00:00Z'), DAY_MS)).reduce((sum, b) => sum + b.total, 0)
+    const count = async (table: 'click_blocks' | 'link_click_rollups' | 'link_click_facets', linkId: string) =>
+      Number(
+        (
+          await t.storage.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('link_id', '=', linkId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      )
+    before(async () => {
+      t = await openTestStorage(backend)
+      repo = createStatsRepository(t.storage.db, t.storage.adapter)
+    })
+    after(() => t.close())
+
+    test('written visits wait in the journal, one row per batch, until the roll-up counts them and empties it', async () => {
+      const link = await insertLink(t.storage.db)
+      const sink = writer()
+      await sink.write([visit(link.id, now), visit(link.id, now + 1)])
+      await sink.write([visit(link.id, now + 2)])
+      assert.equal(await journalRows(), 2)
+      assert.equal(await total(link.id), 0, 'not in the statistics before the roll-up')
+      await sink.rollUp()
+      assert.equal(await journalRows(), 0)
+      assert.equal(await total(link.id), 3)
+      await sink.rollUp()
+      assert.equal(await total(link.id), 3, 'a roll-up with nothing new adds nothing')
+    })
+
+    test('a flood on one link costs a handful of rows: one block, one rollup and two breakdown rows per hour', async () => {
+      const link = await insertLink(t.storage.db)
+      const sink = writer()
+      const hour = at('2026-06-01T10:00:00Z')
+      for (let batch = 0; batch < 5; batch++) {
+        await sink.write(
+          Array.from({ length: 2000 }, (_, i) =>
+            visit(link.id, hour + batch * 2000 + i, { ip: `10.0.${batch}.${i % 200}`, referer: `https://r${i % 7}.example/` }),
+          ),
+        )
+      }
+      await sink.rollUp()
+      assert.deepEqual(
+        {
+          blocks: await count('click_blocks', link.id),
+          rollups: await count('link_click_rollups', link.id),
+          facets: await count('link_click_facets', link.id),
+        },
+        { blocks: 1, rollups: 1, facets: 2 },
+      )
+      const [bucket] = await repo.buckets(link.id, hour, hour + HOUR_MS, HOUR_MS)
+      assert.deepEqual({ total: bucket?.total, uniques: bucket?.uniques }, { total: 10_000, uniques: 1000 })
+      const referrers = (await repo.breakdowns(link.id, hour, hour + HOUR_MS)).filter((r) => r.dimension === 'referrer')
+      assert.equal(referrers.length, 7)
+      assert.equal(
+        referrers.reduce((sum, r) => sum + r.clicks, 0),
+        10_000,
+      )
+      const clicks = await recordedClicks(t.storage.db, link.id)
+      assert.equal(clicks.length, 10_000)
+      assert.ok(clicks.every((c, i) => i === 0 || c.clickedAt >= (clicks[i - 1] as { clickedAt: number }).clickedAt))
+    })
+
+    test('a visitor is one unique per link and day across roll-ups and across writers', async () => {
+      const link = await insertLink(t.storage.db)
+      const [a, b] = [writer(), writer()]
+      for (const sink of [a, b, a]) {
+        await sink.write([visit(link.id, now, { ip: '198.51.100.7' })])
+        await sink.rollUp()
+      }
+      await b.write([visit(link.id, now + DAY_MS, { ip: '198.51.100.7' })])
+      await b.rollUp()
+      const days = await repo.buckets(link.id, 0, at('2030-01-01T00:00:00Z'), DAY_MS)
+      assert.deepEqual(
+        days.sort((x, y) => x.bucket - y.bucket).map((d) => [d.total, d.uniques]),
+        [
+          [3, 1],
+          [1, 1],
+        ],
+      )
+    })
+
+    test(`a journal left by a writer that stopped is rolled up once: ${backend === 'sqlite' ? 'by the next writer at once (one server owns the file)' : `by another instance once it is ${STALE_JOURNAL_MS / 1000} s old`}`, async () => {
+      const link = await insertLink(t.storage.db)
+      const crashed = writer()
+      await crashed.write([visit(link.id, now), visit(link.id, now + 1)])
+      const next = writer()
+      await next.rollUp()
+      if (backend === 'postgres') {
+        assert.equal(await total(link.id), 0, 'a live instance rolls up its own journal: not taken early')
+        now += STALE_JOURNAL_MS + 1
+        await next.rollUp()
+      }
+      assert.equal(await total(link.id), 2)
+      assert.equal(await journalRows(), 0)
+      // The writer that stopped comes back (it had not crashed after all): nothing is counted twice.
+      await crashed.rollUp()
+      assert.equal(await total(link.id), 2)
+    })
+
+    test('visits of a link deleted before the roll-up are dropped; the others are counted', async () => {
+      const [gone, kept] = [await insertLink(t.storage.db), await insertLink(t.storage.db)]
+      const sink = writer()
+      await sink.write([visit(gone.id, now), visit(kept.id, now)])
+      await t.storage.db.updateTable('links').set({ deleted_at: now }).where('id', '=', gone.id).execute()
+      await sink.rollUp()
+      assert.equal(await total(gone.id), 0)
+      assert.equal(await count('click_blocks', gone.id), 0)
+      assert.equal(await total(kept.id), 1)
+      assert.equal(await journalRows(), 0)
+    })
+  })
+}

@@ -1,0 +1,394 @@
+import type { Transaction } from 'kysely'
+import { newId } from '../shared/ids.js'
+import { DAY_MS, HOUR_MS } from '../shared/time.js'
+import type { Db } from '../storage/database.js'
+import type { DialectAdapter } from '../storage/dialect.js'
+import type { Database } from '../storage/schema.js'
+import { inTransaction } from '../storage/transaction.js'
+import { BOT, Field, FIELDS, QR, VisitColumnsBuilder, type VisitColumns } from './visit-columns.js'
+
+/**
+ * The breakdown dimensions: the visit field each one reads, and the label of a missing value.
+ * Breakdowns count human clicks only.
+ */
+export const DIMENSIONS = {
+  referrer: { field: Field.Referrer, missing: 'direct' },
+  browser: { field: Field.Browser, missing: 'unknown' },
+  os: { field: Field.Os, missing: 'unknown' },
+  device: { field: Field.Device, missing: 'unknown' },
+  country: { field: Field.Country, missing: 'unknown' },
+} as const
+export type Dimension = keyof typeof DIMENSIONS
+const DIMENSION_LIST = Object.entries(DIMENSIONS) as [Dimension, (typeof DIMENSIONS)[Dimension]][]
+
+/** Human clicks per dimension and value: a facets row's `counts`. */
+export type Facets = Partial<Record<Dimension, Record<string, number>>>
+
+// Rows per INSERT statement (at most 8 values each): far below both databases' bound-parameter limits.
+const CHUNK = 1000
+/** The advisory lock key that serialises roll-ups across instances (PostgreSQL). */
+const ROLLUP_LOCK = 0x6c6e6b636c6b /* "lnkclk" */
+/** Visitor keys remembered as already in `link_daily_visitors`, so that a returning visitor costs no row. */
+const KNOWN_VISITORS_MAX = 1_000_000
+
+export const chunks = <T>(rows: readonly T[], size = CHUNK): T[][] =>
+  Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size))
+
+/** What one roll-up adds for one link and hour. */
+interface HourTally {
+  total: number
+  human: number
+  bot: number
+  qr: number
+  uniques: number
+  lastHuman: number | null
+  facets: Map<Dimension, Map<string, number>>
+  /** The visits themselves, for the hour's click block (the export): first and last time, and whether they came in order. */
+  block: VisitColumnsBuilder
+  start: number
+  end: number
+  ordered: boolean
+}
+
+/** Everything one roll-up adds for one link. */
+interface LinkTally {
+  hours: Map<number, HourTally>
+  /** Per UTC day, the human visitors seen and the time of their first visit. */
+  visitors: Map<number, Map<string, number>>
+}
+
+/**
+ * Sums batches of classified visits per link, hour and breakdown value, in memory: the database then
+ * receives one row per distinct key, not one per visit, so a flood on one link costs a handful of rows.
+ */
+export function tally(batches: Iterable<VisitColumns>): Map<string, LinkTally> {
+  const links = new Map<string, LinkTally>()
+  for (const { strings, visits: v } of batches) {
+    for (let o = 0; o < v.length; o += FIELDS) {
+      const linkId = strings[v[o + Field.Link] as number] as string
+      const at = v[o + Field.At] as number
+      const flags = v[o + Field.Flags] as number
+      let link = links.get(linkId)
+      if (link === undefined) links.set(linkId, (link = { hours: new Map(), visitors: new Map() }))
+      const hour = at - (at % HOUR_MS)
+      let tally = link.hours.get(hour)
+      if (tally === undefined) {
+        tally = {
+          total: 0,
+          human: 0,
+          bot: 0,
+          qr: 0,
+          uniques: 0,
+          lastHuman: null,
+          facets: new Map(),
+          block: new VisitColumnsBuilder(),
+          start: at,
+          end: at,
+          ordered: true,
+        }
+        link.hours.set(hour, tally)
+      }
+      if (at < tally.end) tally.ordered = false
+      tally.start = Math.min(tally.start, at)
+      tally.end = Math.max(tally.end, at)
+      tally.total++
+      const value = (field: Field) => {
+        const i = v[o + field] as number
+        return i < 0 ? null : (strings[i] as string)
+      }
+      if ((flags & BOT) !== 0) tally.bot++
+      else {
+        tally.human++
+        if ((flags & QR) !== 0) tally.qr++
+        if (tally.lastHuman === null || at > tally.lastHuman) tally.lastHuman = at
+        for (const [dimension, { field, missing }] of DIMENSION_LIST) {
+          let counts = tally.facets.get(dimension)
+          if (counts === undefined) tally.facets.set(dimension, (counts = new Map()))
+          const key = value(field) ?? missing
+          counts.set(key, (counts.get(key) ?? 0) + 1)
+        }
+        const day = at - (at % DAY_MS)
+        let seen = link.visitors.get(day)
+        if (seen === undefined) link.visitors.set(day, (seen = new Map()))
+        const visitor = value(Field.Visitor) as string
+        const first = seen.get(visitor)
+        if (first === undefined || at < first) seen.set(visitor, at)
+      }
+      tally.block.push({
+        linkId: null,
+        at,
+        bot: (flags & BOT) !== 0,
+        qr: (flags & QR) !== 0,
+        referrer: value(Field.Referrer),
+        browser: value(Field.Browser),
+        os: value(Field.Os),
+        device: value(Field.Device),
+        country: value(Field.Country),
+        visitorKey: null,
+      })
+    }
+  }
+  return links
+}
+
+/** A block's visits in time order: batches from several writers can interleave (rarely: a stale journal taken over). */
+function blockColumns(hour: HourTally): VisitColumns {
+  const columns = hour.block.build()
+  if (hour.ordered) return columns
+  const order = Array.from({ length: columns.visits.length / FIELDS }, (_, i) => i * FIELDS).sort(
+    (a, b) => (columns.visits[a + Field.At] as number) - (columns.visits[b + Field.At] as number),
+  )
+  return { strings: columns.strings, visits: order.flatMap((o) => columns.visits.slice(o, o + FIELDS)) }
+}
+
+const toObject = (facets: Map<Dimension, Map<string, number>>): Facets => Object.fromEntries([...facets].map(([d, values]) => [d, Object.fromEntries(values)]))
+
+/** Adds `more` into `into` (both facets of one period). */
+export function addFacets(into: Facets, more: Facets): Facets {
+  for (const [dimension, values] of Object.entries(more) as [Dimension, Record<string, number>][]) {
+    const counts = (into[dimension] ??= {})
+    for (const [value, n] of Object.entries(values)) counts[value] = (counts[value] ?? 0) + n
+  }
+  return into
+}
+
+/**
+ * The click writer's side of the journal: appends batches, and rolls the journal up into the
+ * statistics tables. One per writer thread; it remembers which visitors are already counted.
+ */
+export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx: Transaction<Database>, batch: VisitColumns, now: number) => Promise<unknown>) {
+  /** `${day} ${linkId}` → visitor keys known to be in link_daily_visitors. */
+  const known = new Map<string, Set<string>>()
+  let knownSize = 0
+
+  function remember(rows: readonly { link_id: string; day: number; visitor_key: string }[]): void {
+    if (knownSize + rows.length > KNOWN_VISITORS_MAX) {
+      known.clear()
+      knownSize = 0
+    }
+    for (const r of rows) {
+      const key = `${r.day} ${r.link_id}`
+      let keys = known.get(key)
+      if (keys === undefined) known.set(key, (keys = new Set()))
+      if (!keys.has(r.visitor_key)) {
+        keys.add(r.visitor_key)
+        knownSize++
+      }
+    }
+  }
+
+  /** Forgets the visitor sets of days that can no longer receive visits (before yesterday). */
+  function forgetBefore(day: number): void {
+    for (const [key, keys] of known) {
+      if (Number(key.slice(0, key.indexOf(' '))) < day) {
+        known.delete(key)
+        knownSize -= keys.size
+      }
+    }
+  }
+
+  return {
+    /** Appends one batch to the journal (one row), with whatever `onAppended` records beside it; resolves to its id. */
+    async append(instance: string, batch: VisitColumns, now: number): Promise<string> {
+      const id = newId('clj')
+      await inTransaction(db, async (trx) => {
+        await trx
+          .insertInto('click_journal')
+          .values({ id, instance, created_at: now, visits: batch.visits.length / FIELDS, data: JSON.stringify(batch) })
+          .execute()
+        await onAppended?.(trx, batch, now)
+      })
+      return id
+    },
+
+    /**
+     * Rolls up, in one transaction, the journal rows of `instance` (their batches are in `own`, so they
+     * are not parsed again) and those of other writers older than `staleBefore` (a writer that stopped
+     * without rolling up): the raw visits into click blocks, the daily visitors, the hourly rollups and
+     * the breakdowns, then deletes those rows. Visits of links deleted since are left out. Roll-ups of
+     * all instances take turns (an advisory lock on PostgreSQL), so that uniques are exact and
+     * read-modify-writes of facets rows never race. Returns how many visits were rolled up.
+     */
+    async rollUp(instance: string, own: ReadonlyMap<string, VisitColumns>, staleBefore: number, now: number): Promise<number> {
+      const remembered: { link_id: string; day: number; visitor_key: string }[] = []
+      const visits = await inTransaction(db, async (trx) => {
+        remembered.length = 0
+        await dialect.lockForTransaction(trx, ROLLUP_LOCK)
+        const rows = await trx
+          .selectFrom('click_journal')
+          .select(['id', 'instance'])
+          .where((eb) => eb.or([eb('instance', '=', instance), eb('created_at', '<', staleBefore)]))
+          .orderBy('id')
+          .execute()
+        if (rows.length === 0) return 0
+        const batches: VisitColumns[] = []
+        const foreign: string[] = []
+        for (const r of rows) {
+          const batch = r.instance === instance ? own.get(r.id) : undefined
+          if (batch === undefined) foreign.push(r.id)
+          else batches.push(batch)
+        }
+        for (const ids of chunks(foreign, 100)) {
+          for (const r of await trx.selectFrom('click_journal').select('data').where('id', 'in', ids).orderBy('id').execute()) {
+            batches.push(JSON.parse(r.data) as VisitColumns)
+          }
+        }
+        const links = tally(batches)
+        await dropDeletedLinks(trx, links)
+        await writeVisitors(trx, links, known, remembered)
+        await writeRollups(trx, links)
+        await writeFacets(trx, links)
+        await writeBlocks(trx, links)
+        for (const ids of chunks(rows.map((r) => r.id))) await trx.deleteFrom('click_journal').where('id', 'in', ids).execute()
+        return batches.reduce((sum, b) => sum + b.visits.length / FIELDS, 0)
+      })
+      // Only what committed is known to be in the table.
+      remember(remembered)
+      forgetBefore(now - (now % DAY_MS) - DAY_MS)
+      return visits
+    },
+  }
+}
+export type Rollup = ReturnType<typeof createRollup>
+
+/** A link deleted since its visits: they are dropped, not a reason to fail the roll-up. */
+async function dropDeletedLinks(trx: Transaction<Database>, links: Map<string, LinkTally>): Promise<void> {
+  const live = new Set<string>()
+  for (const ids of chunks([...links.keys()])) {
+    for (const r of await trx.selectFrom('links').select('id').where('id', 'in', ids).where('deleted_at', 'is', null).execute()) live.add(r.id)
+  }
+  for (const id of links.keys()) if (!live.has(id)) links.delete(id)
+}
+
+/**
+ * Unique visitors: a human visitor counts once per link and UTC day, in the hour of their first visit.
+ * Keys this writer already saw committed cost nothing; the others are inserted, and those the
+ * database did not have yet (RETURNING lists only the inserted rows) are the new uniques.
+ */
+async function writeVisitors(
+  trx: Transaction<Database>,
+  links: Map<string, LinkTally>,
+  known: ReadonlyMap<string, ReadonlySet<string>>,
+  remembered: { link_id: string; day: number; visitor_key: string }[],
+): Promise<void> {
+  const candidates: { link_id: string; day: number; visitor_key: string }[] = []
+  const firstAt = new Map<string, number>()
+  for (const [linkId, link] of links) {
+    for (const [day, seen] of link.visitors) {
+      const already = known.get(`${day} ${linkId}`)
+      for (const [visitor, at] of seen) {
+        if (already?.has(visitor)) continue
+        candidates.push({ link_id: linkId, day, visitor_key: visitor })
+        firstAt.set(`${linkId} ${day} ${visitor}`, at)
+      }
+    }
+  }
+  for (const rows of chunks(candidates)) {
+    const inserted = await trx
+      .insertInto('link_daily_visitors')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['link_id', 'day', 'visitor_key']).doNothing())
+      .returning(['link_id', 'day', 'visitor_key'])
+      .execute()
+    for (const r of inserted) {
+      const at = firstAt.get(`${r.link_id} ${Number(r.day)} ${r.visitor_key}`) as number
+      const hour = (links.get(r.link_id) as LinkTally).hours.get(at - (at % HOUR_MS)) as HourTally
+      hour.uniques++
+    }
+  }
+  remembered.push(...candidates)
+}
+
+/** Adds the counters to the hourly rollups, creating the rows that are missing. */
+async function writeRollups(trx: Transaction<Database>, links: Map<string, LinkTally>): Promise<void> {
+  const rows = [...links].flatMap(([linkId, link]) =>
+    [...link.hours].map(([hour, t]) => ({
+      link_id: linkId,
+      hour,
+      total_clicks: t.total,
+      human_clicks: t.human,
+      bot_clicks: t.bot,
+      qr_scans: t.qr,
+      unique_visitors: t.uniques,
+      last_human_click_at: t.lastHuman,
+    })),
+  )
+  for (const chunk of chunks(rows)) {
+    await trx
+      .insertInto('link_click_rollups')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(['link_id', 'hour']).doUpdateSet((eb) => ({
+          total_clicks: eb('link_click_rollups.total_clicks', '+', eb.ref('excluded.total_clicks')),
+          human_clicks: eb('link_click_rollups.human_clicks', '+', eb.ref('excluded.human_clicks')),
+          bot_clicks: eb('link_click_rollups.bot_clicks', '+', eb.ref('excluded.bot_clicks')),
+          qr_scans: eb('link_click_rollups.qr_scans', '+', eb.ref('excluded.qr_scans')),
+          unique_visitors: eb('link_click_rollups.unique_visitors', '+', eb.ref('excluded.unique_visitors')),
+          // max() of two values is spelled differently by each dialect; CASE is not.
+          last_human_click_at: eb
+            .case()
+            .when('excluded.last_human_click_at', '>', eb.fn.coalesce('link_click_rollups.last_human_click_at', eb.lit(0)))
+            .then(eb.ref('excluded.last_human_click_at'))
+            .else(eb.ref('link_click_rollups.last_human_click_at'))
+            .end(),
+        })),
+      )
+      .execute()
+  }
+}
+
+/**
+ * Breakdowns, by hour and by UTC day: each period's facets row is read, the roll-up's counts added in
+ * memory and the row written back (under the roll-up lock, so no other writer changes it meanwhile).
+ */
+async function writeFacets(trx: Transaction<Database>, links: Map<string, LinkTally>): Promise<void> {
+  for (const granularity of ['hour', 'day'] as const) {
+    const adds = new Map<string, { link_id: string; period_start: number; facets: Facets }>()
+    for (const [linkId, link] of links) {
+      for (const [hour, t] of link.hours) {
+        if (t.facets.size === 0) continue
+        const period = granularity === 'hour' ? hour : hour - (hour % DAY_MS)
+        const key = `${linkId} ${period}`
+        const add = adds.get(key)
+        if (add === undefined) adds.set(key, { link_id: linkId, period_start: period, facets: toObject(t.facets) })
+        else addFacets(add.facets, toObject(t.facets))
+      }
+    }
+    const periods = [...new Set([...adds.values()].map((a) => a.period_start))]
+    for (const ids of chunks([...new Set([...adds.values()].map((a) => a.link_id))])) {
+      const existing = await trx
+        .selectFrom('link_click_facets')
+        .select(['link_id', 'period_start', 'counts'])
+        .where('link_id', 'in', ids)
+        .where('granularity', '=', granularity)
+        .where('period_start', 'in', periods)
+        .execute()
+      for (const r of existing) {
+        const add = adds.get(`${r.link_id} ${Number(r.period_start)}`)
+        if (add !== undefined) add.facets = addFacets(JSON.parse(r.counts) as Facets, add.facets)
+      }
+    }
+    for (const chunk of chunks([...adds.values()])) {
+      await trx
+        .insertInto('link_click_facets')
+        .values(chunk.map((a) => ({ link_id: a.link_id, granularity, period_start: a.period_start, counts: JSON.stringify(a.facets) })))
+        .onConflict((oc) => oc.columns(['link_id', 'granularity', 'period_start']).doUpdateSet((eb) => ({ counts: eb.ref('excluded.counts') })))
+        .execute()
+    }
+  }
+}
+
+/** Each link's visits of the roll-up as one click block per hour. */
+async function writeBlocks(trx: Transaction<Database>, links: Map<string, LinkTally>): Promise<void> {
+  const rows = [...links].flatMap(([linkId, link]) =>
+    [...link.hours.values()].map((hour) => ({
+      id: newId('blk'),
+      link_id: linkId,
+      start_at: hour.start,
+      end_at: hour.end,
+      clicks: hour.block.size,
+      data: JSON.stringify(blockColumns(hour)),
+    })),
+  )
+  for (const chunk of chunks(rows, 200)) await trx.insertInto('click_blocks').values(chunk).execute()
+}

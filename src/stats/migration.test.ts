@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { Migrator, sql, type Kysely, type Migration } from 'kysely'
+import { backends } from '../../test/backends.js'
+import { createTestDatabase } from '../../test/build-test-app.js'
+import { linkRow, recordedClicks } from '../../test/factories.js'
+import { loadConfig } from '../config.js'
+import { openStorage } from '../storage/database.js'
+import { migrateToLatest } from '../storage/migrate.js'
+import { migrations } from '../storage/migrations/index.js'
+import { HOUR_MS } from '../shared/time.js'
+import { createStatsRepository } from './stats.repository.js'
+
+/** The tables 0013 replaces, as they were. */
+type Before = {
+  clicks: {
+    link_id: string
+    clicked_at: number
+    is_bot: number
+    is_qr: number
+    referrer: string | null
+    browser: string | null
+    os: string | null
+    device: string | null
+    country: string | null
+    visitor_key: string
+  }
+  link_click_breakdowns: { link_id: string; granularity: string; period_start: number; dimension: string; value: string; clicks: number }
+}
+
+for (const backend of backends) {
+  describe(`migration 0013 (${backend})`, () => {
+    test('raw clicks become click blocks (one per link and hour) and breakdown rows become facets, with nothing lost', async () => {
+      const database = await createTestDatabase(backend)
+      const storage = openStorage(loadConfig(database.env))
+      try {
+        const schema = storage.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(storage.db)).rows[0]?.s : undefined
+        const migrator = new Migrator({
+          db: storage.db,
+          provider: { getMigrations: async () => migrations as Record<string, Migration> },
+          migrationTableSchema: schema,
+        })
+        assert.equal((await migrator.migrateTo('0012-create-sessions')).error, undefined)
+        const [a, b] = [linkRow(), linkRow()]
+        await storage.db.insertInto('links').values([a, b]).execute()
+        const old = storage.db as unknown as Kysely<Before>
+        const start = Date.parse('2026-03-01T10:00:00Z')
+        // 25,000 visits of `a` over three hours (more than one page of the copy, several in one millisecond), 3 of `b`.
+        const clicks: Before['clicks'][] = Array.from({ length: 25_000 }, (_, i) => ({
+          link_id: a.id,
+          clicked_at: start + Math.floor(i / 3) * 1000,
+          is_bot: i % 10 === 0 ? 1 : 0,
+          is_qr: i % 4 === 0 ? 1 : 0,
+          referrer: i % 2 === 0 ? null : 't.co',
+          browser: 'Firefox',
+          os: 'Linux',
+          device: 'desktop',
+          country: i % 3 === 0 ? 'DE' : null,
+          visitor_key: `k${i % 100}`,
+        }))
+        clicks.push(...[0, 1, 2].map((i) => ({ ...(clicks[i] as Before['clicks']), link_id: b.id, clicked_at: start + i * HOUR_MS })))
+        for (let i = 0; i < clicks.length; i += 1000)
+          await old
+            .insertInto('clicks')
+            .values(clicks.slice(i, i + 1000))
+            .execute()
+        const breakdown = (dimension: string, value: string, n: number, granularity = 'hour') => ({
+          link_id: a.id,
+          granularity,
+          period_start: start,
+          dimension,
+          value,
+          clicks: n,
+        })
+        await old
+          .insertInto('link_click_breakdowns')
+          .values([
+            breakdown('referrer', 'direct', 5),
+            breakdown('referrer', 't.co', 7),
+            breakdown('browser', 'Firefox', 12),
+            breakdown('browser', 'Firefox', 12, 'day'),
+          ])
+          .execute()
+
+        await migrateToLatest(storage)
+
+        const exported = await recordedClicks(storage.db, a.id)
+        assert.equal(exported.length, 25_000)
+        // Visits of one millisecond have no order of their own: compared as sorted lists.
+        const rows = (list: unknown[][]) => list.map((r) => JSON.stringify(r)).sort()
+        assert.deepEqual(
+          rows(exported.map((c) => [c.clickedAt, c.isBot, c.isQr, c.referrer, c.country, c.browser])),
+          rows(clicks.slice(0, 25_000).map((c) => [c.clicked_at, c.is_bot === 1, c.is_qr === 1, c.referrer, c.country, c.browser])),
+        )
+        const blocks = await storage.db.selectFrom('click_blocks').select(['link_id', 'start_at', 'end_at', 'clicks']).orderBy('start_at').execute()
+        assert.equal(blocks.filter((r) => r.link_id === a.id).length, 3, 'one block per hour')
+        assert.equal(blocks.filter((r) => r.link_id === b.id).length, 3)
+        assert.equal(
+          blocks.reduce((sum, r) => sum + Number(r.clicks), 0),
+          25_003,
+        )
+        const breakdowns = await createStatsRepository(storage.db, storage.adapter).breakdowns(a.id, start, start + HOUR_MS)
+        assert.deepEqual(breakdowns.map((r) => [r.dimension, r.value, r.clicks]).sort(), [
+          ['browser', 'Firefox', 12],
+          ['referrer', 'direct', 5],
+          ['referrer', 't.co', 7],
+        ])
+        const facets = await storage.db.selectFrom('link_click_facets').select(['granularity', 'counts']).orderBy('granularity').execute()
+        assert.deepEqual(
+          facets.map((f) => [f.granularity, JSON.parse(f.counts)]),
+          [
+            ['day', { browser: { Firefox: 12 } }],
+            ['hour', { browser: { Firefox: 12 }, referrer: { direct: 5, 't.co': 7 } }],
+          ],
+        )
+      } finally {
+        await storage.close()
+        await database.drop()
+      }
+    })
+  })
+}
