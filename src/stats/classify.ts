@@ -49,8 +49,21 @@ export function classify(visit: Visit, daySalt: string): ClassifiedVisit {
  * a third of the CPU of an HMAC object per visit, and the same property: without the day's salt,
  * which is deleted after the day, nobody can tell which IP and User-Agent a key stands for.
  */
-export const visitorKey = (daySalt: string, ip: string, userAgent: string): string =>
-  hash('sha256', `${daySalt}\n${ip}\n${userAgent}`, 'base64url').slice(0, 22)
+export function visitorKey(daySalt: string, ip: string, userAgent: string): string {
+  const input = `${daySalt}\n${ip}\n${userAgent}`
+  let key = visitorKeys.get(input)
+  if (key === undefined) {
+    if (visitorKeys.size >= VISITOR_KEYS_MAX) visitorKeys.clear()
+    key = hash('sha256', input, 'base64url').slice(0, 22)
+    visitorKeys.set(input, key)
+  }
+  return key
+}
+
+// A visitor's repeated visits hash once: recent keys are remembered, in memory only (as the buffered
+// visits are), under a bound; a new day's salt makes new inputs, and the old ones age out with the bound.
+const visitorKeys = new Map<string, string>()
+const VISITOR_KEYS_MAX = 50_000
 
 export interface UserAgentFacts {
   readonly bot: boolean
@@ -95,11 +108,19 @@ export function describeUserAgent(userAgent: string): UserAgentFacts {
   return facts
 }
 
+/** The host of a Referer: parsed once per distinct Referer among recent ones (a URL parse costs more than the rest of a visit). */
 function referrerHost(referer: string | undefined): string | null {
   if (!referer) return null
-  try {
-    return new URL(referer).hostname.toLowerCase() || null
-  } catch {
-    return null
+  let host = referrerHosts.get(referer)
+  if (host === undefined) {
+    try {
+      host = new URL(referer).hostname.toLowerCase()
+    } catch {
+      host = ''
+    }
+    referrerHosts.set(referer, host)
   }
+  return host || null
 }
+/** Hosts of recent Referers ('' for one that has none). */
+const referrerHosts = new LRUCache<string, string>({ max: 5000 })

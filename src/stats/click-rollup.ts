@@ -5,18 +5,17 @@ import type { Db } from '../storage/database.js'
 import type { DialectAdapter } from '../storage/dialect.js'
 import type { Database } from '../storage/schema.js'
 import { inTransaction } from '../storage/transaction.js'
-import { BOT, Field, FIELDS, QR, VisitColumnsBuilder, type VisitColumns } from './visit-columns.js'
+import { encodeBlock, ProfileTable, profilesOf, BLOCK_FIELDS, VISIT_FIELDS, type Profile, type VisitColumns } from './visit-columns.js'
 
 /**
- * The breakdown dimensions: the visit field each one reads, and the label of a missing value.
- * Breakdowns count human clicks only.
+ * The breakdown dimensions, each with the label of a missing value. Breakdowns count human clicks only.
  */
 export const DIMENSIONS = {
-  referrer: { field: Field.Referrer, missing: 'direct' },
-  browser: { field: Field.Browser, missing: 'unknown' },
-  os: { field: Field.Os, missing: 'unknown' },
-  device: { field: Field.Device, missing: 'unknown' },
-  country: { field: Field.Country, missing: 'unknown' },
+  referrer: { missing: 'direct' },
+  browser: { missing: 'unknown' },
+  os: { missing: 'unknown' },
+  device: { missing: 'unknown' },
+  country: { missing: 'unknown' },
 } as const
 export type Dimension = keyof typeof DIMENSIONS
 const DIMENSION_LIST = Object.entries(DIMENSIONS) as [Dimension, (typeof DIMENSIONS)[Dimension]][]
@@ -42,9 +41,10 @@ interface HourTally {
   qr: number
   uniques: number
   lastHuman: number | null
-  facets: Map<Dimension, Map<string, number>>
-  /** The visits themselves, for the hour's click block (the export): first and last time, and whether they came in order. */
-  block: VisitColumnsBuilder
+  /** Human visits per profile (a number of the roll-up's ProfileTable): the breakdowns, once expanded. */
+  profiles: Map<number, number>
+  /** The visits themselves, for the hour's click block (the export): time and profile number, per visit. */
+  block: number[]
   start: number
   end: number
   ordered: boolean
@@ -57,91 +57,83 @@ interface LinkTally {
   visitors: Map<number, Map<string, number>>
 }
 
+/** What a roll-up sums: per link, and the profiles its tallies refer to. */
+export interface Tally {
+  links: Map<string, LinkTally>
+  profiles: ProfileTable
+}
+
 /**
- * Sums batches of classified visits per link, hour and breakdown value, in memory: the database then
- * receives one row per distinct key, not one per visit, so a flood on one link costs a handful of rows.
+ * Sums batches of classified visits per link, hour and profile, in memory: the database then receives
+ * one row per distinct key, not one per visit, so a flood on one link costs a handful of rows.
  */
-export function tally(batches: Iterable<VisitColumns>): Map<string, LinkTally> {
+export function tally(batches: Iterable<VisitColumns>): Tally {
   const links = new Map<string, LinkTally>()
-  for (const { strings, visits: v } of batches) {
-    for (let o = 0; o < v.length; o += FIELDS) {
-      const linkId = strings[v[o + Field.Link] as number] as string
-      const at = v[o + Field.At] as number
-      const flags = v[o + Field.Flags] as number
+  const table = new ProfileTable()
+  for (const batch of batches) {
+    const { base, strings, visits: v } = batch
+    // The batch's own profile numbers, as the roll-up's.
+    const ids = profilesOf(batch).map((p) => table.id(p))
+    for (let o = 0; o < v.length; o += VISIT_FIELDS) {
+      const linkId = strings[v[o] as number] as string
+      const at = base + (v[o + 1] as number)
+      const id = ids[v[o + 2] as number] as number
+      const profile = table.list[id] as Profile
       let link = links.get(linkId)
       if (link === undefined) links.set(linkId, (link = { hours: new Map(), visitors: new Map() }))
       const hour = at - (at % HOUR_MS)
       let tally = link.hours.get(hour)
       if (tally === undefined) {
-        tally = {
-          total: 0,
-          human: 0,
-          bot: 0,
-          qr: 0,
-          uniques: 0,
-          lastHuman: null,
-          facets: new Map(),
-          block: new VisitColumnsBuilder(),
-          start: at,
-          end: at,
-          ordered: true,
-        }
+        tally = { total: 0, human: 0, bot: 0, qr: 0, uniques: 0, lastHuman: null, profiles: new Map(), block: [], start: at, end: at, ordered: true }
         link.hours.set(hour, tally)
       }
       if (at < tally.end) tally.ordered = false
       tally.start = Math.min(tally.start, at)
       tally.end = Math.max(tally.end, at)
       tally.total++
-      const value = (field: Field) => {
-        const i = v[o + field] as number
-        return i < 0 ? null : (strings[i] as string)
+      tally.block.push(at, id)
+      if (profile.bot) {
+        tally.bot++
+        continue
       }
-      if ((flags & BOT) !== 0) tally.bot++
-      else {
-        tally.human++
-        if ((flags & QR) !== 0) tally.qr++
-        if (tally.lastHuman === null || at > tally.lastHuman) tally.lastHuman = at
-        for (const [dimension, { field, missing }] of DIMENSION_LIST) {
-          let counts = tally.facets.get(dimension)
-          if (counts === undefined) tally.facets.set(dimension, (counts = new Map()))
-          const key = value(field) ?? missing
-          counts.set(key, (counts.get(key) ?? 0) + 1)
-        }
-        const day = at - (at % DAY_MS)
-        let seen = link.visitors.get(day)
-        if (seen === undefined) link.visitors.set(day, (seen = new Map()))
-        const visitor = value(Field.Visitor) as string
-        const first = seen.get(visitor)
-        if (first === undefined || at < first) seen.set(visitor, at)
-      }
-      tally.block.push({
-        linkId: null,
-        at,
-        bot: (flags & BOT) !== 0,
-        qr: (flags & QR) !== 0,
-        referrer: value(Field.Referrer),
-        browser: value(Field.Browser),
-        os: value(Field.Os),
-        device: value(Field.Device),
-        country: value(Field.Country),
-        visitorKey: null,
-      })
+      tally.human++
+      if (profile.qr) tally.qr++
+      if (tally.lastHuman === null || at > tally.lastHuman) tally.lastHuman = at
+      tally.profiles.set(id, (tally.profiles.get(id) ?? 0) + 1)
+      const day = at - (at % DAY_MS)
+      let seen = link.visitors.get(day)
+      if (seen === undefined) link.visitors.set(day, (seen = new Map()))
+      const visitor = strings[v[o + 3] as number] as string
+      const first = seen.get(visitor)
+      if (first === undefined || at < first) seen.set(visitor, at)
     }
   }
-  return links
+  return { links, profiles: table }
 }
 
-/** A block's visits in time order: batches from several writers can interleave (rarely: a stale journal taken over). */
-function blockColumns(hour: HourTally): VisitColumns {
-  const columns = hour.block.build()
-  if (hour.ordered) return columns
-  const order = Array.from({ length: columns.visits.length / FIELDS }, (_, i) => i * FIELDS).sort(
-    (a, b) => (columns.visits[a + Field.At] as number) - (columns.visits[b + Field.At] as number),
-  )
-  return { strings: columns.strings, visits: order.flatMap((o) => columns.visits.slice(o, o + FIELDS)) }
+/** An hour's visits as a click block, in time order (batches from several writers can interleave: a stale journal taken over). */
+function blockOf(hour: HourTally, profiles: readonly Profile[]): string {
+  let pairs = hour.block
+  if (!hour.ordered) {
+    const order = Array.from({ length: pairs.length / BLOCK_FIELDS }, (_, i) => i * BLOCK_FIELDS).sort((a, b) => (pairs[a] as number) - (pairs[b] as number))
+    pairs = order.flatMap((o) => [pairs[o] as number, pairs[o + 1] as number])
+  }
+  return JSON.stringify(encodeBlock(pairs, profiles))
 }
 
-const toObject = (facets: Map<Dimension, Map<string, number>>): Facets => Object.fromEntries([...facets].map(([d, values]) => [d, Object.fromEntries(values)]))
+/** An hour's human visits per dimension and value. */
+function facetsOf(hour: HourTally, profiles: readonly Profile[]): Facets {
+  const facets: Facets = {}
+  for (const [id, n] of hour.profiles) {
+    const profile = profiles[id] as Profile
+    for (const [dimension, { missing }] of DIMENSION_LIST) {
+      const counts = (facets[dimension] ??= {})
+      const value = profile[dimension] ?? missing
+      counts[value] = (counts[value] ?? 0) + n
+    }
+  }
+  return facets
+}
 
 /** Adds `more` into `into` (both facets of one period). */
 export function addFacets(into: Facets, more: Facets): Facets {
@@ -194,7 +186,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
       await inTransaction(db, async (trx) => {
         await trx
           .insertInto('click_journal')
-          .values({ id, instance, created_at: now, visits: batch.visits.length / FIELDS, data: JSON.stringify(batch) })
+          .values({ id, instance, created_at: now, visits: batch.visits.length / VISIT_FIELDS, data: JSON.stringify(batch) })
           .execute()
         await onAppended?.(trx, batch, now)
       })
@@ -233,14 +225,14 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
             batches.push(JSON.parse(r.data) as VisitColumns)
           }
         }
-        const links = tally(batches)
+        const { links, profiles } = tally(batches)
         await dropDeletedLinks(trx, links)
         await writeVisitors(trx, links, known, remembered)
         await writeRollups(trx, links)
-        await writeFacets(trx, links)
-        await writeBlocks(trx, links)
+        await writeFacets(trx, links, profiles.list)
+        await writeBlocks(trx, links, profiles.list)
         for (const ids of chunks(rows.map((r) => r.id))) await trx.deleteFrom('click_journal').where('id', 'in', ids).execute()
-        return batches.reduce((sum, b) => sum + b.visits.length / FIELDS, 0)
+        return batches.reduce((sum, b) => sum + b.visits.length / VISIT_FIELDS, 0)
       })
       // Only what committed is known to be in the table.
       remember(remembered)
@@ -296,7 +288,7 @@ async function writeVisitors(
       hour.uniques++
     }
   }
-  remembered.push(...candidates)
+  for (const c of candidates) remembered.push(c)
 }
 
 /** Adds the counters to the hourly rollups, creating the rows that are missing. */
@@ -341,17 +333,17 @@ async function writeRollups(trx: Transaction<Database>, links: Map<string, LinkT
  * Breakdowns, by hour and by UTC day: each period's facets row is read, the roll-up's counts added in
  * memory and the row written back (under the roll-up lock, so no other writer changes it meanwhile).
  */
-async function writeFacets(trx: Transaction<Database>, links: Map<string, LinkTally>): Promise<void> {
+async function writeFacets(trx: Transaction<Database>, links: Map<string, LinkTally>, profiles: readonly Profile[]): Promise<void> {
   for (const granularity of ['hour', 'day'] as const) {
     const adds = new Map<string, { link_id: string; period_start: number; facets: Facets }>()
     for (const [linkId, link] of links) {
       for (const [hour, t] of link.hours) {
-        if (t.facets.size === 0) continue
+        if (t.profiles.size === 0) continue
         const period = granularity === 'hour' ? hour : hour - (hour % DAY_MS)
         const key = `${linkId} ${period}`
         const add = adds.get(key)
-        if (add === undefined) adds.set(key, { link_id: linkId, period_start: period, facets: toObject(t.facets) })
-        else addFacets(add.facets, toObject(t.facets))
+        if (add === undefined) adds.set(key, { link_id: linkId, period_start: period, facets: facetsOf(t, profiles) })
+        else addFacets(add.facets, facetsOf(t, profiles))
       }
     }
     const periods = [...new Set([...adds.values()].map((a) => a.period_start))]
@@ -379,15 +371,15 @@ async function writeFacets(trx: Transaction<Database>, links: Map<string, LinkTa
 }
 
 /** Each link's visits of the roll-up as one click block per hour. */
-async function writeBlocks(trx: Transaction<Database>, links: Map<string, LinkTally>): Promise<void> {
+async function writeBlocks(trx: Transaction<Database>, links: Map<string, LinkTally>, profiles: readonly Profile[]): Promise<void> {
   const rows = [...links].flatMap(([linkId, link]) =>
     [...link.hours.values()].map((hour) => ({
       id: newId('blk'),
       link_id: linkId,
       start_at: hour.start,
       end_at: hour.end,
-      clicks: hour.block.size,
-      data: JSON.stringify(blockColumns(hour)),
+      clicks: hour.block.length / BLOCK_FIELDS,
+      data: blockOf(hour, profiles),
     })),
   )
   for (const chunk of chunks(rows, 200)) await trx.insertInto('click_blocks').values(chunk).execute()

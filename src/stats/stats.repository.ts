@@ -4,7 +4,7 @@ import type { Db } from '../storage/database.js'
 import { bucketStart, isOneOf, type DialectAdapter } from '../storage/dialect.js'
 import { addFacets, DIMENSIONS, type Dimension, type Facets } from './click-rollup.js'
 import { DAY_MS, dayOf } from './classify.js'
-import { rowsOf, type VisitColumns } from './visit-columns.js'
+import { blockVisits, type BlockColumns } from './visit-columns.js'
 
 /** Rows per retention delete: a few milliseconds each. */
 const PRUNE_BATCH = 2000
@@ -31,7 +31,7 @@ export interface ExportedClick {
 }
 /** The visits of one click block, oldest first, as exported. */
 export function blockClicks(data: string): ExportedClick[] {
-  return [...rowsOf(JSON.parse(data) as VisitColumns)].map((v) => ({
+  return [...blockVisits(JSON.parse(data) as BlockColumns)].map((v) => ({
     clickedAt: v.at,
     referrer: v.referrer,
     browser: v.browser,

@@ -1,102 +1,183 @@
-import { classify, type ClassifiedVisit } from './classify.js'
+import { classify } from './classify.js'
 import type { Visit } from './clicks.js'
 
 /**
- * A batch of classified visits, column by column: one JSON value per batch in the journal, parsed
- * once, with every string (link id, breakdown value, visitor key) once in `strings` however many
- * visits share it. Per visit, FIELDS numbers in `visits`; a string field holds its index in `strings`,
- * or -1 for none.
+ * What is kept of a visit besides its link, time and visitor: the visit's profile. A site's visits
+ * share few of them (the same browsers, referrers and countries again and again), so batches store
+ * each distinct profile once and each visit as a few numbers.
  */
-export interface VisitColumns {
+export interface Profile {
+  readonly bot: boolean
+  readonly qr: boolean
+  readonly referrer: string | null
+  readonly browser: string | null
+  readonly os: string | null
+  readonly device: string | null
+  readonly country: string | null
+}
+
+/**
+ * Visits column by column, as stored in JSON: a batch in the click journal (VisitColumns) or a link's
+ * visits of one hour in a click block (BlockColumns). Every string once in `strings`; every distinct
+ * profile once in `profiles`, PROFILE_FIELDS numbers each (flags, then referrer, browser, OS, device and
+ * country as indexes into `strings`, -1 for none); times as offsets from `base`.
+ */
+interface Columns {
+  readonly base: number
   readonly strings: string[]
+  readonly profiles: number[]
+}
+/** A journal batch: per visit, link (string index), time offset, profile, visitor key (string index). */
+export interface VisitColumns extends Columns {
+  readonly visits: number[]
+}
+/** A click block: per visit, time offset and profile (the visitor key is kept only in the day's visitor set). */
+export interface BlockColumns extends Columns {
   readonly visits: number[]
 }
 
-export const FIELDS = 9
-/** Where each field sits among a visit's FIELDS numbers. */
-export const Field = { Link: 0, At: 1, Flags: 2, Referrer: 3, Browser: 4, Os: 5, Device: 6, Country: 7, Visitor: 8 } as const
-export type Field = (typeof Field)[keyof typeof Field]
-/** The bits of Field.Flags. */
-export const BOT = 1
-export const QR = 2
+export const VISIT_FIELDS = 4
+export const BLOCK_FIELDS = 2
+const PROFILE_FIELDS = 6
+const BOT = 1
+const QR = 2
 
-/**
- * One visit in a VisitColumns. A click block (the export's copy of a link's visits) has neither the link,
- * which its row names, nor the visitor key, which is kept only in the day's visitor set.
- */
-export interface ColumnsRow extends Omit<ClassifiedVisit, 'visitorKey'> {
-  readonly linkId: string | null
-  readonly at: number
-  readonly qr: boolean
-  readonly visitorKey: string | null
+const profileKey = (p: Profile) => `${p.bot ? 1 : 0}${p.qr ? 1 : 0}\t${p.referrer}\t${p.browser}\t${p.os}\t${p.device}\t${p.country}`
+
+/** Distinct profiles, each with a number: those of a roll-up, gathered from several batches. */
+export class ProfileTable {
+  readonly list: Profile[] = []
+  readonly #ids = new Map<string, number>()
+
+  id(profile: Profile): number {
+    const key = profileKey(profile)
+    let id = this.#ids.get(key)
+    if (id === undefined) {
+      id = this.list.push(profile) - 1
+      this.#ids.set(key, id)
+    }
+    return id
+  }
 }
 
-/** Builds a VisitColumns, classifying each visit as it is added (classify.ts). */
-export class VisitColumnsBuilder {
-  readonly #strings: string[] = []
-  readonly #index = new Map<string, number>()
-  readonly #visits: number[] = []
+/** Interns strings and profiles for one Columns value. */
+class Dictionary {
+  readonly strings: string[] = []
+  readonly profiles: number[] = []
+  readonly #strings = new Map<string, number>()
+  readonly #profiles = new Map<string, number>()
 
-  /** Classifies a raw visit and adds it. */
-  add(visit: Visit, daySalt: string): void {
-    this.push({ linkId: visit.linkId, at: visit.at, qr: visit.qr, ...classify(visit, daySalt) })
-  }
-
-  push(row: ColumnsRow): void {
-    this.#visits.push(
-      this.#intern(row.linkId),
-      row.at,
-      (row.bot ? BOT : 0) | (row.qr ? QR : 0),
-      this.#intern(row.referrer),
-      this.#intern(row.browser),
-      this.#intern(row.os),
-      this.#intern(row.device),
-      this.#intern(row.country),
-      this.#intern(row.visitorKey),
-    )
-  }
-
-  get size(): number {
-    return this.#visits.length / FIELDS
-  }
-
-  build(): VisitColumns {
-    return { strings: this.#strings, visits: this.#visits }
-  }
-
-  #intern(value: string | null): number {
+  string(value: string | null): number {
     if (value === null) return -1
-    let i = this.#index.get(value)
+    let i = this.#strings.get(value)
     if (i === undefined) {
-      i = this.#strings.push(value) - 1
-      this.#index.set(value, i)
+      i = this.strings.push(value) - 1
+      this.#strings.set(value, i)
+    }
+    return i
+  }
+
+  profile(p: Profile): number {
+    const key = profileKey(p)
+    let i = this.#profiles.get(key)
+    if (i === undefined) {
+      i = this.profiles.length / PROFILE_FIELDS
+      this.profiles.push(
+        (p.bot ? BOT : 0) | (p.qr ? QR : 0),
+        this.string(p.referrer),
+        this.string(p.browser),
+        this.string(p.os),
+        this.string(p.device),
+        this.string(p.country),
+      )
+      this.#profiles.set(key, i)
     }
     return i
   }
 }
 
-/** The string a column holds for the visit at `offset` in `visits`, or null. */
-export const stringAt = (columns: VisitColumns, offset: number, field: Field): string | null => {
-  const i = columns.visits[offset + field] as number
-  return i < 0 ? null : (columns.strings[i] as string)
+/** Builds a journal batch, classifying each visit as it is added (classify.ts). */
+export class VisitColumnsBuilder {
+  readonly #dictionary = new Dictionary()
+  readonly #visits: number[] = []
+  #base: number | undefined
+
+  /** Classifies a raw visit and adds it. */
+  add(visit: Visit, daySalt: string): void {
+    const c = classify(visit, daySalt)
+    this.push(visit.linkId, visit.at, { ...c, qr: visit.qr }, c.visitorKey)
+  }
+
+  push(linkId: string, at: number, profile: Profile, visitorKey: string): void {
+    this.#base ??= at
+    this.#visits.push(this.#dictionary.string(linkId), at - this.#base, this.#dictionary.profile(profile), this.#dictionary.string(visitorKey))
+  }
+
+  get size(): number {
+    return this.#visits.length / VISIT_FIELDS
+  }
+
+  build(): VisitColumns {
+    return { base: this.#base ?? 0, strings: this.#dictionary.strings, profiles: this.#dictionary.profiles, visits: this.#visits }
+  }
 }
 
-/** Every visit of a VisitColumns, as rows. */
-export function* rowsOf(columns: VisitColumns): Generator<ColumnsRow> {
-  const v = columns.visits
-  for (let o = 0; o < v.length; o += FIELDS) {
-    const flags = v[o + Field.Flags] as number
-    yield {
-      linkId: stringAt(columns, o, Field.Link),
-      at: v[o + Field.At] as number,
+/**
+ * A click block from `pairs` (time, then a profile's number in `profiles`, per visit), which must be in
+ * time order: each profile is interned once, not once per visit.
+ */
+export function encodeBlock(pairs: readonly number[], profiles: readonly Profile[]): BlockColumns {
+  const dictionary = new Dictionary()
+  const local = new Map<number, number>()
+  const base = pairs[0] ?? 0
+  const visits: number[] = new Array(pairs.length)
+  for (let o = 0; o < pairs.length; o += BLOCK_FIELDS) {
+    const id = pairs[o + 1] as number
+    let l = local.get(id)
+    if (l === undefined) local.set(id, (l = dictionary.profile(profiles[id] as Profile)))
+    visits[o] = (pairs[o] as number) - base
+    visits[o + 1] = l
+  }
+  return { base, strings: dictionary.strings, profiles: dictionary.profiles, visits }
+}
+
+/** The profiles of a Columns value, by index. */
+export function profilesOf(columns: Columns): Profile[] {
+  const { strings, profiles: p } = columns
+  const text = (i: number) => (i < 0 ? null : (strings[i] as string))
+  const out: Profile[] = []
+  for (let o = 0; o < p.length; o += PROFILE_FIELDS) {
+    const flags = p[o] as number
+    out.push({
       bot: (flags & BOT) !== 0,
       qr: (flags & QR) !== 0,
-      referrer: stringAt(columns, o, Field.Referrer),
-      browser: stringAt(columns, o, Field.Browser),
-      os: stringAt(columns, o, Field.Os),
-      device: stringAt(columns, o, Field.Device),
-      country: stringAt(columns, o, Field.Country),
-      visitorKey: stringAt(columns, o, Field.Visitor),
+      referrer: text(p[o + 1] as number),
+      browser: text(p[o + 2] as number),
+      os: text(p[o + 3] as number),
+      device: text(p[o + 4] as number),
+      country: text(p[o + 5] as number),
+    })
+  }
+  return out
+}
+
+/** Every visit of a journal batch. */
+export function* visitsOf(batch: VisitColumns): Generator<Profile & { linkId: string; at: number; visitorKey: string }> {
+  const profiles = profilesOf(batch)
+  const v = batch.visits
+  for (let o = 0; o < v.length; o += VISIT_FIELDS) {
+    yield {
+      ...(profiles[v[o + 2] as number] as Profile),
+      linkId: batch.strings[v[o] as number] as string,
+      at: batch.base + (v[o + 1] as number),
+      visitorKey: batch.strings[v[o + 3] as number] as string,
     }
   }
+}
+
+/** Every visit of a click block, oldest first. */
+export function* blockVisits(block: BlockColumns): Generator<Profile & { at: number }> {
+  const profiles = profilesOf(block)
+  const v = block.visits
+  for (let o = 0; o < v.length; o += BLOCK_FIELDS) yield { ...(profiles[v[o + 1] as number] as Profile), at: block.base + (v[o] as number) }
 }

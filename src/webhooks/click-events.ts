@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely'
 import { newId } from '../shared/ids.js'
 import { chunks } from '../stats/click-rollup.js'
-import { rowsOf, type VisitColumns } from '../stats/visit-columns.js'
+import { visitsOf, type VisitColumns } from '../stats/visit-columns.js'
 import type { Database } from '../storage/schema.js'
 import { eventBody, newDelivery } from './events.js'
 import type { NewDeliveryRow } from './webhooks.table.js'
@@ -18,9 +18,9 @@ const CHUNK = 500
 export async function recordClickEvents(trx: Transaction<Database>, batch: VisitColumns, now: number): Promise<number> {
   const subscribers = trx.selectFrom('webhooks').select(['id', 'owner_id']).where('wants_clicks', '=', 1).where('enabled', '=', 1)
   if ((await subscribers.limit(1).executeTakeFirst()) === undefined) return 0
-  const human = [...rowsOf(batch)].filter((v) => !v.bot)
+  const human = [...visitsOf(batch)].filter((v) => !v.bot)
   const links = new Map<string, { owner_id: string; domain: string; path: string }>()
-  for (const ids of chunks([...new Set(human.map((v) => v.linkId as string))], CHUNK)) {
+  for (const ids of chunks([...new Set(human.map((v) => v.linkId))], CHUNK)) {
     const rows = await trx
       .selectFrom('links as l')
       .select(['l.id', 'l.owner_id', 'l.domain', 'l.path'])
@@ -39,7 +39,7 @@ export async function recordClickEvents(trx: Transaction<Database>, batch: Visit
   }
   const rows: NewDeliveryRow[] = []
   for (const c of human) {
-    const link = links.get(c.linkId as string)
+    const link = links.get(c.linkId)
     if (link === undefined) continue
     const eventId = newId('evt')
     const payload = eventBody('link.clicked', now, {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import { newId } from '../../shared/ids.js'
 import { HOUR_MS, floorTo } from '../../shared/time.js'
-import { VisitColumnsBuilder } from '../../stats/visit-columns.js'
+import { BLOCK_FIELDS, encodeBlock, ProfileTable } from '../../stats/visit-columns.js'
 
 /** Rows read per query while copying. */
 const PAGE = 10_000
@@ -74,13 +74,21 @@ export async function up(untyped: Kysely<unknown>): Promise<void> {
 async function copyClicks(db: Kysely<Old>): Promise<void> {
   const links = await db.selectFrom('clicks').select('link_id').distinct().execute()
   for (const { link_id: linkId } of links) {
-    let block: { hour: number; start: number; end: number; builder: VisitColumnsBuilder } | undefined
+    // The hour's visits as (time, profile number) pairs, in time order.
+    let block: { hour: number; pairs: number[]; profiles: ProfileTable } | undefined
     const flush = async () => {
       if (block === undefined) return
-      const { start, end, builder } = block
+      const { pairs, profiles } = block
       await db
         .insertInto('click_blocks')
-        .values({ id: newId('blk'), link_id: linkId, start_at: start, end_at: end, clicks: builder.size, data: JSON.stringify(builder.build()) })
+        .values({
+          id: newId('blk'),
+          link_id: linkId,
+          start_at: pairs[0] as number,
+          end_at: pairs.at(-BLOCK_FIELDS) as number,
+          clicks: pairs.length / BLOCK_FIELDS,
+          data: JSON.stringify(encodeBlock(pairs, profiles.list)),
+        })
         .execute()
       block = undefined
     }
@@ -105,20 +113,9 @@ async function copyClicks(db: Kysely<Old>): Promise<void> {
       for (const r of rows) {
         const at = Number(r.clicked_at)
         if (block !== undefined && block.hour !== floorTo(at, HOUR_MS)) await flush()
-        block ??= { hour: floorTo(at, HOUR_MS), start: at, end: at, builder: new VisitColumnsBuilder() }
-        block.end = at
-        block.builder.push({
-          linkId: null,
-          at,
-          bot: r.is_bot === 1,
-          qr: r.is_qr === 1,
-          referrer: r.referrer,
-          browser: r.browser,
-          os: r.os,
-          device: r.device,
-          country: r.country,
-          visitorKey: null,
-        })
+        block ??= { hour: floorTo(at, HOUR_MS), pairs: [], profiles: new ProfileTable() }
+        const profile = { bot: r.is_bot === 1, qr: r.is_qr === 1, referrer: r.referrer, browser: r.browser, os: r.os, device: r.device, country: r.country }
+        block.pairs.push(at, block.profiles.id(profile))
       }
       if (page.length < PAGE || last === undefined) break
       after = Number(last)
