@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { classify } from './classify.js'
+import type { Visit } from './clicks.js'
+import { classifyBatch, encodeVisits } from './visit-batch.js'
+import { visitsOf } from './visit-columns.js'
+
+/** Visits as the click writer classifies them: a batch through the serving thread's encoding. */
+const classified = (visits: Visit[], salt = 'salt') => [...visitsOf(classifyBatch(encodeVisits(visits), () => salt))]
+const classify = (visit: Visit, salt?: string) => classified([visit], salt)[0]!
 
 /**
  * Real User-Agents of current browsers, devices and link-preview fetchers, and what the statistics
@@ -122,5 +128,44 @@ describe('User-Agent classification', () => {
     assert.equal(visit(chrome, true), true)
     assert.equal(visit(undefined, false), true)
     assert.equal(visit('', false), true)
+  })
+
+  test('a batch classifies each visit as it would alone; the visitor key depends on IP, User-Agent and the day, and is never the IP', () => {
+    const chrome = (FIXTURE[0] as (typeof FIXTURE)[number])[0]
+    const iphone = (FIXTURE[1] as (typeof FIXTURE)[number])[0]
+    const base: Visit = { linkId: 'lnk_a', at: 0, qr: false, head: false, ip: '203.0.113.9', userAgent: chrome, referer: undefined, country: undefined }
+    const visits: Visit[] = [
+      base,
+      { ...base, linkId: 'lnk_b', qr: true, referer: 'https://News.Example.com/item?id=1', country: 'de' },
+      { ...base, ip: '203.0.113.10' },
+      { ...base, userAgent: iphone, referer: 'not a url', country: 'Germany' },
+      { ...base, head: true, qr: true },
+      base,
+    ]
+    const batch = classified(visits)
+    assert.deepEqual(
+      batch.map((v) => classify(visits[batch.indexOf(v)]!)),
+      batch,
+      'the same alone as in a batch',
+    )
+    assert.deepEqual(
+      batch.map((v) => [v.linkId, v.qr, v.bot, v.referrer, v.country, v.browser]),
+      [
+        ['lnk_a', false, false, null, null, 'Chrome'],
+        ['lnk_b', true, false, 'news.example.com', 'DE', 'Chrome'],
+        ['lnk_a', false, false, null, null, 'Chrome'],
+        ['lnk_a', false, false, null, null, batch[3]!.browser],
+        ['lnk_a', true, true, null, null, 'Chrome'],
+        ['lnk_a', false, false, null, null, 'Chrome'],
+      ],
+    )
+    const keys = batch.map((v) => v.visitorKey)
+    assert.match(keys[0]!, /^[\w-]{22}$/)
+    assert.equal(keys[1], keys[0], 'the same visitor on another link')
+    assert.notEqual(keys[2], keys[0], 'another IP')
+    assert.notEqual(keys[3], keys[0], 'another User-Agent')
+    assert.equal(keys[5], keys[0])
+    assert.notEqual(classify(base, 'the next day')!.visitorKey, keys[0], "another day's salt")
+    assert.ok(!keys.some((k) => k.includes('203.0.113')))
   })
 })

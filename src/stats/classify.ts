@@ -2,7 +2,6 @@ import { hash } from 'node:crypto'
 import { isbot } from 'isbot'
 import { LRUCache } from 'lru-cache'
 import { UAParser } from 'ua-parser-js'
-import type { Visit } from './clicks.js'
 import { DAY_MS, floorTo, HOUR_MS } from '../shared/time.js'
 
 export { DAY_MS, HOUR_MS } from '../shared/time.js'
@@ -11,37 +10,20 @@ export const dayOf = (ms: number) => floorTo(ms, DAY_MS)
 
 const COUNTRY = /^[A-Za-z]{2}$/
 
-/** What is kept of a visit: never its IP, nor its whole User-Agent. */
-export interface ClassifiedVisit {
-  readonly bot: boolean
-  readonly referrer: string | null
-  readonly browser: string | null
-  readonly os: string | null
-  readonly device: string | null
-  readonly country: string | null
-  readonly visitorKey: string
-}
-
-/**
- * Classifies a raw visit: a bot when it is a HEAD request, has no User-Agent, or its User-Agent is one
- * isbot knows or PREVIEW_FETCHERS adds; browser, OS and device type from the User-Agent (ua-parser-js
- * 1.x, MIT; a browser with no device type is a desktop), the referrer's host, an ISO country code when
- * the trusted header carries one, and the visitor key (visitorKey). The IP itself goes no further than this function.
+/*
+ * Classifying a visit (visit-batch.ts puts these together): a bot when it is a HEAD request, has no
+ * User-Agent, or its User-Agent is one isbot knows or PREVIEW_FETCHERS adds; browser, OS and device
+ * type from the User-Agent (ua-parser-js 1.x, MIT; a browser with no device type is a desktop), the
+ * referrer's host, an ISO country code when the trusted header carries one, and the visitor key. The
+ * IP goes no further than the visitor key.
  */
-export function classify(visit: Visit, daySalt: string): ClassifiedVisit {
-  const userAgent = visit.userAgent ?? ''
-  // No browser sends no User-Agent; a HEAD is a link preview checking the link, whatever it claims to be.
-  const { bot, browser, os, device } = userAgent === '' ? NO_USER_AGENT : describeUserAgent(userAgent)
-  return {
-    bot: bot || visit.head,
-    referrer: referrerHost(visit.referer),
-    browser,
-    os,
-    device,
-    country: visit.country !== undefined && COUNTRY.test(visit.country) ? visit.country.toUpperCase() : null,
-    visitorKey: visitorKey(daySalt, visit.ip ?? '', userAgent),
-  }
-}
+
+/** What a User-Agent tells (cached): no browser sends none, so a visit without one is a bot. */
+export const userAgentFacts = (userAgent: string | undefined): UserAgentFacts =>
+  userAgent === undefined || userAgent === '' ? NO_USER_AGENT : describeUserAgent(userAgent)
+
+/** The ISO country code in the trusted country header, if it holds one. */
+export const countryOf = (header: string | undefined): string | null => (header !== undefined && COUNTRY.test(header) ? header.toUpperCase() : null)
 
 /**
  * The visitor key: SHA-256 keyed with the day's secret 256-bit salt as a prefix, over IP and
@@ -109,7 +91,7 @@ export function describeUserAgent(userAgent: string): UserAgentFacts {
 }
 
 /** The host of a Referer: parsed once per distinct Referer among recent ones (a URL parse costs more than the rest of a visit). */
-function referrerHost(referer: string | undefined): string | null {
+export function referrerHost(referer: string | undefined): string | null {
   if (!referer) return null
   let host = referrerHosts.get(referer)
   if (host === undefined) {

@@ -1,12 +1,13 @@
 import { Worker } from 'node:worker_threads'
 import type { Config } from '../config.js'
-import type { ClickSink, Visit } from './clicks.js'
+import type { ClickSink } from './clicks.js'
+import { encodeVisits, type EncodedVisits } from './visit-batch.js'
 
 export type WriterSettings = Pick<Config, 'databaseUrl' | 'databaseStatementTimeoutMs' | 'clickWriterNice'>
 
 /** To the thread: a batch of visits; a roll-up; a kick of the purge of deleted links; a wait until it is idle; the end. */
 export type WriterMessage =
-  { id: number; visits: unknown[] } | { id: number; rollUp: true } | { purge: true } | { id: number; purgeIdle: true } | { close: true }
+  { id: number; visits: EncodedVisits } | { id: number; rollUp: true } | { purge: true } | { id: number; purgeIdle: true } | { close: true }
 
 interface ErrorReply {
   readonly message: string
@@ -17,45 +18,6 @@ interface ErrorReply {
  * the thread's CPU seconds so far, or a purge round that failed.
  */
 export type WriteReply = { readonly id: number; readonly error?: ErrorReply; readonly cpuSeconds?: number } | { readonly purgeError: ErrorReply }
-
-const FIELDS = 8
-
-/**
- * A batch as one flat array of primitives: structured cloning copies it for a third of the CPU that
- * an array of objects costs, and that copy is made on the redirect's event loop.
- */
-export function encodeVisits(visits: readonly Visit[]): unknown[] {
-  const flat: unknown[] = new Array(visits.length * FIELDS)
-  let i = 0
-  for (const v of visits) {
-    flat[i++] = v.linkId
-    flat[i++] = v.at
-    flat[i++] = v.qr
-    flat[i++] = v.head
-    flat[i++] = v.ip
-    flat[i++] = v.userAgent
-    flat[i++] = v.referer
-    flat[i++] = v.country
-  }
-  return flat
-}
-
-export function decodeVisits(flat: readonly unknown[]): Visit[] {
-  const visits: Visit[] = []
-  for (let i = 0; i < flat.length; i += FIELDS) {
-    visits.push({
-      linkId: flat[i] as string,
-      at: flat[i + 1] as number,
-      qr: flat[i + 2] as boolean,
-      head: flat[i + 3] as boolean,
-      ip: flat[i + 4] as string | undefined,
-      userAgent: flat[i + 5] as string | undefined,
-      referer: flat[i + 6] as string | undefined,
-      country: flat[i + 7] as string | undefined,
-    })
-  }
-  return visits
-}
 
 /**
  * The click writer thread, seen from the server: a ClickSink that hands each batch to a worker
@@ -93,7 +55,8 @@ export function startClickWriterThread(settings: WriterSettings, on: { purgeErro
 
   const post = (message: WriterMessage) => {
     worker ??= spawn()
-    worker.postMessage(message)
+    // A batch's numbers are moved to the thread, not copied.
+    worker.postMessage(message, 'visits' in message ? [message.visits.numbers.buffer] : [])
   }
   const request = (message: (id: number) => WriterMessage) =>
     new Promise<void>((resolve, reject) => {

@@ -4,7 +4,7 @@ import { createConversationsRepository } from '../conversations/conversations.re
 import { createLinkPurger } from '../links/links.purger.js'
 import { createLinksRepository } from '../links/links.repository.js'
 import { openStorage } from '../storage/database.js'
-import { decodeVisits, type WriterMessage, type WriteReply, type WriterSettings } from './click-writer.thread.js'
+import type { WriterMessage, WriteReply, WriterSettings } from './click-writer.thread.js'
 import { createRollup } from './click-rollup.js'
 import { createStatsRepository } from './stats.repository.js'
 import { createVisitWriter } from './visit-writer.js'
@@ -56,7 +56,7 @@ port.on('message', (message: WriterMessage) => {
     }
     let reply: WriteReply
     try {
-      if ('visits' in message) await writer.write(decodeVisits(message.visits))
+      if ('visits' in message) await writer.writeEncoded(message.visits)
       else if ('rollUp' in message) await writer.rollUp()
       else await purger.idle()
       reply = { id: message.id, cpuSeconds: cpuSeconds() }

@@ -1,6 +1,3 @@
-import { classify } from './classify.js'
-import type { Visit } from './clicks.js'
-
 /**
  * What is kept of a visit besides its link, time and visitor: the visit's profile. A site's visits
  * share few of them (the same browsers, referrers and countries again and again), so batches store
@@ -66,6 +63,8 @@ class Dictionary {
   readonly profiles: number[] = []
   readonly #strings = new Map<string, number>()
   readonly #profiles = new Map<string, number>()
+  /** The same, by object: a batch's visits that share a profile share the object (visit-batch.ts). */
+  readonly #profileObjects = new Map<Profile, number>()
 
   string(value: string | null): number {
     if (value === null) return -1
@@ -78,6 +77,8 @@ class Dictionary {
   }
 
   profile(p: Profile): number {
+    const known = this.#profileObjects.get(p)
+    if (known !== undefined) return known
     const key = profileKey(p)
     let i = this.#profiles.get(key)
     if (i === undefined) {
@@ -92,21 +93,16 @@ class Dictionary {
       )
       this.#profiles.set(key, i)
     }
+    this.#profileObjects.set(p, i)
     return i
   }
 }
 
-/** Builds a journal batch, classifying each visit as it is added (classify.ts). */
+/** Builds a journal batch from classified visits (visit-batch.ts). */
 export class VisitColumnsBuilder {
   readonly #dictionary = new Dictionary()
   readonly #visits: number[] = []
   #base: number | undefined
-
-  /** Classifies a raw visit and adds it. */
-  add(visit: Visit, daySalt: string): void {
-    const c = classify(visit, daySalt)
-    this.push(visit.linkId, visit.at, { ...c, qr: visit.qr }, c.visitorKey)
-  }
 
   push(linkId: string, at: number, profile: Profile, visitorKey: string): void {
     this.#base ??= at

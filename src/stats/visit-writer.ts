@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import { DAY_MS, dayOf } from './classify.js'
+import { DAY_MS } from './classify.js'
 import type { ClickSink, Visit } from './clicks.js'
 import type { Rollup } from './click-rollup.js'
 import type { StatsRepository } from './stats.repository.js'
-import { VisitColumnsBuilder, type VisitColumns } from './visit-columns.js'
+import { classifyBatch, daysOf, encodeVisits, type EncodedVisits } from './visit-batch.js'
+import type { VisitColumns } from './visit-columns.js'
 
 /**
  * Another writer's journal rows are rolled up by this one once they are this old: that writer stopped
@@ -18,7 +19,11 @@ export const STALE_JOURNAL_MS = 60_000
  * database (each rolls up its own batches); without them, any row in the journal is this writer's
  * to roll up (those a crashed process left).
  */
-export function createVisitWriter(repo: StatsRepository, rollup: Rollup, options: { shared: boolean; now: () => number }): ClickSink {
+export function createVisitWriter(
+  repo: StatsRepository,
+  rollup: Rollup,
+  options: { shared: boolean; now: () => number },
+): ClickSink & { writeEncoded(batch: EncodedVisits): Promise<void> } {
   const salts = new Map<number, Promise<string>>()
   const instance = randomBytes(12).toString('base64url')
   /** This writer's journal rows not rolled up yet, as appended: a roll-up need not parse them again. */
@@ -37,19 +42,18 @@ export function createVisitWriter(repo: StatsRepository, rollup: Rollup, options
     return salt
   }
 
+  /** Classifies a batch (with the salts of its days, read first) and appends it to the journal. */
+  async function writeEncoded(batch: EncodedVisits): Promise<void> {
+    if (batch.numbers.length === 0) return
+    const salts = new Map<number, string>()
+    for (const day of daysOf(batch)) salts.set(day, await daySalt(day))
+    const columns = classifyBatch(batch, (day) => salts.get(day) as string)
+    own.set(await rollup.append(instance, columns, options.now()), columns)
+  }
+
   return {
-    async write(visits: readonly Visit[]) {
-      if (visits.length === 0) return
-      const saltOf = new Map<number, string>()
-      for (const v of visits) {
-        const day = dayOf(v.at)
-        if (!saltOf.has(day)) saltOf.set(day, await daySalt(day))
-      }
-      const batch = new VisitColumnsBuilder()
-      for (const v of visits) batch.add(v, saltOf.get(dayOf(v.at)) as string)
-      const columns = batch.build()
-      own.set(await rollup.append(instance, columns, options.now()), columns)
-    },
+    write: (visits: readonly Visit[]) => writeEncoded(encodeVisits(visits)),
+    writeEncoded,
 
     async rollUp() {
       const now = options.now()
