@@ -5,6 +5,7 @@
 import { newId } from '../src/shared/ids.js'
 import type { ClickSink, Visit } from '../src/stats/clicks.js'
 import { blockClicks, type ExportedClick } from '../src/stats/stats.repository.js'
+import { encodeVisits } from '../src/stats/visit-batch.js'
 import type { Db } from '../src/storage/database.js'
 import type { LinkRow } from '../src/links/links.table.js'
 import type { Principal } from '../src/tokens/tokens.service.js'
@@ -66,6 +67,6 @@ export async function recordedClicks(db: Db, linkId: string): Promise<ExportedCl
 
 /** Writes visits through a click sink and rolls them up: what a flush of the click buffer does. */
 export async function writeAndRollUp(sink: ClickSink, visits: readonly Visit[]): Promise<void> {
-  await sink.write(visits)
+  await sink.write(encodeVisits(visits))
   await sink.rollUp()
 }

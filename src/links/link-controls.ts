@@ -150,7 +150,6 @@ export function preferredLanguage(header: string | undefined): string | null {
  */
 export function createClickCounter() {
   const pending = new Map<string, number>()
-  const counted = new WeakSet<object>()
   /**
    * Counted visits that are written but not rolled up yet (so not in the rollups that the limit reads),
    * per link, by the roll-up generation they were written in: a roll-up covers every batch written before it started.
@@ -163,24 +162,21 @@ export function createClickCounter() {
     else counts.set(linkId, left)
   }
   return {
-    /** The redirect recorded a human visit of a limited link. */
-    counted(linkId: string, visit: object): void {
-      counted.add(visit)
+    /** The redirect recorded a human visit of a limited link (and the click buffer counts it in its batch). */
+    counted(linkId: string): void {
       add(pending, linkId, 1)
     },
     pending: (linkId: string): number => pending.get(linkId) ?? 0,
     /** The click sink, telling the counter which counted visits are rolled up (then the rollups count them). */
     wrapSink(sink: ClickSink): ClickSink {
       return {
-        async write(visits) {
+        async write(batch) {
           const written = generation
-          await sink.write(visits)
-          for (const visit of visits) {
-            if (!counted.has(visit)) continue
-            let counts = journaled.get(written)
-            if (counts === undefined) journaled.set(written, (counts = new Map()))
-            add(counts, visit.linkId, 1)
-          }
+          await sink.write(batch)
+          if (batch.counted === undefined || batch.counted.size === 0) return
+          let counts = journaled.get(written)
+          if (counts === undefined) journaled.set(written, (counts = new Map()))
+          for (const [linkId, n] of batch.counted) add(counts, linkId, n)
         },
         async rollUp() {
           const upTo = generation++

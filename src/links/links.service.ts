@@ -645,11 +645,11 @@ export function createLinksService(deps: {
     },
 
     /** The redirect recorded a human visit of a link with maxClicks. */
-    countVisit(target: RedirectTarget, visit: object): void {
+    countVisit(target: RedirectTarget): void {
       const count = target.controls?.clicks
       if (count === undefined) return
       count.local++
-      counter.counted(target.linkId, visit)
+      counter.counted(target.linkId)
     },
 
     /**

@@ -71,8 +71,9 @@ export function createRedirectHandler(deps: {
       referer: req.headers.referer,
       country: config.countryHeader === undefined ? undefined : header(req, config.countryHeader),
     }
-    clicks.record(visit)
-    if (target.controls?.clicks !== undefined && isHumanVisit(visit.userAgent, visit.head)) links.countVisit(target, visit)
+    // A human visit of a link with a click limit counts towards it once it is recorded (not dropped).
+    const limited = target.controls?.clicks !== undefined && isHumanVisit(visit.userAgent, visit.head)
+    if (clicks.record(visit, limited) && limited) links.countVisit(target)
   }
 
   function answerNotFound(req: IncomingMessage, res: ServerResponse) {

@@ -6,6 +6,7 @@ import { openTestStorage, type TestStorage } from '../../test/storage.js'
 import { DAY_MS, HOUR_MS } from '../shared/time.js'
 import type { ClickSink } from './clicks.js'
 import { createRollup } from './click-rollup.js'
+import { encodeVisits } from './visit-batch.js'
 import { createStatsRepository, type StatsRepository } from './stats.repository.js'
 import { createVisitWriter, STALE_JOURNAL_MS } from './visit-writer.js'
 
@@ -48,8 +49,8 @@ for (const backend of backends) {
     test('written visits wait in the journal, one row per batch, until the roll-up counts them and empties it', async () => {
       const link = await insertLink(t.storage.db)
       const sink = writer()
-      await sink.write([visit(link.id, now), visit(link.id, now + 1)])
-      await sink.write([visit(link.id, now + 2)])
+      await sink.write(encodeVisits([visit(link.id, now), visit(link.id, now + 1)]))
+      await sink.write(encodeVisits([visit(link.id, now + 2)]))
       assert.equal(await journalRows(), 2)
       assert.equal(await total(link.id), 0, 'not in the statistics before the roll-up')
       await sink.rollUp()
@@ -65,8 +66,10 @@ for (const backend of backends) {
       const hour = at('2026-06-01T10:00:00Z')
       for (let batch = 0; batch < 5; batch++) {
         await sink.write(
-          Array.from({ length: 2000 }, (_, i) =>
-            visit(link.id, hour + batch * 2000 + i, { ip: `10.0.${batch}.${i % 200}`, referer: `https://r${i % 7}.example/` }),
+          encodeVisits(
+            Array.from({ length: 2000 }, (_, i) =>
+              visit(link.id, hour + batch * 2000 + i, { ip: `10.0.${batch}.${i % 200}`, referer: `https://r${i % 7}.example/` }),
+            ),
           ),
         )
       }
@@ -96,10 +99,10 @@ for (const backend of backends) {
       const link = await insertLink(t.storage.db)
       const [a, b] = [writer(), writer()]
       for (const sink of [a, b, a]) {
-        await sink.write([visit(link.id, now, { ip: '198.51.100.7' })])
+        await sink.write(encodeVisits([visit(link.id, now, { ip: '198.51.100.7' })]))
         await sink.rollUp()
       }
-      await b.write([visit(link.id, now + DAY_MS, { ip: '198.51.100.7' })])
+      await b.write(encodeVisits([visit(link.id, now + DAY_MS, { ip: '198.51.100.7' })]))
       await b.rollUp()
       const days = await repo.buckets(link.id, 0, at('2030-01-01T00:00:00Z'), DAY_MS)
       assert.deepEqual(
@@ -114,7 +117,7 @@ for (const backend of backends) {
     test(`a journal left by a writer that stopped is rolled up once: ${backend === 'sqlite' ? 'by the next writer at once (one server owns the file)' : `by another instance once it is ${STALE_JOURNAL_MS / 1000} s old`}`, async () => {
       const link = await insertLink(t.storage.db)
       const crashed = writer()
-      await crashed.write([visit(link.id, now), visit(link.id, now + 1)])
+      await crashed.write(encodeVisits([visit(link.id, now), visit(link.id, now + 1)]))
       const next = writer()
       await next.rollUp()
       if (backend === 'postgres') {
@@ -132,7 +135,7 @@ for (const backend of backends) {
     test('visits of a link deleted before the roll-up are dropped; the others are counted', async () => {
       const [gone, kept] = [await insertLink(t.storage.db), await insertLink(t.storage.db)]
       const sink = writer()
-      await sink.write([visit(gone.id, now), visit(kept.id, now)])
+      await sink.write(encodeVisits([visit(gone.id, now), visit(kept.id, now)]))
       await t.storage.db.updateTable('links').set({ deleted_at: now }).where('id', '=', gone.id).execute()
       await sink.rollUp()
       assert.equal(await total(gone.id), 0)

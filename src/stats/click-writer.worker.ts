@@ -56,7 +56,7 @@ port.on('message', (message: WriterMessage) => {
     }
     let reply: WriteReply
     try {
-      if ('visits' in message) await writer.writeEncoded(message.visits)
+      if ('visits' in message) await writer.write(message.visits)
       else if ('rollUp' in message) await writer.rollUp()
       else await purger.idle()
       reply = { id: message.id, cpuSeconds: cpuSeconds() }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Metrics } from '../ops/metrics.js'
+import { VisitBatchBuilder, visitCount, type EncodedVisits } from './visit-batch.js'
 
 /** One visit of a short link, as the redirect saw it. Parsing and classification happen off the hot path. */
 export interface Visit {
@@ -16,7 +17,11 @@ export interface Visit {
 
 /** The seam between the redirect and the statistics pipeline: `record` must never block or throw. */
 export interface ClickRecorder {
-  record(visit: Visit): void
+  /**
+   * Buffers a visit; `counted`: a human visit of a link with a click limit. False when the visit was
+   * dropped instead (the buffer is full, or closed).
+   */
+  record(visit: Visit, counted?: boolean): boolean
   /**
    * Writes everything buffered so far and rolls it up into the statistics; rejects when a write fails
    * (the visits stay buffered, or journaled).
@@ -37,7 +42,7 @@ export interface ClickRecorder {
  * the export's click blocks), which costs per distinct link, hour and value, not per visit.
  */
 export interface ClickSink {
-  write(visits: readonly Visit[]): Promise<void>
+  write(batch: EncodedVisits): Promise<void>
   rollUp(): Promise<void>
 }
 
@@ -58,7 +63,10 @@ export class ClickBuffer implements ClickRecorder {
   readonly #intervalMs: number
   readonly #rollupIntervalMs: number
   readonly #rollupVisits: number
-  #pending: Visit[] = []
+  /** The batch the redirect adds to; full or flushed, it is sealed into `#sealed`, which the flusher writes in order. */
+  #open = new VisitBatchBuilder()
+  #sealed: EncodedVisits[] = []
+  #sealedVisits = 0
   /** Visits written since the last roll-up started, and those the running roll-up takes. */
   #unrolled = 0
   #rollingVisits = 0
@@ -85,7 +93,7 @@ export class ClickBuffer implements ClickRecorder {
     this.#metrics = options.metrics
     this.#logger = options.logger
     this.#metrics.watchClickBuffer(
-      () => this.#pending.length + this.#writing,
+      () => this.size,
       () => this.#unrolled + this.#rollingVisits,
     )
     this.#capacity = options.capacity
@@ -112,25 +120,29 @@ export class ClickBuffer implements ClickRecorder {
     }, this.#intervalMs).unref()
   }
 
-  record(visit: Visit): void {
-    if (this.#closed || this.#pending.length + this.#writing >= this.#capacity) {
+  record(visit: Visit, counted = false): boolean {
+    if (this.#closed || this.size >= this.#capacity) {
       this.#metrics.dropClicks(this.#closed ? 'shutdown' : 'buffer_full', 1)
-      return
+      return false
     }
-    this.#pending.push(visit)
-    if (this.#pending.length >= this.#batchSize) this.#kick()
+    this.#open.add(visit, counted)
+    if (this.#open.size >= this.#batchSize) {
+      this.#seal()
+      void this.#kick()
+    }
+    return true
   }
 
   async flush(): Promise<void> {
     // A drain already under way may have started before the latest visits: wait for it, then drain again.
     await this.#draining?.catch(() => {})
-    await this.#kick()
+    await this.#kick(true)
     // Nothing written, nothing to roll up: a CLI command that recorded no visit never opens the writer's connection.
     if (this.#unrolled > 0 || this.#rolling !== undefined) await this.#rollUp()
   }
 
   get size(): number {
-    return this.#pending.length + this.#writing
+    return this.#open.size + this.#sealedVisits + this.#writing
   }
 
   async close(deadline = 0): Promise<number> {
@@ -147,19 +159,21 @@ export class ClickBuffer implements ClickRecorder {
           await new Promise((resolve) => setTimeout(resolve, CLOSE_RETRY_MS))
           continue
         }
-        const dropped = this.#pending.length
+        const dropped = this.size
         this.#logger.error({ err: error, dropped }, `could not write ${dropped} buffered visits at shutdown; they are dropped`)
         this.#metrics.dropClicks('shutdown', dropped)
-        this.#pending = []
+        this.#open = new VisitBatchBuilder()
+        this.#sealed = []
+        this.#sealedVisits = 0
         return dropped
       }
     }
   }
 
   /** Starts draining unless a drain runs; returns the running drain (which a timer tick ignores if it fails). */
-  #kick(): Promise<void> {
+  #kick(all = false): Promise<void> {
     if (!this.#draining) {
-      this.#draining = this.#drain().finally(() => {
+      this.#draining = this.#drain(all).finally(() => {
         this.#draining = undefined
       })
       this.#draining.catch(() => {})
@@ -191,20 +205,42 @@ export class ClickBuffer implements ClickRecorder {
     return this.#rolling
   }
 
-  async #drain(): Promise<void> {
-    while (this.#pending.length > 0) {
-      const batch = this.#pending.splice(0, this.#batchSize)
-      this.#writing = batch.length
+  /** Closes the open batch: from now on it is written as it is. */
+  #seal(): void {
+    if (this.#open.size === 0) return
+    const batch = this.#open.build()
+    this.#sealed.push(batch)
+    this.#sealedVisits += visitCount(batch)
+    this.#open = new VisitBatchBuilder()
+  }
+
+  /**
+   * Writes the sealed batches and what the open one holds, and, when `all`, whatever the redirect adds
+   * meanwhile. Not that by default: under load the redirect adds visits while a batch is written, and
+   * writing each trickle at once made a transaction (and an fsync) per millisecond instead of one per
+   * flush interval.
+   */
+  async #drain(all: boolean): Promise<void> {
+    this.#seal()
+    for (;;) {
+      if (all) this.#seal()
+      const batch = this.#sealed.shift()
+      if (batch === undefined) return
+      const size = visitCount(batch)
+      this.#sealedVisits -= size
+      this.#writing = size
       const started = process.hrtime.bigint()
       try {
         await this.#sink.write(batch)
-        this.#metrics.observeClickFlush('ok', batch.length, seconds(started))
-        this.#unrolled += batch.length
+        this.#metrics.observeClickFlush('ok', size, seconds(started))
+        this.#unrolled += size
         if (this.#unrolled >= this.#rollupVisits || Date.now() - this.#lastRollup >= this.#rollupIntervalMs) void this.#rollUp().catch(() => {})
         if (this.#failing) this.#logger.info('writing clicks works again')
         this.#failing = false
       } catch (error) {
-        this.#pending = batch.concat(this.#pending)
+        // Back at the head, as it was: retried first by the next flush.
+        this.#sealed.unshift(batch)
+        this.#sealedVisits += size
         this.#metrics.observeClickFlush('error', 0, seconds(started))
         if (!this.#failing) this.#logger.warn({ err: error }, 'writing clicks failed; visits stay buffered and are retried')
         this.#failing = true

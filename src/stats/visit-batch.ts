@@ -3,46 +3,80 @@ import type { Visit } from './clicks.js'
 import { VisitColumnsBuilder, type Profile, type VisitColumns } from './visit-columns.js'
 
 /**
- * A batch of raw visits on its way from the serving thread to the click writer thread: every distinct
- * string (link id, IP, User-Agent, Referer, country) once, and each visit as NUMBERS numbers in one
- * buffer that is transferred, not copied. Copying a batch as objects or strings per visit cost the
- * serving thread ~0.5 µs per visit and the writer as much again; this, a few Map lookups.
+ * A batch of raw visits, as the serving thread buffers them and hands them to the click writer thread:
+ * every distinct string (link id, IP, User-Agent, Referer, country) once, and each visit as NUMBERS
+ * numbers in one typed array, which the thread receives as one copy of memory. A visit is encoded as it is
+ * recorded: the header strings of each request die young instead of waiting a second in the buffer
+ * (which promoted them to the old generation and made the garbage collector work for every visit),
+ * and a batch is ready to send without a pass over it on the serving thread.
  */
 export interface EncodedVisits {
   readonly strings: string[]
   /** Per visit: link, time, flags (QR_VISIT | HEAD_VISIT), IP, User-Agent, Referer, country; a string's index in `strings`, or -1. */
   readonly numbers: Float64Array<ArrayBuffer>
+  /** The batch's human visits of links with a click limit, per link (links/link-controls.ts); not sent to the thread. */
+  readonly counted?: ReadonlyMap<string, number>
 }
 
 const NUMBERS = 7
 const QR_VISIT = 1
 const HEAD_VISIT = 2
 
-export function encodeVisits(visits: readonly Visit[]): EncodedVisits {
-  const strings: string[] = []
-  const index = new Map<string, number>()
-  const intern = (value: string | undefined) => {
+/** An EncodedVisits being filled, one visit at a time. */
+export class VisitBatchBuilder {
+  readonly #strings: string[] = []
+  readonly #index = new Map<string, number>()
+  readonly #counted = new Map<string, number>()
+  #numbers = new Float64Array(256 * NUMBERS)
+  #length = 0
+
+  /** Adds a visit; `counted`: it counts towards its link's click limit. */
+  add(visit: Visit, counted = false): void {
+    if (this.#length === this.#numbers.length) {
+      const grown = new Float64Array(this.#numbers.length * 2)
+      grown.set(this.#numbers)
+      this.#numbers = grown
+    }
+    const n = this.#numbers
+    let o = this.#length
+    n[o++] = this.#intern(visit.linkId)
+    n[o++] = visit.at
+    n[o++] = (visit.qr ? QR_VISIT : 0) | (visit.head ? HEAD_VISIT : 0)
+    n[o++] = this.#intern(visit.ip)
+    n[o++] = this.#intern(visit.userAgent)
+    n[o++] = this.#intern(visit.referer)
+    n[o++] = this.#intern(visit.country)
+    this.#length = o
+    if (counted) this.#counted.set(visit.linkId, (this.#counted.get(visit.linkId) ?? 0) + 1)
+  }
+
+  get size(): number {
+    return this.#length / NUMBERS
+  }
+
+  build(): EncodedVisits {
+    return { strings: this.#strings, numbers: this.#numbers.slice(0, this.#length), counted: this.#counted }
+  }
+
+  #intern(value: string | undefined): number {
     if (value === undefined) return -1
-    let i = index.get(value)
+    let i = this.#index.get(value)
     if (i === undefined) {
-      i = strings.push(value) - 1
-      index.set(value, i)
+      i = this.#strings.push(value) - 1
+      this.#index.set(value, i)
     }
     return i
   }
-  const numbers = new Float64Array(visits.length * NUMBERS)
-  let o = 0
-  for (const v of visits) {
-    numbers[o++] = intern(v.linkId)
-    numbers[o++] = v.at
-    numbers[o++] = (v.qr ? QR_VISIT : 0) | (v.head ? HEAD_VISIT : 0)
-    numbers[o++] = intern(v.ip)
-    numbers[o++] = intern(v.userAgent)
-    numbers[o++] = intern(v.referer)
-    numbers[o++] = intern(v.country)
-  }
-  return { strings, numbers }
 }
+
+export function encodeVisits(visits: readonly Visit[]): EncodedVisits {
+  const batch = new VisitBatchBuilder()
+  for (const v of visits) batch.add(v)
+  return batch.build()
+}
+
+/** How many visits a batch holds. */
+export const visitCount = (batch: EncodedVisits): number => batch.numbers.length / NUMBERS
 
 /** The UTC days of a batch's visits. */
 export function daysOf(batch: EncodedVisits): Set<number> {

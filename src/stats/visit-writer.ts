@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { DAY_MS } from './classify.js'
-import type { ClickSink, Visit } from './clicks.js'
+import type { ClickSink } from './clicks.js'
 import type { Rollup } from './click-rollup.js'
 import type { StatsRepository } from './stats.repository.js'
-import { classifyBatch, daysOf, encodeVisits, type EncodedVisits } from './visit-batch.js'
+import { classifyBatch, daysOf, type EncodedVisits } from './visit-batch.js'
 import type { VisitColumns } from './visit-columns.js'
 
 /**
@@ -19,11 +19,7 @@ export const STALE_JOURNAL_MS = 60_000
  * database (each rolls up its own batches); without them, any row in the journal is this writer's
  * to roll up (those a crashed process left).
  */
-export function createVisitWriter(
-  repo: StatsRepository,
-  rollup: Rollup,
-  options: { shared: boolean; now: () => number },
-): ClickSink & { writeEncoded(batch: EncodedVisits): Promise<void> } {
+export function createVisitWriter(repo: StatsRepository, rollup: Rollup, options: { shared: boolean; now: () => number }): ClickSink {
   const salts = new Map<number, Promise<string>>()
   const instance = randomBytes(12).toString('base64url')
   /** This writer's journal rows not rolled up yet, as appended: a roll-up need not parse them again. */
@@ -52,8 +48,7 @@ export function createVisitWriter(
   }
 
   return {
-    write: (visits: readonly Visit[]) => writeEncoded(encodeVisits(visits)),
-    writeEncoded,
+    write: writeEncoded,
 
     async rollUp() {
       const now = options.now()
