@@ -90,8 +90,13 @@ export async function benchControls(settings: ControlsSettings, workDir: string,
     const unexpected: Record<string, number> = {}
     const measure = async (server: ServerProcess, seconds: number): Promise<number> => {
       const before = server.cpuSeconds()
+      const threadsBefore = server.cpuByThread()
       const result = await runLoad(settings.generator, { url: server.url, connections: settings.connections, seconds, requests, expect: 302 })
       await drainClicks(server)
+      const threads = server.cpuByThread()
+      log(
+        `  ${server.name}: ${[...threads].map(([kind, cpu]) => `${kind} ${(((cpu - (threadsBefore.get(kind) ?? 0)) / result.responses) * 1e6).toFixed(1)} µs`).join(', ')}`,
+      )
       // Timeouts under a loaded machine count here too: reported, not fatal (the answers were checked before).
       unexpected[server.name] = (unexpected[server.name] ?? 0) + result.unexpected
       return ((server.cpuSeconds() - before) / result.responses) * 1e6

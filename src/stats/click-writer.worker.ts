@@ -19,9 +19,6 @@ const settings = workerData as WriterSettings
 setPriority(settings.clickWriterNice)
 const port = parentPort as NonNullable<typeof parentPort>
 const storage = openStorage({ ...settings, databasePoolSize: 1 })
-// The staging tables and GROUP BY sorts of a batch stay in memory rather than in temporary files (only
-// on this connection: the server's own large sorts, such as a deep page of links, keep using files).
-await storage.adapter.prepareBulkWriter(storage.db)
 const stats = createStatsRepository(storage.db, storage.adapter)
 const writer = createVisitWriter(stats, createRollup(storage.db, storage.adapter, recordClickEvents), {
   shared: storage.adapter.sharedAcrossInstances,

@@ -234,7 +234,10 @@ export class ClickBuffer implements ClickRecorder {
         await this.#sink.write(batch)
         this.#metrics.observeClickFlush('ok', size, seconds(started))
         this.#unrolled += size
-        if (this.#unrolled >= this.#rollupVisits || Date.now() - this.#lastRollup >= this.#rollupIntervalMs) void this.#rollUp().catch(() => {})
+        // Visits of links with a click limit are rolled up at once: other instances read the limit's
+        // count from the rollups, so it stays within a flush interval everywhere (docs/api.md, maxClicks).
+        const limited = batch.counted !== undefined && batch.counted.size > 0
+        if (limited || this.#unrolled >= this.#rollupVisits || Date.now() - this.#lastRollup >= this.#rollupIntervalMs) void this.#rollUp().catch(() => {})
         if (this.#failing) this.#logger.info('writing clicks works again')
         this.#failing = false
       } catch (error) {

@@ -416,6 +416,24 @@ describe('click flusher triggers', () => {
     }
   })
 
+  test('written visits wait for the roll-up interval, except those of a link with a click limit, rolled up at once', async () => {
+    const s = await startTestServer({ env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50', LINKLINE_CLICK_ROLLUP_INTERVAL_MS: '60000' } })
+    try {
+      const create = async (json: Record<string, unknown>) =>
+        (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', ...json } })).body.data.id
+      const [plain, limited] = [await create({ path: '/plain' }), await create({ path: '/limited', maxClicks: 100 })]
+      const humanClicks = async (id: string) => (await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks
+      assert.equal((await s.request('GET', '/plain', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
+      await eventually(async () => metric((await s.request('GET', '/metrics', { token: null })).text, 'linkline_click_journal_size') === 1)
+      assert.equal(await humanClicks(plain), 0, 'written to the journal, not rolled up yet')
+      assert.equal((await s.request('GET', '/limited', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
+      await eventually(async () => (await humanClicks(limited)) === 1)
+      assert.equal(await humanClicks(plain), 1, 'rolled up with it')
+    } finally {
+      await s.close()
+    }
+  })
+
   test('the timers write what is buffered and roll it up', async () => {
     const s = await startTestServer({ env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50', LINKLINE_CLICK_ROLLUP_INTERVAL_MS: '50' } })
     try {

@@ -23,11 +23,6 @@ export interface DialectAdapter {
    */
   lockForTransaction(trx: Db, key: number): Promise<void>
   /**
-   * Tunes a connection that writes large batches (the click writer's): SQLite keeps its temporary
-   * tables and sorts in memory (only on that connection); PostgreSQL needs nothing.
-   */
-  prepareBulkWriter(db: Db): Promise<void>
-  /**
    * Deletes at most `limit` rows of `table` that match `where`, in one short statement, and returns
    * how many went: the unit of background deletes (the purge of deleted links, retention), so that no
    * statement holds the write lock for long. Rows are addressed by SQLite's `rowid` or PostgreSQL's
@@ -47,9 +42,6 @@ export const sqliteAdapter: DialectAdapter = {
   name: 'sqlite',
   sharedAcrossInstances: false,
   lockForTransaction: async () => {},
-  async prepareBulkWriter(db) {
-    await sql`pragma temp_store = memory`.execute(db)
-  },
   deleteBatch: (db, table, where, limit) => deleted(sql`delete from ${sql.table(table)} where rowid in (${someRows(table, 'rowid', where, limit)})`, db),
 }
 
@@ -59,7 +51,6 @@ export const postgresAdapter: DialectAdapter = {
   async lockForTransaction(trx, key) {
     await sql`select pg_advisory_xact_lock(${key})`.execute(trx)
   },
-  prepareBulkWriter: async () => {},
   deleteBatch: (db, table, where, limit) => deleted(sql`delete from ${sql.table(table)} where ctid = any(array(${someRows(table, 'ctid', where, limit)}))`, db),
 }
 
