@@ -58,16 +58,10 @@ const scenarios: RedirectScenario[] = []
 let api: ApiReport | undefined
 let controls: ControlsReport | undefined
 try {
+  // The redirect load of both the redirect and the controls parts.
+  const load = { generator, links: 10_000, connections: 50, seconds: quick ? 2 : 5, warmupSeconds: quick ? 1 : 3, rounds: quick ? 3 : 5 }
   if (runs('redirect')) {
-    const settings = {
-      generator,
-      links: 10_000,
-      connections: 50,
-      seconds: quick ? 2 : 5,
-      warmupSeconds: quick ? 1 : 3,
-      rounds: quick ? 3 : 5,
-      cpuProfDir: values['cpu-prof'] ? resolve(root, 'bench-profiles') : undefined,
-    }
+    const settings = { ...load, cpuProfDir: values['cpu-prof'] ? resolve(root, 'bench-profiles') : undefined }
     redirect = await benchRedirect(settings, workDir, log)
     // The same measurement where visits are concentrated, spread out, or stored on PostgreSQL + Redis.
     const fewer = { ...settings, rounds: quick ? 2 : 3, cpuProfDir: undefined }
@@ -96,12 +90,7 @@ try {
   if (runs('controls')) {
     controls = await benchControls(
       {
-        generator,
-        links: 10_000,
-        connections: 50,
-        seconds: quick ? 2 : 5,
-        warmupSeconds: quick ? 1 : 3,
-        rounds: quick ? 3 : 5,
+        ...load,
         baseline: values.baseline === undefined ? undefined : resolve(values.baseline),
         bulkLinks: 10_000,
       },

@@ -1,6 +1,8 @@
+import { Migrator, sql, type Migration } from 'kysely'
 import { loadConfig } from '../src/config.js'
 import { openStorage, type Storage } from '../src/storage/database.js'
 import { migrateToLatest } from '../src/storage/migrate.js'
+import { migrations } from '../src/storage/migrations/index.js'
 import type { Backend } from './backends.js'
 import { createTestDatabase, type TestDatabase } from './build-test-app.js'
 
@@ -12,13 +14,24 @@ export interface TestStorage {
 
 /**
  * A migrated database of its own, without a server: for repository and service tests ("medium"
- * tests, as Immich calls them), which build the real repositories over `storage.db`.
+ * tests, as Immich calls them), which build the real repositories over `storage.db`. With `migration`,
+ * migrated up to that one only (a migration's test then fills the tables it starts from).
  */
-export async function openTestStorage(backend: Backend): Promise<TestStorage> {
+export async function openTestStorage(backend: Backend, migration?: keyof typeof migrations): Promise<TestStorage> {
   const database = await createTestDatabase(backend)
   const storage = openStorage(loadConfig(database.env))
   try {
-    await migrateToLatest(storage)
+    if (migration === undefined) await migrateToLatest(storage)
+    else {
+      const schema = storage.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(storage.db)).rows[0]?.s : undefined
+      const migrator = new Migrator({
+        db: storage.db,
+        provider: { getMigrations: async () => migrations as Record<string, Migration> },
+        migrationTableSchema: schema,
+      })
+      const { error } = await migrator.migrateTo(migration)
+      if (error !== undefined) throw error
+    }
   } catch (error) {
     await storage.close()
     await database.drop()

@@ -365,7 +365,8 @@ for (const backend of backends)
         { via: 'cli', args: ['--port', String(port), '--host', '127.0.0.1'], url: `http://127.0.0.1:${port}` },
       )
       try {
-        for (let i = 0; i < 100 && !/ll_/.test(server.stderr()); i++) await sleep(20)
+        // The token is made once listening, after /healthz first answers: under coverage that took over 2 s.
+        for (let i = 0; i < 500 && !/ll_/.test(server.stderr()); i++) await sleep(20)
         assert.match(server.stderr(), /ll_[\w-]{43}/, 'the first token is still to be shown')
       } finally {
         server.child.kill('SIGTERM')

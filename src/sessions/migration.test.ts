@@ -1,27 +1,15 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { Migrator, sql, type Migration } from 'kysely'
 import { backends } from '../../test/backends.js'
-import { createTestDatabase } from '../../test/build-test-app.js'
-import { loadConfig } from '../config.js'
-import { openStorage } from '../storage/database.js'
+import { openTestStorage } from '../../test/storage.js'
 import { migrateToLatest } from '../storage/migrate.js'
-import { migrations } from '../storage/migrations/index.js'
 
 for (const backend of backends) {
   describe(`migration 0012 (${backend})`, () => {
     test('tokens that held every scope of their time gain tokens:write; narrower tokens do not', async () => {
-      const database = await createTestDatabase(backend)
-      const storage = openStorage(loadConfig(database.env))
+      const t = await openTestStorage(backend, '0008-verify-domains')
+      const storage = t.storage
       try {
-        const schema = storage.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(storage.db)).rows[0]?.s : undefined
-        const migrator = new Migrator({
-          db: storage.db,
-          provider: { getMigrations: async () => migrations as Record<string, Migration> },
-          migrationTableSchema: schema,
-        })
-        const before = await migrator.migrateTo('0008-verify-domains')
-        assert.equal(before.error, undefined)
         const all = 'links:read links:write conversations:read conversations:write domains:read domains:write'
         const row = (id: string, scopes: string) => ({ id, owner_id: 'o', name: null, scopes, token_hash: id, prefix: 'll_x', created_at: 1, revoked_at: null })
         await storage.db
@@ -39,8 +27,7 @@ for (const backend of backends) {
         assert.equal(scopes.tok_narrow, 'links:read domains:read')
         assert.match(scopes.tok_reordered!, / tokens:write$/)
       } finally {
-        await storage.close()
-        await database.drop()
+        await t.close()
       }
     })
   })

@@ -110,11 +110,15 @@ export class ClickBuffer implements ClickRecorder {
    */
   start(): void {
     if (this.#timer || this.#closed) return
-    void this.#rollUp().catch(() => {})
+    // On the first tick, not during the start: the server is listening by then.
+    let recovered = false
     this.#timer = setInterval(() => {
       this.#kick()
         .then(() => {
-          if (this.#unrolled > 0 && Date.now() - this.#lastRollup >= this.#rollupIntervalMs) return this.#rollUp()
+          if (!recovered || (this.#unrolled > 0 && Date.now() - this.#lastRollup >= this.#rollupIntervalMs)) {
+            recovered = true
+            return this.#rollUp()
+          }
         })
         .catch(() => {})
     }, this.#intervalMs).unref()

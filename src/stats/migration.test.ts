@@ -1,52 +1,26 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { Migrator, sql, type Kysely, type Migration } from 'kysely'
+import type { Kysely } from 'kysely'
 import { backends } from '../../test/backends.js'
-import { createTestDatabase } from '../../test/build-test-app.js'
 import { linkRow, recordedClicks } from '../../test/factories.js'
-import { loadConfig } from '../config.js'
-import { openStorage } from '../storage/database.js'
 import { migrateToLatest } from '../storage/migrate.js'
-import { migrations } from '../storage/migrations/index.js'
+import type { TablesBefore } from '../storage/migrations/0013-click-journal.js'
+import { openTestStorage } from '../../test/storage.js'
 import { HOUR_MS } from '../shared/time.js'
 import { createStatsRepository } from './stats.repository.js'
-
-/** The tables 0013 replaces, as they were. */
-type Before = {
-  clicks: {
-    link_id: string
-    clicked_at: number
-    is_bot: number
-    is_qr: number
-    referrer: string | null
-    browser: string | null
-    os: string | null
-    device: string | null
-    country: string | null
-    visitor_key: string
-  }
-  link_click_breakdowns: { link_id: string; granularity: string; period_start: number; dimension: string; value: string; clicks: number }
-}
 
 for (const backend of backends) {
   describe(`migration 0013 (${backend})`, () => {
     test('raw clicks become click blocks (one per link and hour) and breakdown rows become facets, with nothing lost', async () => {
-      const database = await createTestDatabase(backend)
-      const storage = openStorage(loadConfig(database.env))
+      const t = await openTestStorage(backend, '0012-create-sessions')
+      const storage = t.storage
       try {
-        const schema = storage.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(storage.db)).rows[0]?.s : undefined
-        const migrator = new Migrator({
-          db: storage.db,
-          provider: { getMigrations: async () => migrations as Record<string, Migration> },
-          migrationTableSchema: schema,
-        })
-        assert.equal((await migrator.migrateTo('0012-create-sessions')).error, undefined)
         const [a, b] = [linkRow(), linkRow()]
         await storage.db.insertInto('links').values([a, b]).execute()
-        const old = storage.db as unknown as Kysely<Before>
+        const old = storage.db as unknown as Kysely<TablesBefore>
         const start = Date.parse('2026-03-01T10:00:00Z')
         // 25,000 visits of `a` over three hours (more than one page of the copy, several in one millisecond), 3 of `b`.
-        const clicks: Before['clicks'][] = Array.from({ length: 25_000 }, (_, i) => ({
+        const clicks: TablesBefore['clicks'][] = Array.from({ length: 25_000 }, (_, i) => ({
           link_id: a.id,
           clicked_at: start + Math.floor(i / 3) * 1000,
           is_bot: i % 10 === 0 ? 1 : 0,
@@ -58,7 +32,7 @@ for (const backend of backends) {
           country: i % 3 === 0 ? 'DE' : null,
           visitor_key: `k${i % 100}`,
         }))
-        clicks.push(...[0, 1, 2].map((i) => ({ ...(clicks[i] as Before['clicks']), link_id: b.id, clicked_at: start + i * HOUR_MS })))
+        clicks.push(...[0, 1, 2].map((i) => ({ ...(clicks[i] as TablesBefore['clicks']), link_id: b.id, clicked_at: start + i * HOUR_MS })))
         for (let i = 0; i < clicks.length; i += 1000)
           await old
             .insertInto('clicks')
@@ -114,8 +88,7 @@ for (const backend of backends) {
           ],
         )
       } finally {
-        await storage.close()
-        await database.drop()
+        await t.close()
       }
     })
   })

@@ -6,7 +6,12 @@ import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { CLICK_BATCH_SIZE } from '../container.js'
 import { createManualClock } from '../shared/clock.js'
-import { recordedClicks } from '../../test/factories.js'
+import { insertLink, recordedClicks, visit } from '../../test/factories.js'
+import { openTestStorage } from '../../test/storage.js'
+import { createRollup } from './click-rollup.js'
+import { createStatsRepository } from './stats.repository.js'
+import { encodeVisits } from './visit-batch.js'
+import { createVisitWriter } from './visit-writer.js'
 import type { ClickSink, Visit } from './clicks.js'
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
@@ -431,6 +436,26 @@ describe('click flusher triggers', () => {
       assert.equal(await humanClicks(plain), 1, 'rolled up with it')
     } finally {
       await s.close()
+    }
+  })
+
+  test('visits a process appended to the journal before it died are rolled up once the next one starts', async () => {
+    // A writer that appended a batch and died before its roll-up, on the server's database (SQLite: one server per file).
+    const t = await openTestStorage('sqlite')
+    const link = await insertLink(t.storage.db)
+    const crashed = createVisitWriter(createStatsRepository(t.storage.db, t.storage.adapter), createRollup(t.storage.db, t.storage.adapter), {
+      shared: false,
+      now: Date.now,
+    })
+    await crashed.write(encodeVisits([visit(link.id, Date.now()), visit(link.id, Date.now(), { ip: '198.51.100.9' })]))
+    await t.storage.close()
+    const s = await startTestServer({ database: t.database, env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50' } })
+    try {
+      await eventually(async () => (await s.request('GET', `/v1/links/${link.id}/stats`)).body.data.humanClicks === 2)
+      assert.equal((await s.request('GET', `/v1/links/${link.id}/stats`)).body.data.uniqueVisitors, 2)
+    } finally {
+      await s.close()
+      await t.database.drop()
     }
   })
 

@@ -6,7 +6,8 @@ import { BLOCK_FIELDS, encodeBlock, ProfileTable } from '../../stats/visit-colum
 /** Rows read per query while copying. */
 const PAGE = 10_000
 
-type Old = {
+/** The tables this migration replaces, as they were. */
+export interface TablesBefore {
   clicks: {
     link_id: string
     clicked_at: number
@@ -17,8 +18,11 @@ type Old = {
     os: string | null
     device: string | null
     country: string | null
+    visitor_key: string
   }
   link_click_breakdowns: { link_id: string; granularity: string; period_start: number; dimension: string; value: string; clicks: number }
+}
+type Old = TablesBefore & {
   click_blocks: { id: string; link_id: string; start_at: number; end_at: number; clicks: number; data: string }
   link_click_facets: { link_id: string; granularity: string; period_start: number; counts: string }
 }
