@@ -27,8 +27,11 @@ export type Facets = Partial<Record<Dimension, Record<string, number>>>
 const CHUNK = 1000
 /** The advisory lock key that serialises roll-ups across instances (PostgreSQL). */
 const ROLLUP_LOCK = 0x6c6e6b636c6b /* "lnkclk" */
-/** Visitor keys remembered as already in `link_daily_visitors`, so that a returning visitor costs no row. */
-const KNOWN_VISITORS_MAX = 1_000_000
+/**
+ * Visitor keys remembered as already in `link_daily_visitors`, so that a returning visitor costs no row:
+ * at most this many (~20 MB), then forgotten all at once (they cost a row again, each once).
+ */
+const KNOWN_VISITORS_MAX = 250_000
 
 export const chunks = <T>(rows: readonly T[], size = CHUNK): T[][] =>
   Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size))
