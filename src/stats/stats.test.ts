@@ -428,8 +428,11 @@ describe('click flusher triggers', () => {
         (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', ...json } })).body.data.id
       const [plain, limited] = [await create({ path: '/plain' }), await create({ path: '/limited', maxClicks: 100 })]
       const humanClicks = async (id: string) => (await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks
+      const metrics = async () => (await s.request('GET', '/metrics', { token: null })).text
+      // The start's one roll-up (of what a crashed process may have left) runs on the first tick: after it, none until the interval.
+      await eventually(async () => metric(await metrics(), 'linkline_click_rollup_duration_seconds_count{outcome="ok"}') >= 1)
       assert.equal((await s.request('GET', '/plain', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
-      await eventually(async () => metric((await s.request('GET', '/metrics', { token: null })).text, 'linkline_click_journal_size') === 1)
+      await eventually(async () => metric(await metrics(), 'linkline_click_journal_size') === 1)
       assert.equal(await humanClicks(plain), 0, 'written to the journal, not rolled up yet')
       assert.equal((await s.request('GET', '/limited', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
       await eventually(async () => (await humanClicks(limited)) === 1)
