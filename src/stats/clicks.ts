@@ -164,6 +164,11 @@ export class ClickBuffer implements ClickRecorder {
           continue
         }
         const dropped = this.size
+        if (dropped === 0) {
+          // Every visit is in the journal: only its roll-up failed, which the next start does.
+          this.#logger.warn({ err: error }, 'could not roll up the written visits at shutdown; the next start rolls them up')
+          return 0
+        }
         this.#logger.error({ err: error, dropped }, `could not write ${dropped} buffered visits at shutdown; they are dropped`)
         this.#metrics.dropClicks('shutdown', dropped)
         this.#open = new VisitBatchBuilder()

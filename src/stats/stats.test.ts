@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { pino } from 'pino'
 import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
-import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { createTestDatabase, startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { CLICK_BATCH_SIZE } from '../container.js'
 import { createManualClock } from '../shared/clock.js'
 import { insertLink, recordedClicks, visit } from '../../test/factories.js'
@@ -459,6 +459,31 @@ describe('click flusher triggers', () => {
     } finally {
       await s.close()
       await t.database.drop()
+    }
+  })
+
+  test('a roll-up that fails at shutdown loses nothing: the visits stay in the journal and the next start counts them', async () => {
+    const database = await createTestDatabase('sqlite')
+    const logs: { msg: string }[] = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as { msg: string }) })
+    const rollUpFailing = (sink: ClickSink): ClickSink => ({
+      write: (batch) => sink.write(batch),
+      rollUp: async () => {
+        throw new Error('injected: the roll-up fails')
+      },
+    })
+    const first = await startTestServer({ database, container: { wrapClickSink: rollUpFailing, logger } })
+    const id = (await first.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/journaled' } })).body.data.id
+    assert.equal((await first.request('GET', '/journaled', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
+    await first.close()
+    assert.ok(logs.some((l) => l.msg.startsWith('could not roll up the written visits at shutdown')))
+    assert.ok(!logs.some((l) => l.msg.startsWith('could not write')), 'nothing is reported dropped')
+    const second = await startTestServer({ database, env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50' } })
+    try {
+      await eventually(async () => (await second.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks === 1)
+    } finally {
+      await second.close()
+      await database.drop()
     }
   })
 
