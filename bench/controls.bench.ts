@@ -6,7 +6,7 @@ import { compileControls, isExpired, matchRule } from '../src/links/link-control
 import { median, runLoad, type LoadGenerator, type LoadRequest } from './load.js'
 import { browserUa, drainClicks } from './redirect.bench.js'
 import { BENCH_TOKEN, insertLinks, linklineEnv, linkRow, prepareDatabase, redirectLinks, SMALL_OWNER } from './seed.js'
-import { startServer, type ServerProcess } from './servers.js'
+import { microsPerResponse, startServer, type ServerProcess } from './servers.js'
 
 export interface ControlsSettings {
   generator: LoadGenerator
@@ -93,9 +93,11 @@ export async function benchControls(settings: ControlsSettings, workDir: string,
       const threadsBefore = server.cpuByThread()
       const result = await runLoad(settings.generator, { url: server.url, connections: settings.connections, seconds, requests, expect: 302 })
       await drainClicks(server)
-      const threads = server.cpuByThread()
+      const micros = microsPerResponse(threadsBefore, server.cpuByThread(), result.responses)
       log(
-        `  ${server.name}: ${[...threads].map(([kind, cpu]) => `${kind} ${(((cpu - (threadsBefore.get(kind) ?? 0)) / result.responses) * 1e6).toFixed(1)} µs`).join(', ')}`,
+        `  ${server.name}: ${Object.entries(micros)
+          .map(([kind, us]) => `${kind} ${us.toFixed(1)} µs`)
+          .join(', ')}`,
       )
       // Timeouts under a loaded machine count here too: reported, not fatal (the answers were checked before).
       unexpected[server.name] = (unexpected[server.name] ?? 0) + result.unexpected

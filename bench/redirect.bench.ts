@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runLoad, type LoadGenerator, type LoadRequest, type LoadResult } from './load.js'
 import { benchPostgres, insertLinks, linkRow, linklineEnv, prepareDatabase, recordedVisits, redirectLinks, SMALL_OWNER } from './seed.js'
-import { startServer, type ServerProcess } from './servers.js'
+import { microsPerResponse, startServer, type ServerProcess, type ThreadCpu } from './servers.js'
 
 /** Common browsers, none a bot, so Linkline counts every visit as a human click; visits rotate through them. */
 const BROWSER_UAS = [
@@ -38,8 +38,8 @@ export interface Measured extends LoadResult {
   cpuShare: number
   /** Linkline: visits not yet written when the load stopped, and how long they then took to be written and rolled up. */
   clicks?: { backlog: number; drainSeconds: number }
-  /** CPU time per response by kind of thread: serving (the main thread), recording (worker threads: the click writer), runtime (V8's helpers: garbage collection, compilation), other. */
-  threadMicros: { serving: number; recording: number; runtime: number; other: number }
+  /** CPU time per response by kind of thread. */
+  threadMicros: ThreadCpu
 }
 
 export interface RedirectReport {
@@ -97,19 +97,12 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
       // so that their CPU counts and a writer that fell behind shows (rather than catching up during the next run).
       const clicks = server === linkline ? await drainClicks(server) : undefined
       const cpu = server.cpuSeconds() - cpuBefore
-      const threads = server.cpuByThread()
-      const perResponse = (kind: string) => (((threads.get(kind) ?? 0) - (threadsBefore.get(kind) ?? 0)) / result.responses) * 1e6
       return {
         ...result,
         cpuMicros: (cpu / result.responses) * 1e6,
         cpuShare: cpu / result.seconds,
         clicks,
-        threadMicros: {
-          serving: perResponse('MainThread'),
-          recording: perResponse('WorkerThread'),
-          runtime: perResponse('V8Worker'),
-          other: perResponse('other'),
-        },
+        threadMicros: microsPerResponse(threadsBefore, server.cpuByThread(), result.responses),
       }
     }
 

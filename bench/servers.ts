@@ -9,12 +9,8 @@ export interface ServerProcess {
   readonly pid: number
   /** User + system CPU seconds the process has used so far. */
   cpuSeconds(): number
-  /**
-   * The same, per kind of thread (Linux names them): `MainThread` (serving), `WorkerThread` (worker
-   * threads: Linkline's click writer), `V8Worker` (the garbage collector's and compiler's helpers), and
-   * the rest (libuv's pool, signal and timer threads). Threads that ended are no longer counted.
-   */
-  cpuByThread(): Map<string, number>
+  /** The same, per kind of thread. Threads that ended are no longer counted. */
+  cpuByThread(): ThreadCpu
   /** Peak resident set size (VmHWM) in bytes. */
   peakRssBytes(): number
   /** SIGTERM, then waits for the exit (a graceful exit also writes a --cpu-prof profile). */
@@ -22,6 +18,25 @@ export interface ServerProcess {
 }
 
 const CLOCK_TICKS_PER_SECOND = 100
+
+/**
+ * CPU time by kind of thread, as Linux names Node's threads: serving (`MainThread`), recording
+ * (`WorkerThread`: worker threads, Linkline's click writer), runtime (`V8Worker`: the garbage
+ * collector's and compiler's helpers), other (libuv's pool, signal and timer threads).
+ */
+export interface ThreadCpu {
+  serving: number
+  recording: number
+  runtime: number
+  other: number
+}
+const KINDS: Record<string, keyof ThreadCpu> = { MainThread: 'serving', WorkerThread: 'recording', V8Worker: 'runtime' }
+
+/** The CPU µs per response that each kind of thread spent between two readings. */
+export const microsPerResponse = (before: ThreadCpu, after: ThreadCpu, responses: number): ThreadCpu => {
+  const per = (kind: keyof ThreadCpu) => ((after[kind] - before[kind]) / responses) * 1e6
+  return { serving: per('serving'), recording: per('recording'), runtime: per('runtime'), other: per('other') }
+}
 
 /**
  * Starts a server under test as a child process, so that it has its own event loop (and, on two
@@ -48,17 +63,15 @@ export async function startServer(options: {
     pid,
     cpuSeconds: () => cpuOf(`/proc/${pid}/stat`),
     cpuByThread() {
-      const byName = new Map<string, number>()
+      const cpu: ThreadCpu = { serving: 0, recording: 0, runtime: 0, other: 0 }
       for (const tid of readdirSync(`/proc/${pid}/task`)) {
         try {
-          const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()
-          const kind = ['MainThread', 'WorkerThread', 'V8Worker'].includes(name) ? name : 'other'
-          byName.set(kind, (byName.get(kind) ?? 0) + cpuOf(`/proc/${pid}/task/${tid}/stat`))
+          cpu[KINDS[readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()] ?? 'other'] += cpuOf(`/proc/${pid}/task/${tid}/stat`)
         } catch {
           // The thread ended between the listing and the read.
         }
       }
-      return byName
+      return cpu
     },
     peakRssBytes() {
       const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))

@@ -138,10 +138,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
       clickWriterNice: config.clickWriterNice,
     },
-    {
-      purgeError: (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'),
-      cpuSeconds: (seconds) => metrics.setClickWriterCpu(seconds),
-    },
+    (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'),
   )
   // Deleted links are purged in the writer thread, off the event loop (links/links.purger.ts).
   const purger = writer.purger

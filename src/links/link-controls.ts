@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { ClickSink } from '../stats/clicks.js'
-import { describeUserAgent, isHumanVisit } from '../stats/classify.js'
+import { countryOf, isHumanVisit, userAgentFacts } from '../stats/classify.js'
 import type { LinkRule } from './links.schemas.js'
 
 /**
@@ -91,12 +91,12 @@ export function matchRule(rules: readonly CompiledRule[], req: IncomingMessage, 
   let language: string | null | undefined
   for (const rule of rules) {
     if (rule.devices !== undefined || rule.os !== undefined) {
-      facts ??= userAgentFacts(req.headers['user-agent'])
+      facts ??= ruleFacts(req.headers['user-agent'])
       if (rule.os !== undefined && (facts.os === undefined || !rule.os.has(facts.os))) continue
       if (rule.devices !== undefined && !matchesDevice(rule.devices, facts)) continue
     }
     if (rule.countries !== undefined) {
-      if (country === undefined) country = countryOf(req, countryHeader)
+      if (country === undefined) country = ruleCountry(req, countryHeader)
       if (country === null || !rule.countries.has(country)) continue
     }
     if (rule.languages !== undefined) {
@@ -109,21 +109,21 @@ export function matchRule(rules: readonly CompiledRule[], req: IncomingMessage, 
   return undefined
 }
 
-function userAgentFacts(userAgent: string | undefined) {
-  const described = userAgent === undefined || userAgent === '' ? undefined : describeUserAgent(userAgent)
-  const os = described?.os?.toLowerCase()
-  return { os, device: described?.device ?? undefined, ios: os === 'ios', android: os === 'android' }
+function ruleFacts(userAgent: string | undefined) {
+  const described = userAgentFacts(userAgent)
+  const os = described.os?.toLowerCase()
+  return { os, device: described.device ?? undefined, ios: os === 'ios', android: os === 'android' }
 }
 
-function matchesDevice(devices: ReadonlySet<string>, facts: ReturnType<typeof userAgentFacts>): boolean {
+function matchesDevice(devices: ReadonlySet<string>, facts: ReturnType<typeof ruleFacts>): boolean {
   return (facts.ios && devices.has('ios')) || (facts.android && devices.has('android')) || (facts.device !== undefined && devices.has(facts.device))
 }
 
-function countryOf(req: IncomingMessage, header: string | undefined): string | null {
+/** The visit's country as the statistics read it (classify.ts), lower-cased as rules hold them. */
+function ruleCountry(req: IncomingMessage, header: string | undefined): string | null {
   if (header === undefined) return null
   const raw = req.headers[header]
-  const value = Array.isArray(raw) ? raw[0] : raw
-  return value !== undefined && /^[A-Za-z]{2}$/.test(value) ? value.toLowerCase() : null
+  return countryOf(Array.isArray(raw) ? raw[0] : raw)?.toLowerCase() ?? null
 }
 
 /** The tag with the highest q in Accept-Language (the first of equals), lower-cased; null without one. */

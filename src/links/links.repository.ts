@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { chunks } from '../shared/chunks.js'
 import type { Db } from '../storage/database.js'
 import { inTransaction } from '../storage/transaction.js'
 import type { LinkRow, LinkRowUpdate, NewLinkRow } from './links.table.js'
@@ -16,8 +17,6 @@ export type TargetRow = Pick<LinkRow, 'id' | 'destination' | 'redirect_type' | '
 
 // Rows per multi-row INSERT: 14 columns each stays below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
 const INSERT_CHUNK = 500
-const chunks = <T>(rows: readonly T[], size = INSERT_CHUNK): T[][] =>
-  Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size))
 
 const tagRows = (ownerId: string, linkId: string, tags: readonly string[]) => tags.map((tag) => ({ link_id: linkId, owner_id: ownerId, tag }))
 
@@ -62,7 +61,7 @@ export function createLinksRepository(db: Db) {
     /** Inserts many links and their tags in one transaction: all or none (a unique violation aborts it). */
     insertMany: (links: readonly { row: NewLinkRow; tags: readonly string[] }[]): Promise<void> =>
       atomically(db, async (trx) => {
-        for (const part of chunks(links))
+        for (const part of chunks(links, INSERT_CHUNK))
           await trx
             .insertInto('links')
             .values(part.map((l) => l.row))
@@ -74,7 +73,7 @@ export function createLinksRepository(db: Db) {
     /** Which of these (domain, path) pairs are taken, as `domain + path`. */
     async taken(pairs: readonly { domain: string; path: string }[]): Promise<Set<string>> {
       const found = new Set<string>()
-      for (const part of chunks(pairs)) {
+      for (const part of chunks(pairs, INSERT_CHUNK)) {
         const rows = await live()
           .select(['domain', 'path'])
           .where((eb) => eb.or(part.map((p) => eb.and([eb('domain', '=', p.domain), eb('path', '=', p.path)]))))
@@ -88,7 +87,7 @@ export function createLinksRepository(db: Db) {
     async tagsOf(linkIds: readonly string[]): Promise<Map<string, string[]>> {
       const tags = new Map<string, string[]>()
       if (linkIds.length === 0) return tags
-      for (const part of chunks(linkIds)) {
+      for (const part of chunks(linkIds, INSERT_CHUNK)) {
         const rows = await db.selectFrom('link_tags').select(['link_id', 'tag']).where('link_id', 'in', part).orderBy('link_id').orderBy('tag').execute()
         for (const r of rows) {
           const list = tags.get(r.link_id)
@@ -139,7 +138,7 @@ export function createLinksRepository(db: Db) {
     insertManyIfFree: (links: readonly { row: NewLinkRow; tags: readonly string[] }[]): Promise<Set<string>> =>
       atomically(db, async (trx) => {
         const inserted = new Set<string>()
-        for (const part of chunks(links)) {
+        for (const part of chunks(links, INSERT_CHUNK)) {
           const done = await trx
             .insertInto('links')
             .values(part.map((l) => l.row))

@@ -90,15 +90,6 @@ export function createMetrics() {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   })
-  let clickWriterCpu = 0
-  new Gauge({
-    name: 'linkline_click_writer_cpu_seconds_total',
-    help: 'CPU time (user + system) used by the click writer thread: classifying, journaling and rolling up visits, and purging deleted links',
-    registers: [registry],
-    collect() {
-      this.set(clickWriterCpu)
-    },
-  })
   // Read when /metrics is scraped, not pushed on every visit (the buffer is fed by the redirect).
   let clickBufferSize = () => 0
   new Gauge({
@@ -159,10 +150,6 @@ export function createMetrics() {
     },
     observeClickRollup(outcome: 'ok' | 'error', seconds: number) {
       clickRollups.observe({ outcome }, seconds)
-    },
-    /** The writer thread's own CPU time so far, as it last reported it. */
-    setClickWriterCpu(seconds: number) {
-      clickWriterCpu = seconds
     },
     dropClicks(reason: 'buffer_full' | 'shutdown', count: number) {
       clicksDropped.inc({ reason }, count)

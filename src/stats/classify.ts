@@ -18,7 +18,7 @@ const COUNTRY = /^[A-Za-z]{2}$/
  * IP goes no further than the visitor key.
  */
 
-/** What a User-Agent tells (cached): no browser sends none, so a visit without one is a bot. */
+/** What a User-Agent tells (cached): no browser sends none, so a visit without one is a bot. Used by the statistics and the redirect's targeting rules. */
 export const userAgentFacts = (userAgent: string | undefined): UserAgentFacts =>
   userAgent === undefined || userAgent === '' ? NO_USER_AGENT : describeUserAgent(userAgent)
 
@@ -31,21 +31,8 @@ export const countryOf = (header: string | undefined): string | null => (header 
  * a third of the CPU of an HMAC object per visit, and the same property: without the day's salt,
  * which is deleted after the day, nobody can tell which IP and User-Agent a key stands for.
  */
-export function visitorKey(daySalt: string, ip: string, userAgent: string): string {
-  const input = `${daySalt}\n${ip}\n${userAgent}`
-  let key = visitorKeys.get(input)
-  if (key === undefined) {
-    if (visitorKeys.size >= VISITOR_KEYS_MAX) visitorKeys.clear()
-    key = hash('sha256', input, 'base64url').slice(0, 22)
-    visitorKeys.set(input, key)
-  }
-  return key
-}
-
-// A visitor's repeated visits hash once: recent keys are remembered, in memory only (as the buffered
-// visits are), under a bound; a new day's salt makes new inputs, and the old ones age out with the bound.
-const visitorKeys = new Map<string, string>()
-const VISITOR_KEYS_MAX = 50_000
+export const visitorKey = (daySalt: string, ip: string, userAgent: string): string =>
+  hash('sha256', `${daySalt}\n${ip}\n${userAgent}`, 'base64url').slice(0, 22)
 
 export interface UserAgentFacts {
   readonly bot: boolean
@@ -72,12 +59,11 @@ const NO_USER_AGENT: UserAgentFacts = { bot: true, browser: null, os: null, devi
  */
 const PREVIEW_FETCHERS = /^Microsoft Office\/|\bms-office\b/i
 
-/** Whether a visit counts as a human one, as classify decides it: what a link's maxClicks counts. */
-export const isHumanVisit = (userAgent: string | undefined, head: boolean): boolean =>
-  !head && userAgent !== undefined && userAgent !== '' && !describeUserAgent(userAgent).bot
+/** Whether a visit counts as a human one, as the statistics decide it: what a link's maxClicks counts. */
+export const isHumanVisit = (userAgent: string | undefined, head: boolean): boolean => !head && !userAgentFacts(userAgent).bot
 
-/** Also used by the redirect's targeting rules (device, OS); cached, so cheap for a known User-Agent. */
-export function describeUserAgent(userAgent: string): UserAgentFacts {
+/** Cached, so cheap for a known User-Agent (the redirect's targeting rules read it too, through userAgentFacts). */
+function describeUserAgent(userAgent: string): UserAgentFacts {
   let facts = userAgents.get(userAgent)
   if (facts === undefined) {
     const bot = isbot(userAgent) || PREVIEW_FETCHERS.test(userAgent)
@@ -90,19 +76,12 @@ export function describeUserAgent(userAgent: string): UserAgentFacts {
   return facts
 }
 
-/** The host of a Referer: parsed once per distinct Referer among recent ones (a URL parse costs more than the rest of a visit). */
+/** The host of a Referer (visit-batch.ts parses each distinct one once per batch). */
 export function referrerHost(referer: string | undefined): string | null {
   if (!referer) return null
-  let host = referrerHosts.get(referer)
-  if (host === undefined) {
-    try {
-      host = new URL(referer).hostname.toLowerCase()
-    } catch {
-      host = ''
-    }
-    referrerHosts.set(referer, host)
+  try {
+    return new URL(referer).hostname.toLowerCase() || null
+  } catch {
+    return null
   }
-  return host || null
 }
-/** Hosts of recent Referers ('' for one that has none). */
-const referrerHosts = new LRUCache<string, string>({ max: 5000 })

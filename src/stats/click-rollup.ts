@@ -5,6 +5,7 @@ import type { Db } from '../storage/database.js'
 import type { DialectAdapter } from '../storage/dialect.js'
 import type { Database } from '../storage/schema.js'
 import { inTransaction } from '../storage/transaction.js'
+import { chunks } from '../shared/chunks.js'
 import { encodeBlock, ProfileTable, profilesOf, BLOCK_FIELDS, VISIT_FIELDS, type Profile, type VisitColumns } from './visit-columns.js'
 
 /**
@@ -32,9 +33,6 @@ const ROLLUP_LOCK = 0x6c6e6b636c6b /* "lnkclk" */
  * at most this many (~20 MB), then forgotten all at once (they cost a row again, each once).
  */
 const KNOWN_VISITORS_MAX = 250_000
-
-export const chunks = <T>(rows: readonly T[], size = CHUNK): T[][] =>
-  Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size))
 
 /** What one roll-up adds for one link and hour. */
 interface HourTally {
@@ -234,7 +232,11 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
         await writeRollups(trx, links)
         await writeFacets(trx, links, profiles.list)
         await writeBlocks(trx, links, profiles.list)
-        for (const ids of chunks(rows.map((r) => r.id))) await trx.deleteFrom('click_journal').where('id', 'in', ids).execute()
+        for (const ids of chunks(
+          rows.map((r) => r.id),
+          CHUNK,
+        ))
+          await trx.deleteFrom('click_journal').where('id', 'in', ids).execute()
         return batches.reduce((sum, b) => sum + b.visits.length / VISIT_FIELDS, 0)
       })
       // Only what committed is known to be in the table.
@@ -249,7 +251,7 @@ export type Rollup = ReturnType<typeof createRollup>
 /** A link deleted since its visits: they are dropped, not a reason to fail the roll-up. */
 async function dropDeletedLinks(trx: Transaction<Database>, links: Map<string, LinkTally>): Promise<void> {
   const live = new Set<string>()
-  for (const ids of chunks([...links.keys()])) {
+  for (const ids of chunks([...links.keys()], CHUNK)) {
     for (const r of await trx.selectFrom('links').select('id').where('id', 'in', ids).where('deleted_at', 'is', null).execute()) live.add(r.id)
   }
   for (const id of links.keys()) if (!live.has(id)) links.delete(id)
@@ -278,7 +280,7 @@ async function writeVisitors(
       }
     }
   }
-  for (const rows of chunks(candidates)) {
+  for (const rows of chunks(candidates, CHUNK)) {
     const inserted = await trx
       .insertInto('link_daily_visitors')
       .values(rows)
@@ -308,7 +310,7 @@ async function writeRollups(trx: Transaction<Database>, links: Map<string, LinkT
       last_human_click_at: t.lastHuman,
     })),
   )
-  for (const chunk of chunks(rows)) {
+  for (const chunk of chunks(rows, CHUNK)) {
     await trx
       .insertInto('link_click_rollups')
       .values(chunk)
@@ -350,7 +352,7 @@ async function writeFacets(trx: Transaction<Database>, links: Map<string, LinkTa
       }
     }
     const periods = [...new Set([...adds.values()].map((a) => a.period_start))]
-    for (const ids of chunks([...new Set([...adds.values()].map((a) => a.link_id))])) {
+    for (const ids of chunks([...new Set([...adds.values()].map((a) => a.link_id))], CHUNK)) {
       const existing = await trx
         .selectFrom('link_click_facets')
         .select(['link_id', 'period_start', 'counts'])
@@ -363,7 +365,7 @@ async function writeFacets(trx: Transaction<Database>, links: Map<string, LinkTa
         if (add !== undefined) add.facets = addFacets(JSON.parse(r.counts) as Facets, add.facets)
       }
     }
-    for (const chunk of chunks([...adds.values()])) {
+    for (const chunk of chunks([...adds.values()], CHUNK)) {
       await trx
         .insertInto('link_click_facets')
         .values(chunk.map((a) => ({ link_id: a.link_id, granularity, period_start: a.period_start, counts: JSON.stringify(a.facets) })))

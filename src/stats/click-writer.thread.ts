@@ -13,11 +13,8 @@ interface ErrorReply {
   readonly message: string
   readonly code?: unknown
 }
-/**
- * From the thread: the answer to a batch, a roll-up or a wait (nothing when done, else the error) with
- * the thread's CPU seconds so far, or a purge round that failed.
- */
-export type WriteReply = { readonly id: number; readonly error?: ErrorReply; readonly cpuSeconds?: number } | { readonly purgeError: ErrorReply }
+/** From the thread: the answer to a batch, a roll-up or a wait (nothing when done, else the error), or a purge round that failed. */
+export type WriteReply = { readonly id: number; readonly error?: ErrorReply } | { readonly purgeError: ErrorReply }
 
 /**
  * The click writer thread, seen from the server: a ClickSink that hands each batch to a worker
@@ -25,7 +22,7 @@ export type WriteReply = { readonly id: number; readonly error?: ErrorReply; rea
  * CPU per visit) never runs on the event loop that answers redirects. A thread that dies is started
  * again by the next batch; the batches it held fail and stay in the click buffer for a retry.
  */
-export function startClickWriterThread(settings: WriterSettings, on: { purgeError: (error: Error) => void; cpuSeconds: (seconds: number) => void }) {
+export function startClickWriterThread(settings: WriterSettings, onPurgeError: (error: Error) => void) {
   let worker: Worker | undefined
   let nextId = 0
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
@@ -38,8 +35,7 @@ export function startClickWriterThread(settings: WriterSettings, on: { purgeErro
   function spawn(): Worker {
     const thread = new Worker(new URL('./click-writer.worker.js', import.meta.url), { workerData: settings })
     thread.on('message', (reply: WriteReply) => {
-      if ('purgeError' in reply) return on.purgeError(Object.assign(new Error(reply.purgeError.message), { code: reply.purgeError.code }))
-      if (reply.cpuSeconds !== undefined) on.cpuSeconds(reply.cpuSeconds)
+      if ('purgeError' in reply) return onPurgeError(Object.assign(new Error(reply.purgeError.message), { code: reply.purgeError.code }))
       const pending = waiting.get(reply.id)
       waiting.delete(reply.id)
       if (reply.error === undefined) pending?.resolve()

@@ -30,12 +30,6 @@ const purger = createLinkPurger({
   onError: (error) => port.postMessage({ purgeError: describe(error) } satisfies WriteReply),
 })
 
-/** This thread's CPU time (process.threadCpuUsage: Node.js 22.19 and 23.9 onwards; undefined before). */
-function cpuSeconds(): number | undefined {
-  const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.()
-  return usage === undefined ? undefined : (usage.user + usage.system) / 1e6
-}
-
 function describe(error: unknown): { message: string; code: unknown } {
   const { message, code } = error as { message?: unknown; code?: unknown }
   return { message: String(message ?? error), code }
@@ -56,9 +50,9 @@ port.on('message', (message: WriterMessage) => {
       if ('visits' in message) await writer.write(message.visits)
       else if ('rollUp' in message) await writer.rollUp()
       else await purger.idle()
-      reply = { id: message.id, cpuSeconds: cpuSeconds() }
+      reply = { id: message.id }
     } catch (error) {
-      reply = { id: message.id, error: describe(error), cpuSeconds: cpuSeconds() }
+      reply = { id: message.id, error: describe(error) }
     }
     port.postMessage(reply)
   })

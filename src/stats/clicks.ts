@@ -115,10 +115,9 @@ export class ClickBuffer implements ClickRecorder {
     this.#timer = setInterval(() => {
       this.#kick()
         .then(() => {
-          if (!recovered || (this.#unrolled > 0 && Date.now() - this.#lastRollup >= this.#rollupIntervalMs)) {
-            recovered = true
-            return this.#rollUp()
-          }
+          if (recovered) return this.#rollUpIfDue()
+          recovered = true
+          return this.#rollUp()
         })
         .catch(() => {})
     }, this.#intervalMs).unref()
@@ -138,11 +137,8 @@ export class ClickBuffer implements ClickRecorder {
   }
 
   async flush(): Promise<void> {
-    // A drain already under way may have started before the latest visits: wait for it, then drain again.
-    await this.#draining?.catch(() => {})
-    await this.#kick(true)
-    // Nothing written, nothing to roll up: a CLI command that recorded no visit never opens the writer's connection.
-    if (this.#unrolled > 0 || this.#rolling !== undefined) await this.#rollUp()
+    await this.#writeAll()
+    await this.#rollUpWritten()
   }
 
   get size(): number {
@@ -153,30 +149,51 @@ export class ClickBuffer implements ClickRecorder {
     if (this.#closed) return 0
     this.#closed = true
     clearInterval(this.#timer)
+    let dropped = 0
     for (;;) {
       try {
-        await this.flush()
-        return 0
+        await this.#writeAll()
+        break
       } catch (error) {
         // The store is locked or unreachable: the shutdown timeout is the time it may take to come back.
         if (Date.now() + CLOSE_RETRY_MS < deadline) {
           await new Promise((resolve) => setTimeout(resolve, CLOSE_RETRY_MS))
           continue
         }
-        const dropped = this.size
-        if (dropped === 0) {
-          // Every visit is in the journal: only its roll-up failed, which the next start does.
-          this.#logger.warn({ err: error }, 'could not roll up the written visits at shutdown; the next start rolls them up')
-          return 0
-        }
+        dropped = this.size
         this.#logger.error({ err: error, dropped }, `could not write ${dropped} buffered visits at shutdown; they are dropped`)
         this.#metrics.dropClicks('shutdown', dropped)
         this.#open = new VisitBatchBuilder()
         this.#sealed = []
         this.#sealedVisits = 0
-        return dropped
+        break
       }
     }
+    // What was written is in the journal, which is durable: a roll-up that fails now is the next start's.
+    await this.#rollUpWritten().catch((error: unknown) =>
+      this.#logger.warn({ err: error }, 'could not roll up the written visits at shutdown; the next start rolls them up'),
+    )
+    return dropped
+  }
+
+  /** Writes everything buffered so far (a drain under way may have started before the latest visits: waits for it, then drains again). */
+  async #writeAll(): Promise<void> {
+    await this.#draining?.catch(() => {})
+    await this.#kick(true)
+  }
+
+  /** Rolls up what was written, if anything: a CLI command that recorded no visit never opens the writer's connection. */
+  async #rollUpWritten(): Promise<void> {
+    if (this.#unrolled > 0 || this.#rolling !== undefined) await this.#rollUp()
+  }
+
+  /**
+   * A roll-up when one is due: once `rollupVisits` visits wait for it, or `rollupIntervalMs` after the
+   * last one when any does.
+   */
+  #rollUpIfDue(): Promise<void> | undefined {
+    const due = this.#unrolled >= this.#rollupVisits || (this.#unrolled > 0 && Date.now() - this.#lastRollup >= this.#rollupIntervalMs)
+    return due ? this.#rollUp() : undefined
   }
 
   /** Starts draining unless a drain runs; returns the running drain (which a timer tick ignores if it fails). */
@@ -246,7 +263,7 @@ export class ClickBuffer implements ClickRecorder {
         // Visits of links with a click limit are rolled up at once: other instances read the limit's
         // count from the rollups, so it stays within a flush interval everywhere (docs/api.md, maxClicks).
         const limited = batch.counted !== undefined && batch.counted.size > 0
-        if (limited || this.#unrolled >= this.#rollupVisits || Date.now() - this.#lastRollup >= this.#rollupIntervalMs) void this.#rollUp().catch(() => {})
+        void (limited ? this.#rollUp() : this.#rollUpIfDue())?.catch(() => {})
         if (this.#failing) this.#logger.info('writing clicks works again')
         this.#failing = false
       } catch (error) {

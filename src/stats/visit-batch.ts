@@ -1,6 +1,6 @@
 import { countryOf, dayOf, referrerHost, userAgentFacts, visitorKey } from './classify.js'
 import type { Visit } from './clicks.js'
-import { VisitColumnsBuilder, type Profile, type VisitColumns } from './visit-columns.js'
+import { StringTable, VisitColumnsBuilder, type Profile, type VisitColumns } from './visit-columns.js'
 
 /**
  * A batch of raw visits, as the serving thread buffers them and hands them to the click writer thread:
@@ -24,8 +24,7 @@ const HEAD_VISIT = 2
 
 /** An EncodedVisits being filled, one visit at a time. */
 export class VisitBatchBuilder {
-  readonly #strings: string[] = []
-  readonly #index = new Map<string, number>()
+  readonly #strings = new StringTable()
   readonly #counted = new Map<string, number>()
   #numbers = new Float64Array(256 * NUMBERS)
   #length = 0
@@ -39,13 +38,13 @@ export class VisitBatchBuilder {
     }
     const n = this.#numbers
     let o = this.#length
-    n[o++] = this.#intern(visit.linkId)
+    n[o++] = this.#strings.id(visit.linkId)
     n[o++] = visit.at
     n[o++] = (visit.qr ? QR_VISIT : 0) | (visit.head ? HEAD_VISIT : 0)
-    n[o++] = this.#intern(visit.ip)
-    n[o++] = this.#intern(visit.userAgent)
-    n[o++] = this.#intern(visit.referer)
-    n[o++] = this.#intern(visit.country)
+    n[o++] = this.#strings.id(visit.ip)
+    n[o++] = this.#strings.id(visit.userAgent)
+    n[o++] = this.#strings.id(visit.referer)
+    n[o++] = this.#strings.id(visit.country)
     this.#length = o
     if (counted) this.#counted.set(visit.linkId, (this.#counted.get(visit.linkId) ?? 0) + 1)
   }
@@ -55,17 +54,7 @@ export class VisitBatchBuilder {
   }
 
   build(): EncodedVisits {
-    return { strings: this.#strings, numbers: this.#numbers.slice(0, this.#length), counted: this.#counted }
-  }
-
-  #intern(value: string | undefined): number {
-    if (value === undefined) return -1
-    let i = this.#index.get(value)
-    if (i === undefined) {
-      i = this.#strings.push(value) - 1
-      this.#index.set(value, i)
-    }
-    return i
+    return { strings: this.#strings.list, numbers: this.#numbers.slice(0, this.#length), counted: this.#counted }
   }
 }
 

@@ -41,6 +41,22 @@ const QR = 2
 
 const profileKey = (p: Profile) => `${p.bot ? 1 : 0}${p.qr ? 1 : 0}\t${p.referrer}\t${p.browser}\t${p.os}\t${p.device}\t${p.country}`
 
+/** Each distinct string once, numbered in order of first sight; none (null or undefined) is -1. */
+export class StringTable {
+  readonly list: string[] = []
+  readonly #ids = new Map<string, number>()
+
+  id(value: string | null | undefined): number {
+    if (value === null || value === undefined) return -1
+    let id = this.#ids.get(value)
+    if (id === undefined) {
+      id = this.list.push(value) - 1
+      this.#ids.set(value, id)
+    }
+    return id
+  }
+}
+
 /** Distinct profiles, each with a number: those of a roll-up, gathered from several batches. */
 export class ProfileTable {
   readonly list: Profile[] = []
@@ -59,41 +75,21 @@ export class ProfileTable {
 
 /** Interns strings and profiles for one Columns value. */
 class Dictionary {
-  readonly strings: string[] = []
+  readonly strings = new StringTable()
   readonly profiles: number[] = []
-  readonly #strings = new Map<string, number>()
-  readonly #profiles = new Map<string, number>()
-  /** The same, by object: a batch's visits that share a profile share the object (visit-batch.ts). */
-  readonly #profileObjects = new Map<Profile, number>()
-
-  string(value: string | null): number {
-    if (value === null) return -1
-    let i = this.#strings.get(value)
-    if (i === undefined) {
-      i = this.strings.push(value) - 1
-      this.#strings.set(value, i)
-    }
-    return i
-  }
+  readonly #table = new ProfileTable()
+  /** By object first: a batch's visits that share a profile share the object (visit-batch.ts). */
+  readonly #byObject = new Map<Profile, number>()
 
   profile(p: Profile): number {
-    const known = this.#profileObjects.get(p)
-    if (known !== undefined) return known
-    const key = profileKey(p)
-    let i = this.#profiles.get(key)
-    if (i === undefined) {
-      i = this.profiles.length / PROFILE_FIELDS
-      this.profiles.push(
-        (p.bot ? BOT : 0) | (p.qr ? QR : 0),
-        this.string(p.referrer),
-        this.string(p.browser),
-        this.string(p.os),
-        this.string(p.device),
-        this.string(p.country),
-      )
-      this.#profiles.set(key, i)
+    let i = this.#byObject.get(p)
+    if (i !== undefined) return i
+    i = this.#table.id(p)
+    if (i * PROFILE_FIELDS === this.profiles.length) {
+      const text = (value: string | null) => this.strings.id(value)
+      this.profiles.push((p.bot ? BOT : 0) | (p.qr ? QR : 0), text(p.referrer), text(p.browser), text(p.os), text(p.device), text(p.country))
     }
-    this.#profileObjects.set(p, i)
+    this.#byObject.set(p, i)
     return i
   }
 }
@@ -106,15 +102,11 @@ export class VisitColumnsBuilder {
 
   push(linkId: string, at: number, profile: Profile, visitorKey: string): void {
     this.#base ??= at
-    this.#visits.push(this.#dictionary.string(linkId), at - this.#base, this.#dictionary.profile(profile), this.#dictionary.string(visitorKey))
-  }
-
-  get size(): number {
-    return this.#visits.length / VISIT_FIELDS
+    this.#visits.push(this.#dictionary.strings.id(linkId), at - this.#base, this.#dictionary.profile(profile), this.#dictionary.strings.id(visitorKey))
   }
 
   build(): VisitColumns {
-    return { base: this.#base ?? 0, strings: this.#dictionary.strings, profiles: this.#dictionary.profiles, visits: this.#visits }
+    return { base: this.#base ?? 0, strings: this.#dictionary.strings.list, profiles: this.#dictionary.profiles, visits: this.#visits }
   }
 }
 
@@ -134,7 +126,7 @@ export function encodeBlock(pairs: readonly number[], profiles: readonly Profile
     visits[o] = (pairs[o] as number) - base
     visits[o + 1] = l
   }
-  return { base, strings: dictionary.strings, profiles: dictionary.profiles, visits }
+  return { base, strings: dictionary.strings.list, profiles: dictionary.profiles, visits }
 }
 
 /** The profiles of a Columns value, by index. */

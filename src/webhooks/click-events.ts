@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely'
 import { newId } from '../shared/ids.js'
-import { chunks } from '../stats/click-rollup.js'
+import { chunks } from '../shared/chunks.js'
 import { visitsOf, type VisitColumns } from '../stats/visit-columns.js'
 import type { Database } from '../storage/schema.js'
 import { eventBody, newDelivery } from './events.js'
@@ -58,10 +58,6 @@ export async function recordClickEvents(trx: Transaction<Database>, batch: Visit
       rows.push(newDelivery(webhookId, eventId, 'link.clicked', payload, now))
     }
   }
-  for (let i = 0; i < rows.length; i += CHUNK)
-    await trx
-      .insertInto('webhook_deliveries')
-      .values(rows.slice(i, i + CHUNK))
-      .execute()
+  for (const part of chunks(rows, CHUNK)) await trx.insertInto('webhook_deliveries').values(part).execute()
   return rows.length
 }
