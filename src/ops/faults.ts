@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
+import { requestIdOf } from '../http/request-id.js'
 import type { FaultSite, Metrics } from './metrics.js'
 
 const ERROR_PAGE =
@@ -30,7 +31,8 @@ export function createFaults(deps: { logger: FastifyBaseLogger; metrics: Metrics
 
     /** Answers a request whose handling threw: 500 in the API's error shape on `/v1`, a small page elsewhere. */
     failRequest(site: FaultSite, req: IncomingMessage, res: ServerResponse, error: unknown): void {
-      const requestId = res.getHeader('X-Request-Id')
+      // The redirect writes its id with its headers, all at once: a request that failed before has none yet.
+      const requestId = res.getHeader('X-Request-Id') ?? requestIdOf(req)
       report(site, error, { reqId: requestId, method: req.method, url: req.url })
       if (res.writableEnded) return
       if (res.headersSent) {
@@ -44,7 +46,8 @@ export function createFaults(deps: { logger: FastifyBaseLogger; metrics: Metrics
           'Content-Type': api ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8',
           'Cache-Control': 'no-store',
           'Content-Length': Buffer.byteLength(body),
-          ...(requestId === undefined ? {} : { 'X-Request-Id': requestId }),
+          'X-Content-Type-Options': 'nosniff',
+          'X-Request-Id': requestId,
         })
         res.end(req.method === 'HEAD' ? undefined : body)
       } catch (secondary) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import type { Visit } from './clicks.js'
-import { classifyBatch, encodeVisits } from './visit-batch.js'
+import { classifyBatch, encodeVisits, VisitBatchBuilder } from './visit-batch.js'
 import { visitsOf } from './visit-columns.js'
 
 /** Visits as the click writer classifies them: a batch through the serving thread's encoding. */
@@ -167,5 +167,40 @@ describe('User-Agent classification', () => {
     assert.equal(keys[5], keys[0])
     assert.notEqual(classify(base, 'the next day')!.visitorKey, keys[0], "another day's salt")
     assert.ok(!keys.some((k) => k.includes('203.0.113')))
+  })
+
+  test('one builder, batch after batch: each batch holds its own strings, whatever the batches before held', () => {
+    const builder = new VisitBatchBuilder()
+    const visit = (linkId: string, ip: string): Visit => ({
+      linkId,
+      at: 0,
+      qr: false,
+      head: false,
+      ip,
+      userAgent: 'curl/8',
+      referer: undefined,
+      country: undefined,
+    })
+    const decode = () => [...visitsOf(classifyBatch(builder.take(), () => 'salt'))].map((v) => v.linkId)
+    builder.add(visit('lnk_a', '192.0.2.1'))
+    builder.add(visit('lnk_b', '192.0.2.1'))
+    const first = builder.take()
+    assert.deepEqual(first.strings, ['lnk_a', '192.0.2.1', 'curl/8', 'lnk_b'])
+    // Strings of the batch before are new again in this one, numbered from 0.
+    builder.add(visit('lnk_b', '192.0.2.2'))
+    builder.add(visit('lnk_a', '192.0.2.2'))
+    const second = builder.take()
+    assert.deepEqual(second.strings, ['lnk_b', '192.0.2.2', 'curl/8', 'lnk_a'])
+    assert.deepEqual([...second.numbers.filter((_, i) => i % 7 === 0)], [0, 3])
+    assert.deepEqual(first.strings, ['lnk_a', '192.0.2.1', 'curl/8', 'lnk_b'], 'a batch taken is not changed by the next')
+    assert.equal(builder.take().numbers.length, 0, 'empty after a take')
+    // Far more distinct strings than one batch holds (the table forgets them) and batches still decode.
+    for (let i = 0; i < 5000; i++) builder.add(visit(`lnk_${i}`, `198.51.100.${i % 250}`))
+    assert.equal(builder.take().strings.length, 5000 + 250 + 1)
+    builder.add(visit('lnk_4999', '198.51.100.1'))
+    builder.add(visit('lnk_z', '198.51.100.1'))
+    assert.deepEqual(decode(), ['lnk_4999', 'lnk_z'])
+    builder.add(visit('lnk_0', '198.51.100.0'))
+    assert.deepEqual(decode(), ['lnk_0'])
   })
 })

@@ -64,7 +64,7 @@ export class ClickBuffer implements ClickRecorder {
   readonly #rollupIntervalMs: number
   readonly #rollupVisits: number
   /** The batch the redirect adds to; full or flushed, it is sealed into `#sealed`, which the flusher writes in order. */
-  #open = new VisitBatchBuilder()
+  readonly #open = new VisitBatchBuilder()
   #sealed: EncodedVisits[] = []
   #sealedVisits = 0
   /** Visits written since the last roll-up started, and those the running roll-up takes. */
@@ -163,7 +163,7 @@ export class ClickBuffer implements ClickRecorder {
         dropped = this.size
         this.#logger.error({ err: error, dropped }, `could not write ${dropped} buffered visits at shutdown; they are dropped`)
         this.#metrics.dropClicks('shutdown', dropped)
-        this.#open = new VisitBatchBuilder()
+        this.#open.take()
         this.#sealed = []
         this.#sealedVisits = 0
         break
@@ -234,10 +234,9 @@ export class ClickBuffer implements ClickRecorder {
   /** Closes the open batch: from now on it is written as it is. */
   #seal(): void {
     if (this.#open.size === 0) return
-    const batch = this.#open.build()
+    const batch = this.#open.take()
     this.#sealed.push(batch)
     this.#sealedVisits += visitCount(batch)
-    this.#open = new VisitBatchBuilder()
   }
 
   /**

@@ -22,10 +22,14 @@ const NUMBERS = 7
 const QR_VISIT = 1
 const HEAD_VISIT = 2
 
-/** An EncodedVisits being filled, one visit at a time. */
+/**
+ * The EncodedVisits being filled, one visit at a time; `take` hands it over and starts the next. One
+ * builder serves batch after batch: its string table and the size of its array carry over, so that a
+ * batch allocates what it adds, not the table and array of the batch before again.
+ */
 export class VisitBatchBuilder {
   readonly #strings = new StringTable()
-  readonly #counted = new Map<string, number>()
+  #counted = new Map<string, number>()
   #numbers = new Float64Array(256 * NUMBERS)
   #length = 0
 
@@ -53,15 +57,19 @@ export class VisitBatchBuilder {
     return this.#length / NUMBERS
   }
 
-  build(): EncodedVisits {
-    return { strings: this.#strings.list, numbers: this.#numbers.slice(0, this.#length), counted: this.#counted }
+  /** The visits added since the last take, as one batch; the builder is empty again. */
+  take(): EncodedVisits {
+    const batch = { strings: this.#strings.restart(), numbers: this.#numbers.slice(0, this.#length), counted: this.#counted }
+    this.#counted = new Map()
+    this.#length = 0
+    return batch
   }
 }
 
 export function encodeVisits(visits: readonly Visit[]): EncodedVisits {
   const batch = new VisitBatchBuilder()
   for (const v of visits) batch.add(v)
-  return batch.build()
+  return batch.take()
 }
 
 /** How many visits a batch holds. */

@@ -21,7 +21,7 @@ export interface Profile {
  */
 interface Columns {
   readonly base: number
-  readonly strings: string[]
+  readonly strings: readonly string[]
   readonly profiles: number[]
 }
 /** A journal batch: per visit, link (string index), time offset, profile, visitor key (string index). */
@@ -41,21 +41,48 @@ const QR = 2
 
 const profileKey = (p: Profile) => `${p.bot ? 1 : 0}${p.qr ? 1 : 0}\t${p.referrer}\t${p.browser}\t${p.os}\t${p.device}\t${p.country}`
 
-/** Each distinct string once, numbered in order of first sight; none (null or undefined) is -1. */
+/**
+ * Each distinct string once, numbered in order of first sight; none (null or undefined) is -1.
+ * `restart` begins a new, empty list but keeps the map, whose entries of earlier lists then read as
+ * absent: a table restarted for every batch (the click buffer's) would otherwise rebuild a map of
+ * thousands of entries each time, and its regrowth in the old generation made the garbage collector
+ * run a full collection every second under load.
+ */
 export class StringTable {
-  readonly list: string[] = []
+  #list: string[] = []
+  /** String → `#base` + its number in the current list; an entry below `#base` is from an earlier list. */
   readonly #ids = new Map<string, number>()
+  #base = 0
+
+  get list(): readonly string[] {
+    return this.#list
+  }
 
   id(value: string | null | undefined): number {
     if (value === null || value === undefined) return -1
-    let id = this.#ids.get(value)
-    if (id === undefined) {
-      id = this.list.push(value) - 1
-      this.#ids.set(value, id)
-    }
+    const known = this.#ids.get(value)
+    if (known !== undefined && known >= this.#base) return known - this.#base
+    const id = this.#list.push(value) - 1
+    this.#ids.set(value, this.#base + id)
     return id
   }
+
+  /** Hands over the current list and starts an empty one. */
+  restart(): string[] {
+    const list = this.#list
+    this.#list = []
+    this.#base += list.length
+    // Forgotten from time to time: strings of past visits (addresses) do not stay in memory for long,
+    // and the numbers stay small integers.
+    if (this.#base > RESTARTS_KEPT_BELOW || this.#ids.size > 4 * Math.max(list.length, 1024)) {
+      this.#ids.clear()
+      this.#base = 0
+    }
+    return list
+  }
 }
+/** The map of a restarted table is dropped once the lists since it was last dropped held this many strings. */
+const RESTARTS_KEPT_BELOW = 1_000_000
 
 /** Distinct profiles, each with a number: those of a roll-up, gathered from several batches. */
 export class ProfileTable {
