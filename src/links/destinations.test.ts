@@ -107,6 +107,7 @@ for (const backend of backends) {
         assert.match(String(r.headers['content-type']), /text\/html/)
         assert.match(r.text, /Something went wrong/)
         assert.match(String(r.headers['x-request-id']), /^[\w.:-]+$/)
+        assert.equal(r.headers['x-content-type-options'], 'nosniff')
       }
       assert.equal(await faultCount(s, 'redirect'), before + 2)
       assert.equal((await visit('/d-healthy')).headers.location, healthy.destination)

@@ -37,6 +37,22 @@ describe('fault boundary', () => {
     }
   })
 
+  test('a request that failed before it had a request id gets one (the one the client sent, when safe), and nosniff', async () => {
+    const server = createServer((req, res) => faults.failRequest('redirect', req, res, new Error('early')))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    try {
+      const generated = await send(base, 'GET', '/some-link')
+      assert.equal(generated.status, 500)
+      assert.match(String(generated.headers['x-request-id']), /^[0-9a-f-]{36}$/)
+      assert.equal(generated.headers['x-content-type-options'], 'nosniff')
+      const echoed = await send(base, 'GET', '/some-link', { headers: { 'x-request-id': 'trace-9' } })
+      assert.equal(echoed.headers['x-request-id'], 'trace-9')
+    } finally {
+      server.close()
+    }
+  })
+
   test('a guarded callback reports its exception instead of throwing it', async () => {
     const tick = faults.guard('timer', (n: number) => {
       if (n > 1) throw new Error('tick failed')
