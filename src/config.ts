@@ -175,7 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int('LINKLINE_BODY_LIMIT', 64 * 1024, 1024, 16 * 1024 * 1024),
     redirectCacheSize: int('LINKLINE_REDIRECT_CACHE_SIZE', 100_000, 0, 10_000_000),
     clickRetentionDays: int('LINKLINE_CLICK_RETENTION_DAYS', 90, 1, 36_500),
-    clickBufferSize: int('LINKLINE_CLICK_BUFFER_SIZE', 100_000, 100, 10_000_000),
+    clickBufferSize: int('LINKLINE_CLICK_BUFFER_SIZE', 500_000, 100, 10_000_000),
     clickFlushIntervalMs: int('LINKLINE_CLICK_FLUSH_INTERVAL_MS', 1000, 10, 60_000),
     clickRollupIntervalMs: int('LINKLINE_CLICK_ROLLUP_INTERVAL_MS', 10_000, 10, 60_000),
     clickWriterNice: int('LINKLINE_CLICK_WRITER_NICE', 19, 0, 19),
