@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { buildApp } from './app.js'
 import { loadConfig, type Config } from './config.js'
 import { createContainer, type Container } from './container.js'
+import { settleNextTick } from './http/settle-next-tick.js'
 import { isDatabaseUnavailable } from './storage/errors.js'
 import { VERSION } from './shared/version.js'
 
@@ -78,6 +79,7 @@ const SHUTDOWN_MARGIN_MS = 1000
  * A second signal while shutting down changes nothing.
  */
 export async function serve(config: Config): Promise<void> {
+  await settleNextTick()
   const container = await withDatabaseContext(config, () => createContainer(config))
   await startOrClose(container, async () => container.storage.claimServer())
   // The last fault boundary: whatever escaped every other one is logged and counted, and the process
