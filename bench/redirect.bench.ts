@@ -45,9 +45,9 @@ export interface Measured extends LoadResult {
 export interface RedirectReport {
   settings: RedirectSettings
   rounds: { bare: Measured; linkline: Measured }[]
-  /** Linkline's own count of redirects answered (its /metrics), verification and warm-up included. */
+  /** Linkline's own count of redirects answered (the /metrics of each round's process), verification and warm-ups included. */
   redirectsServed: number
-  /** Visits Linkline dropped instead of recording (its /metrics), or undefined when it does not count drops. */
+  /** Visits Linkline dropped instead of recording (the /metrics of each round's process), or undefined when it does not count drops. */
   clicksDropped: number | undefined
   /** Visits in Linkline's click blocks after it shut down. */
   clicksRecorded: number
@@ -56,7 +56,7 @@ export interface RedirectReport {
 /**
  * The redirect against the limit of Node here: the bare server and Linkline, each a child process,
  * loaded alone by the same load generator settings in alternating order (A B, B A, …) so that a change in
- * the machine's load between rounds hits both alike.
+ * the machine's load between rounds hits both alike; each round in a fresh pair of processes.
  */
 export async function benchRedirect(settings: RedirectSettings, workDir: string, log: (line: string) => void): Promise<RedirectReport> {
   const links = redirectLinks(settings.links)
@@ -71,67 +71,70 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
   )
 
   const profile = (name: string) => (settings.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${join(settings.cpuProfDir, name)}`])
-  const bare = await startServer({
-    name: 'bare server',
-    script: fileURLToPath(new URL('./bare-server.js', import.meta.url)),
-    nodeArgs: profile('bare'),
-    args: [String(settings.links)],
-  })
-  const linkline = await startServer({
-    name: 'Linkline',
-    script: fileURLToPath(new URL('../src/main.js', import.meta.url)),
-    nodeArgs: profile('linkline'),
-    env: linklineEnv(database),
-  })
+  const requests: LoadRequest[] = settings.hot
+    ? BROWSER_UAS.map((ua) => ({ path: (links[0] as (typeof links)[number]).path, headers: { 'user-agent': ua } }))
+    : links.map((link, i) => ({ path: link.path, headers: { 'user-agent': browserUa(i) } }))
+  const measure = async (server: ServerProcess, seconds: number, recording: boolean): Promise<Measured> => {
+    const cpuBefore = server.cpuSeconds()
+    const threadsBefore = server.cpuByThread()
+    const result = await runLoad(settings.generator, { url: server.url, connections: settings.connections, seconds, requests, expect: 302 })
+    // Linkline records visits in the background: wait until the run's visits are written and rolled up,
+    // so that their CPU counts and a writer that fell behind shows (rather than catching up during the next run).
+    const clicks = recording ? await drainClicks(server) : undefined
+    const cpu = server.cpuSeconds() - cpuBefore
+    return {
+      ...result,
+      cpuMicros: (cpu / result.responses) * 1e6,
+      cpuShare: cpu / result.seconds,
+      clicks,
+      threadMicros: microsPerResponse(threadsBefore, server.cpuByThread(), result.responses),
+    }
+  }
+
+  const rounds: RedirectReport['rounds'] = []
+  let redirectsServed = 0
+  let clicksDropped: number | undefined = 0
   try {
-    for (const server of [bare, linkline]) await verify(server, links)
-    const hot = links[0] as (typeof links)[number]
-    const requests: LoadRequest[] = settings.hot
-      ? BROWSER_UAS.map((ua) => ({ path: hot.path, headers: { 'user-agent': ua } }))
-      : links.map((link, i) => ({ path: link.path, headers: { 'user-agent': browserUa(i) } }))
-    const measure = async (server: ServerProcess, seconds: number): Promise<Measured> => {
-      const cpuBefore = server.cpuSeconds()
-      const threadsBefore = server.cpuByThread()
-      const result = await runLoad(settings.generator, { url: server.url, connections: settings.connections, seconds, requests, expect: 302 })
-      // Linkline records visits in the background: wait until the run's visits are written and rolled up,
-      // so that their CPU counts and a writer that fell behind shows (rather than catching up during the next run).
-      const clicks = server === linkline ? await drainClicks(server) : undefined
-      const cpu = server.cpuSeconds() - cpuBefore
-      return {
-        ...result,
-        cpuMicros: (cpu / result.responses) * 1e6,
-        cpuShare: cpu / result.seconds,
-        clicks,
-        threadMicros: microsPerResponse(threadsBefore, server.cpuByThread(), result.responses),
+    for (let round = 0; round < settings.rounds; round++) {
+      // A fresh pair of processes each round: a JIT or garbage-collection state that one process happens
+      // to settle in (seen: the bare server's helper threads at 3 µs per request for a whole run) then
+      // weighs on one round, not on the median.
+      const bare = await startServer({
+        name: 'bare server',
+        script: fileURLToPath(new URL('./bare-server.js', import.meta.url)),
+        nodeArgs: profile('bare'),
+        args: [String(settings.links)],
+      })
+      const linkline = await startServer({
+        name: 'Linkline',
+        script: fileURLToPath(new URL('../src/main.js', import.meta.url)),
+        nodeArgs: profile('linkline'),
+        env: linklineEnv(database),
+      })
+      try {
+        for (const server of [bare, linkline]) await verify(server, links)
+        // Warm-up: JIT, sockets, and Linkline's redirect cache (every path is visited at least once).
+        log(`redirect round ${round + 1}/${settings.rounds}: new processes, warm-up ${settings.warmupSeconds} s each`)
+        await measure(bare, settings.warmupSeconds, false)
+        await measure(linkline, settings.warmupSeconds, true)
+        // Alternating order (A B, B A, …), so that a change in the machine's load between runs hits both alike.
+        const order = round % 2 === 0 ? [bare, linkline] : [linkline, bare]
+        const results = new Map<ServerProcess, Measured>()
+        for (const server of order) results.set(server, await measure(server, settings.seconds, server === linkline))
+        const b = results.get(bare) as Measured
+        const l = results.get(linkline) as Measured
+        rounds.push({ bare: b, linkline: l })
+        log(`redirect round ${round + 1}/${settings.rounds}: bare ${b.perSecond.toFixed(0)} req/s, Linkline ${l.perSecond.toFixed(0)} req/s`)
+        const metrics = await (await fetch(`${linkline.url}/metrics`)).text()
+        redirectsServed += sample(metrics, 'linkline_redirects_total{outcome="found"}') ?? NaN
+        const dropped = sample(metrics, 'linkline_clicks_dropped_total{reason="buffer_full"}')
+        clicksDropped = clicksDropped === undefined || dropped === undefined ? undefined : clicksDropped + dropped
+      } finally {
+        await Promise.all([bare.stop(), linkline.stop()])
       }
     }
-
-    // Warm-up: JIT, sockets, and Linkline's redirect cache (every path is visited at least once).
-    log(`redirect: warm-up ${settings.warmupSeconds} s each`)
-    await measure(bare, settings.warmupSeconds)
-    await measure(linkline, settings.warmupSeconds)
-
-    const rounds: RedirectReport['rounds'] = []
-    for (let round = 0; round < settings.rounds; round++) {
-      const order = round % 2 === 0 ? [bare, linkline] : [linkline, bare]
-      const results = new Map<ServerProcess, Measured>()
-      for (const server of order) results.set(server, await measure(server, settings.seconds))
-      const b = results.get(bare) as Measured
-      const l = results.get(linkline) as Measured
-      rounds.push({ bare: b, linkline: l })
-      log(`redirect round ${round + 1}/${settings.rounds}: bare ${b.perSecond.toFixed(0)} req/s, Linkline ${l.perSecond.toFixed(0)} req/s`)
-    }
-    const metrics = await (await fetch(`${linkline.url}/metrics`)).text()
-    await linkline.stop()
-    return {
-      settings,
-      rounds,
-      redirectsServed: sample(metrics, 'linkline_redirects_total{outcome="found"}') ?? NaN,
-      clicksDropped: sample(metrics, 'linkline_clicks_dropped_total{reason="buffer_full"}'),
-      clicksRecorded: await recordedVisits(database),
-    }
+    return { settings, rounds, redirectsServed, clicksDropped, clicksRecorded: await recordedVisits(database) }
   } finally {
-    await Promise.all([bare.stop(), linkline.stop()])
     await postgres?.drop()
   }
 }

@@ -111,7 +111,7 @@ export function renderReport(input: {
       `### Redirect: bare \`node:http\` server vs Linkline`,
       '',
       `${int(s.links)} links, requested in rotation with 6 browser User-Agents; ${s.connections} connections, ${s.seconds} s per run, ` +
-        `${s.rounds} rounds in alternating order after a ${s.warmupSeconds} s warm-up of each. Each server is a child process ` +
+        `${s.rounds} rounds in alternating order, each in a fresh pair of processes warmed up ${s.warmupSeconds} s each. Each server is a child process ` +
         `beside the load generator (${GENERATORS[input.generator]}). CPU µs/req is the server process's CPU time per response; ` +
         "Linkline's includes writing the run's visits, which the run waits for; CPU share is that CPU time over the run, " +
         'as a share of one core (above 100 %: the click writer thread worked beside the serving one). It is split by thread ' +
