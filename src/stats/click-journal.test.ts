@@ -60,7 +60,7 @@ for (const backend of backends) {
       assert.equal(await total(link.id), 3, 'a roll-up with nothing new adds nothing')
     })
 
-    test('a flood on one link costs a handful of rows: one block, one rollup and two breakdown rows per hour', async () => {
+    test('a flood on one link costs a handful of rows: one block, one rollup and one breakdown row per hour (its day row comes once the day is over)', async () => {
       const link = await insertLink(t.storage.db)
       const sink = writer()
       const hour = at('2026-06-01T10:00:00Z')
@@ -80,7 +80,7 @@ for (const backend of backends) {
           rollups: await count('link_click_rollups', link.id),
           facets: await count('link_click_facets', link.id),
         },
-        { blocks: 1, rollups: 1, facets: 2 },
+        { blocks: 1, rollups: 1, facets: 1 },
       )
       const [bucket] = await repo.buckets(link.id, hour, hour + HOUR_MS, HOUR_MS)
       assert.deepEqual({ total: bucket?.total, uniques: bucket?.uniques }, { total: 10_000, uniques: 1000 })
@@ -142,6 +142,56 @@ for (const backend of backends) {
       assert.equal(await count('click_blocks', gone.id), 0)
       assert.equal(await total(kept.id), 1)
       assert.equal(await journalRows(), 0)
+    })
+    test("a day's breakdowns are hour rows until it is over; then its day row is built from them, and late visits add to both", async () => {
+      const link = await insertLink(t.storage.db)
+      const sink = writer()
+      const day = at('2026-07-01T00:00:00Z')
+      const facets = (granularity: 'hour' | 'day') =>
+        t.storage.db
+          .selectFrom('link_click_facets')
+          .select(['period_start', 'counts'])
+          .where('link_id', '=', link.id)
+          .where('granularity', '=', granularity)
+          .orderBy('period_start')
+          .execute()
+      const referrers = async () =>
+        Object.fromEntries((await repo.breakdowns(link.id, day, day + DAY_MS)).filter((r) => r.dimension === 'referrer').map((r) => [r.value, r.clicks]))
+      const dayRow = async () => (await facets('day')).map((r) => [Number(r.period_start), (JSON.parse(r.counts) as { referrer: unknown }).referrer])
+      const from = (site: string) => ({ referer: `https://${site}/` })
+
+      now = at('2026-07-01T12:00:00Z')
+      await sink.write(
+        encodeVisits([visit(link.id, at('2026-07-01T10:00:00Z'), from('a.example')), visit(link.id, at('2026-07-01T11:00:00Z'), from('b.example'))]),
+      )
+      await sink.rollUp()
+      assert.deepEqual(await dayRow(), [], 'no day row while the day goes on')
+      assert.equal((await facets('hour')).length, 2)
+      assert.deepEqual(await referrers(), { 'a.example': 1, 'b.example': 1 }, 'the whole day, read from its hours')
+
+      // Past midnight, a late flush brings a visit of the day before: the day is built from all its hours.
+      now = at('2026-07-02T00:00:05Z')
+      await sink.write(encodeVisits([visit(link.id, at('2026-07-01T23:59:59Z'), from('a.example'))]))
+      await sink.rollUp()
+      assert.deepEqual(await dayRow(), [[day, { 'a.example': 2, 'b.example': 1 }]])
+      assert.deepEqual(await referrers(), { 'a.example': 2, 'b.example': 1 }, 'the whole day, read from its day row')
+
+      // Later still, by another writer: added to the day row as well as to the hour.
+      now = at('2026-07-02T09:00:00Z')
+      const other = writer()
+      await other.write(encodeVisits([visit(link.id, at('2026-07-01T23:59:59.500Z'), from('c.example'))]))
+      await other.rollUp()
+      assert.deepEqual(await dayRow(), [[day, { 'a.example': 2, 'b.example': 1, 'c.example': 1 }]])
+      assert.deepEqual(await referrers(), { 'a.example': 2, 'b.example': 1, 'c.example': 1 })
+      assert.deepEqual(
+        await repo.breakdowns(link.id, day + 23 * HOUR_MS, day + DAY_MS),
+        await repo.breakdowns(link.id, day + 23 * HOUR_MS, day + DAY_MS + HOUR_MS),
+        'the hour rows hold the late visits too',
+      )
+      assert.equal(
+        (await repo.breakdowns(link.id, day + 23 * HOUR_MS, day + DAY_MS)).find((r) => r.dimension === 'referrer' && r.value === 'c.example')?.clicks,
+        1,
+      )
     })
   })
 }

@@ -153,6 +153,8 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
   /** `${day} ${linkId}` → visitor keys known to be in link_daily_visitors. */
   const known = new Map<string, Set<string>>()
   let knownSize = 0
+  /** Every day before this one has its day rows (compactDays), as far as this writer knows. */
+  let compactedBefore = -Infinity
 
   function remember(rows: readonly { link_id: string; day: number; visitor_key: string }[]): void {
     if (knownSize + rows.length > KNOWN_VISITORS_MAX) {
@@ -230,7 +232,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
         await dropDeletedLinks(trx, links)
         await writeVisitors(trx, links, known, remembered)
         await writeRollups(trx, links)
-        await writeFacets(trx, links, profiles.list)
+        await writeFacets(trx, links, profiles.list, now - (now % DAY_MS))
         await writeBlocks(trx, links, profiles.list)
         for (const ids of chunks(
           rows.map((r) => r.id),
@@ -243,6 +245,32 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
       remember(remembered)
       forgetBefore(now - (now % DAY_MS) - DAY_MS)
       return visits
+    },
+
+    /**
+     * Builds the day rows of the days that are over since the last compaction, from their hour rows
+     * (a roll-up adds to a day's rows only once the day is over): links in chunks, each chunk in its
+     * own short transaction under the roll-up lock, so that appends and other instances' roll-ups go
+     * on between them; then the watermark moves to today. A day built twice (a crash before the
+     * watermark moved, or two instances at once) comes out the same: hour rows are complete.
+     */
+    async compactDays(now: number): Promise<void> {
+      const today = now - (now % DAY_MS)
+      if (compactedBefore >= today) return
+      const from = Number((await db.selectFrom('facets_compaction').select('days_before').where('id', '=', 1).executeTakeFirstOrThrow()).days_before)
+      if (from < today) {
+        for (let after = ''; ;) {
+          const ids = (await db.selectFrom('links').select('id').where('id', '>', after).orderBy('id').limit(CHUNK).execute()).map((r) => r.id)
+          if (ids.length === 0) break
+          await inTransaction(db, async (trx) => {
+            await dialect.lockForTransaction(trx, ROLLUP_LOCK)
+            await compactLinks(trx, ids, from, today)
+          })
+          after = ids.at(-1) as string
+        }
+        await db.updateTable('facets_compaction').set({ days_before: today }).where('id', '=', 1).where('days_before', '<', today).execute()
+      }
+      compactedBefore = today
     },
   }
 }
@@ -335,15 +363,16 @@ async function writeRollups(trx: Transaction<Database>, links: Map<string, LinkT
 }
 
 /**
- * Breakdowns, by hour and by UTC day: each period's facets row is read, the roll-up's counts added in
- * memory and the row written back (under the roll-up lock, so no other writer changes it meanwhile).
+ * Breakdowns, by hour, and by UTC day for days before `today` (today's day rows are built once it is
+ * over: compactDays): each period's facets row is read, the roll-up's counts added in memory and the
+ * row written back (under the roll-up lock, so no other writer changes it meanwhile).
  */
-async function writeFacets(trx: Transaction<Database>, links: Map<string, LinkTally>, profiles: readonly Profile[]): Promise<void> {
+async function writeFacets(trx: Transaction<Database>, links: Map<string, LinkTally>, profiles: readonly Profile[], today: number): Promise<void> {
   for (const granularity of ['hour', 'day'] as const) {
     const adds = new Map<string, { link_id: string; period_start: number; facets: Facets }>()
     for (const [linkId, link] of links) {
       for (const [hour, t] of link.hours) {
-        if (t.profiles.size === 0) continue
+        if (t.profiles.size === 0 || (granularity === 'day' && hour >= today)) continue
         const period = granularity === 'hour' ? hour : hour - (hour % DAY_MS)
         const key = `${linkId} ${period}`
         const add = adds.get(key)
@@ -365,14 +394,46 @@ async function writeFacets(trx: Transaction<Database>, links: Map<string, LinkTa
         if (add !== undefined) add.facets = addFacets(JSON.parse(r.counts) as Facets, add.facets)
       }
     }
-    for (const chunk of chunks([...adds.values()], CHUNK)) {
-      await trx
-        .insertInto('link_click_facets')
-        .values(chunk.map((a) => ({ link_id: a.link_id, granularity, period_start: a.period_start, counts: JSON.stringify(a.facets) })))
-        .onConflict((oc) => oc.columns(['link_id', 'granularity', 'period_start']).doUpdateSet((eb) => ({ counts: eb.ref('excluded.counts') })))
-        .execute()
-    }
+    await putFacets(trx, granularity, [...adds.values()])
   }
+}
+
+/** Writes facets rows as they are given (a row already there is replaced). */
+async function putFacets(
+  trx: Transaction<Database>,
+  granularity: 'hour' | 'day',
+  rows: readonly { link_id: string; period_start: number; facets: Facets }[],
+): Promise<void> {
+  for (const chunk of chunks(rows, CHUNK)) {
+    await trx
+      .insertInto('link_click_facets')
+      .values(chunk.map((a) => ({ link_id: a.link_id, granularity, period_start: a.period_start, counts: JSON.stringify(a.facets) })))
+      .onConflict((oc) => oc.columns(['link_id', 'granularity', 'period_start']).doUpdateSet((eb) => ({ counts: eb.ref('excluded.counts') })))
+      .execute()
+  }
+}
+
+/** Builds again the day rows of `linkIds` for the days in [from, to): each the sum of its hour rows. */
+async function compactLinks(trx: Transaction<Database>, linkIds: readonly string[], from: number, to: number): Promise<void> {
+  const rows = await trx
+    .selectFrom('link_click_facets')
+    .select(['link_id', 'period_start', 'counts'])
+    .where('link_id', 'in', linkIds)
+    .where('granularity', '=', 'hour')
+    .where('period_start', '>=', from)
+    .where('period_start', '<', to)
+    .execute()
+  const days = new Map<string, { link_id: string; period_start: number; facets: Facets }>()
+  for (const r of rows) {
+    const hour = Number(r.period_start)
+    const day = hour - (hour % DAY_MS)
+    const key = `${r.link_id} ${day}`
+    const facets = JSON.parse(r.counts) as Facets
+    const sum = days.get(key)
+    if (sum === undefined) days.set(key, { link_id: r.link_id, period_start: day, facets })
+    else addFacets(sum.facets, facets)
+  }
+  await putFacets(trx, 'day', [...days.values()])
 }
 
 /** Each link's visits of the roll-up as one click block per hour. */

@@ -6,7 +6,7 @@ import { linkRow, recordedClicks } from '../../test/factories.js'
 import { migrateToLatest } from '../storage/migrate.js'
 import type { TablesBefore } from '../storage/migrations/0013-click-journal.js'
 import { openTestStorage } from '../../test/storage.js'
-import { HOUR_MS } from '../shared/time.js'
+import { DAY_MS, HOUR_MS } from '../shared/time.js'
 import { createStatsRepository } from './stats.repository.js'
 
 for (const backend of backends) {
@@ -87,6 +87,54 @@ for (const backend of backends) {
             ['hour', { browser: { Firefox: 12 }, referrer: { direct: 5, 't.co': 7 } }],
           ],
         )
+      } finally {
+        await t.close()
+      }
+    })
+  })
+  describe(`migration 0014 (${backend})`, () => {
+    test('the compaction watermark starts at the latest day with a day row: that day is read from its hours, and those before it from their day rows', async () => {
+      const t = await openTestStorage(backend, '0013-click-journal')
+      const storage = t.storage
+      try {
+        const link = linkRow()
+        await storage.db.insertInto('links').values(link).execute()
+        const [first, second] = [Date.parse('2026-03-01T00:00:00Z'), Date.parse('2026-03-02T00:00:00Z')]
+        const facets = (granularity: 'hour' | 'day', period_start: number, n: number) => ({
+          link_id: link.id,
+          granularity,
+          period_start,
+          counts: JSON.stringify({ browser: { Firefox: n } }),
+        })
+        // As roll-ups left them: every day row the sum of its hours; the second day's still going on.
+        await storage.db
+          .insertInto('link_click_facets')
+          .values([
+            facets('hour', first + HOUR_MS, 2),
+            facets('hour', first + 5 * HOUR_MS, 3),
+            facets('day', first, 5),
+            facets('hour', second, 4),
+            facets('day', second, 4),
+          ])
+          .execute()
+        await migrateToLatest(storage)
+        const row = await storage.db.selectFrom('facets_compaction').select(['id', 'days_before']).executeTakeFirstOrThrow()
+        assert.deepEqual([row.id, Number(row.days_before)], [1, second])
+        const breakdowns = await createStatsRepository(storage.db, storage.adapter).breakdowns(link.id, first, second + DAY_MS)
+        assert.deepEqual(
+          breakdowns.map((r) => [r.dimension, r.value, r.clicks]),
+          [['browser', 'Firefox', 9]],
+        )
+      } finally {
+        await t.close()
+      }
+    })
+
+    test('on a database without breakdowns, the watermark starts at 0: every day is read from its hours until the first compaction', async () => {
+      const t = await openTestStorage(backend)
+      try {
+        const row = await t.storage.db.selectFrom('facets_compaction').select('days_before').executeTakeFirstOrThrow()
+        assert.equal(Number(row.days_before), 0)
       } finally {
         await t.close()
       }

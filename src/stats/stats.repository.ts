@@ -107,12 +107,14 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
     },
 
     /**
-     * Human clicks per dimension and value, hours in [from, to): whole UTC days from the day rows,
-     * the hours before the first and after the last whole day from the hour rows.
+     * Human clicks per dimension and value, hours in [from, to): whole UTC days that have their day
+     * rows (those before the compaction's watermark: click-rollup.ts, compactDays) from these, the
+     * hours before and after them from the hour rows.
      */
     async breakdowns(linkId: string, from: number, to: number): Promise<{ dimension: string; value: string; clicks: number }[]> {
+      const compacted = await db.selectFrom('facets_compaction').select('days_before').where('id', '=', 1).executeTakeFirst()
       const firstDay = dayOf(from + DAY_MS - 1)
-      const endDay = dayOf(to)
+      const endDay = Math.max(firstDay, Math.min(dayOf(to), Number(compacted?.days_before ?? 0)))
       // One plain range scan of the primary key per part (an OR of ranges would scan the whole link).
       const parts: ['hour' | 'day', number, number][] =
         firstDay < endDay

@@ -37,13 +37,20 @@ export type RollupRow = Selectable<LinkClickRollupsTable>
 
 /**
  * Human clicks per breakdown dimension and value of a link in one hour or UTC day, all dimensions in
- * one row: `counts` is `{"browser": {"Firefox": 3}, …}` in JSON (zero counts left out).
+ * one row: `counts` is `{"browser": {"Firefox": 3}, …}` in JSON (zero counts left out). A day's row
+ * exists once the day is over (built from its hour rows: FacetsCompactionTable).
  */
 export interface LinkClickFacetsTable {
   link_id: string
   granularity: 'hour' | 'day'
   period_start: number
   counts: string
+}
+
+/** One row (id 1): every UTC day before `days_before` has its day rows in link_click_facets; later days have hour rows only. */
+export interface FacetsCompactionTable {
+  id: number
+  days_before: number
 }
 
 export interface LinkDailyVisitorsTable {

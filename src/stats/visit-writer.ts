@@ -56,6 +56,8 @@ export function createVisitWriter(repo: StatsRepository, rollup: Rollup, options
       await rollup.rollUp(instance, own, options.shared ? now - STALE_JOURNAL_MS : Infinity, now)
       // Rolled up now, or before by another writer (then no longer in the journal): gone either way.
       for (const id of rolled) own.delete(id)
+      // After the roll-up: a visit of yesterday that it added is then in the hour rows the day is built from.
+      await rollup.compactDays(now)
     },
   }
 }

@@ -9,6 +9,7 @@ import type {
   ClickBlocksTable,
   ClickJournalTable,
   ClickSaltsTable,
+  FacetsCompactionTable,
   LinkClickFacetsTable,
   LinkClickRollupsTable,
   LinkDailyVisitorsTable,
@@ -27,6 +28,7 @@ export interface Database {
   click_blocks: ClickBlocksTable
   link_click_rollups: LinkClickRollupsTable
   link_click_facets: LinkClickFacetsTable
+  facets_compaction: FacetsCompactionTable
   link_daily_visitors: LinkDailyVisitorsTable
   click_salts: ClickSaltsTable
   sessions: SessionsTable

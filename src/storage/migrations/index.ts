@@ -11,6 +11,7 @@ import * as createWebhooks from './0010-create-webhooks.js'
 import * as linkControls from './0011-link-controls.js'
 import * as createSessions from './0012-create-sessions.js'
 import * as clickJournal from './0013-click-journal.js'
+import * as compactDayFacets from './0014-compact-day-facets.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -27,4 +28,5 @@ export const migrations = {
   '0011-link-controls': linkControls,
   '0012-create-sessions': createSessions,
   '0013-click-journal': clickJournal,
+  '0014-compact-day-facets': compactDayFacets,
 }
