@@ -193,5 +193,25 @@ for (const backend of backends) {
         1,
       )
     })
+    test('one roll-up of a link visited in 1,000 different hours: full chunks of every statement, nothing lost', async () => {
+      const link = await insertLink(t.storage.db)
+      const sink = writer()
+      const first = at('2026-08-01T00:00:00Z')
+      now = first + 1000 * HOUR_MS
+      await sink.write(encodeVisits(Array.from({ length: 1000 }, (_, i) => visit(link.id, first + i * HOUR_MS, { ip: `10.1.${i >> 8}.${i & 255}` }))))
+      await sink.rollUp()
+      const hours = await repo.buckets(link.id, first, now, HOUR_MS)
+      assert.deepEqual(
+        { hours: hours.length, total: hours.reduce((sum, b) => sum + b.total, 0), uniques: hours.reduce((sum, b) => sum + b.uniques, 0) },
+        { hours: 1000, total: 1000, uniques: 1000 },
+      )
+      assert.equal(await count('click_blocks', link.id), 1000)
+      assert.equal((await recordedClicks(t.storage.db, link.id)).length, 1000)
+      const browsers = (await repo.breakdowns(link.id, first, now)).filter((r) => r.dimension === 'browser')
+      assert.deepEqual(
+        browsers.map((r) => [r.value, r.clicks]),
+        [['Chrome', 1000]],
+      )
+    })
   })
 }

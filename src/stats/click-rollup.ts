@@ -4,7 +4,9 @@ import { DAY_MS, HOUR_MS } from '../shared/time.js'
 import type { Db } from '../storage/database.js'
 import type { DialectAdapter } from '../storage/dialect.js'
 import type { Database } from '../storage/schema.js'
+import { repeatedStatement } from '../storage/repeated-statement.js'
 import { inTransaction } from '../storage/transaction.js'
+import type { ClickBlocksTable, LinkClickFacetsTable, LinkClickRollupsTable, LinkDailyVisitorsTable } from './stats.table.js'
 import { chunks } from '../shared/chunks.js'
 import { encodeBlock, ProfileTable, profilesOf, BLOCK_FIELDS, VISIT_FIELDS, type Profile, type VisitColumns } from './visit-columns.js'
 
@@ -26,6 +28,8 @@ export type Facets = Partial<Record<Dimension, Record<string, number>>>
 
 // Rows per INSERT statement (at most 8 values each): far below both databases' bound-parameter limits.
 const CHUNK = 1000
+/** Click blocks per INSERT: their data is the visits, up to a few hundred kB each. */
+const BLOCK_CHUNK = 200
 /** The advisory lock key that serialises roll-ups across instances (PostgreSQL). */
 const ROLLUP_LOCK = 0x6c6e6b636c6b /* "lnkclk" */
 /**
@@ -155,6 +159,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
   let knownSize = 0
   /** Every day before this one has its day rows (compactDays), as far as this writer knows. */
   let compactedBefore = -Infinity
+  const statements = rollupStatements()
 
   function remember(rows: readonly { link_id: string; day: number; visitor_key: string }[]): void {
     if (knownSize + rows.length > KNOWN_VISITORS_MAX) {
@@ -230,10 +235,10 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
         }
         const { links, profiles } = tally(batches)
         await dropDeletedLinks(trx, links)
-        await writeVisitors(trx, links, known, remembered)
-        await writeRollups(trx, links)
-        await writeFacets(trx, links, profiles.list, now - (now % DAY_MS))
-        await writeBlocks(trx, links, profiles.list)
+        await writeVisitors(trx, statements, links, known, remembered)
+        await writeRollups(trx, statements, links)
+        await writeFacets(trx, statements, links, profiles.list, now - (now % DAY_MS))
+        await writeBlocks(trx, statements, links, profiles.list)
         for (const ids of chunks(
           rows.map((r) => r.id),
           CHUNK,
@@ -264,7 +269,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
           if (ids.length === 0) break
           await inTransaction(db, async (trx) => {
             await dialect.lockForTransaction(trx, ROLLUP_LOCK)
-            await compactLinks(trx, ids, from, today)
+            await compactLinks(trx, statements, ids, from, today)
           })
           after = ids.at(-1) as string
         }
@@ -275,6 +280,53 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
   }
 }
 export type Rollup = ReturnType<typeof createRollup>
+
+/** The roll-up's multi-row writes, each compiled once for full chunks (one set per writer: the SQL is its database's). */
+function rollupStatements() {
+  return {
+    visitors: repeatedStatement<LinkDailyVisitorsTable, LinkDailyVisitorsTable>(['link_id', 'day', 'visitor_key'], CHUNK, (trx, rows) =>
+      trx
+        .insertInto('link_daily_visitors')
+        .values(rows)
+        .onConflict((oc) => oc.columns(['link_id', 'day', 'visitor_key']).doNothing())
+        .returning(['link_id', 'day', 'visitor_key']),
+    ),
+    rollups: repeatedStatement<LinkClickRollupsTable>(
+      ['link_id', 'hour', 'total_clicks', 'human_clicks', 'bot_clicks', 'qr_scans', 'unique_visitors', 'last_human_click_at'],
+      CHUNK,
+      (trx, rows) =>
+        trx
+          .insertInto('link_click_rollups')
+          .values(rows)
+          .onConflict((oc) =>
+            oc.columns(['link_id', 'hour']).doUpdateSet((eb) => ({
+              total_clicks: eb('link_click_rollups.total_clicks', '+', eb.ref('excluded.total_clicks')),
+              human_clicks: eb('link_click_rollups.human_clicks', '+', eb.ref('excluded.human_clicks')),
+              bot_clicks: eb('link_click_rollups.bot_clicks', '+', eb.ref('excluded.bot_clicks')),
+              qr_scans: eb('link_click_rollups.qr_scans', '+', eb.ref('excluded.qr_scans')),
+              unique_visitors: eb('link_click_rollups.unique_visitors', '+', eb.ref('excluded.unique_visitors')),
+              // max() of two values is spelled differently by each dialect; CASE is not.
+              last_human_click_at: eb
+                .case()
+                .when('excluded.last_human_click_at', '>', eb.fn.coalesce('link_click_rollups.last_human_click_at', eb.lit(0)))
+                .then(eb.ref('excluded.last_human_click_at'))
+                .else(eb.ref('link_click_rollups.last_human_click_at'))
+                .end(),
+            })),
+          ),
+    ),
+    facets: repeatedStatement<LinkClickFacetsTable>(['link_id', 'granularity', 'period_start', 'counts'], CHUNK, (trx, rows) =>
+      trx
+        .insertInto('link_click_facets')
+        .values(rows)
+        .onConflict((oc) => oc.columns(['link_id', 'granularity', 'period_start']).doUpdateSet((eb) => ({ counts: eb.ref('excluded.counts') }))),
+    ),
+    blocks: repeatedStatement<ClickBlocksTable>(['id', 'link_id', 'start_at', 'end_at', 'clicks', 'data'], BLOCK_CHUNK, (trx, rows) =>
+      trx.insertInto('click_blocks').values(rows),
+    ),
+  }
+}
+type Statements = ReturnType<typeof rollupStatements>
 
 /** A link deleted since its visits: they are dropped, not a reason to fail the roll-up. */
 async function dropDeletedLinks(trx: Transaction<Database>, links: Map<string, LinkTally>): Promise<void> {
@@ -292,6 +344,7 @@ async function dropDeletedLinks(trx: Transaction<Database>, links: Map<string, L
  */
 async function writeVisitors(
   trx: Transaction<Database>,
+  statements: Statements,
   links: Map<string, LinkTally>,
   known: ReadonlyMap<string, ReadonlySet<string>>,
   remembered: { link_id: string; day: number; visitor_key: string }[],
@@ -309,13 +362,7 @@ async function writeVisitors(
     }
   }
   for (const rows of chunks(candidates, CHUNK)) {
-    const inserted = await trx
-      .insertInto('link_daily_visitors')
-      .values(rows)
-      .onConflict((oc) => oc.columns(['link_id', 'day', 'visitor_key']).doNothing())
-      .returning(['link_id', 'day', 'visitor_key'])
-      .execute()
-    for (const r of inserted) {
+    for (const r of await statements.visitors(trx, rows)) {
       const at = firstAt.get(`${r.link_id} ${Number(r.day)} ${r.visitor_key}`) as number
       const hour = (links.get(r.link_id) as LinkTally).hours.get(at - (at % HOUR_MS)) as HourTally
       hour.uniques++
@@ -325,7 +372,7 @@ async function writeVisitors(
 }
 
 /** Adds the counters to the hourly rollups, creating the rows that are missing. */
-async function writeRollups(trx: Transaction<Database>, links: Map<string, LinkTally>): Promise<void> {
+async function writeRollups(trx: Transaction<Database>, statements: Statements, links: Map<string, LinkTally>): Promise<void> {
   const rows = [...links].flatMap(([linkId, link]) =>
     [...link.hours].map(([hour, t]) => ({
       link_id: linkId,
@@ -338,28 +385,7 @@ async function writeRollups(trx: Transaction<Database>, links: Map<string, LinkT
       last_human_click_at: t.lastHuman,
     })),
   )
-  for (const chunk of chunks(rows, CHUNK)) {
-    await trx
-      .insertInto('link_click_rollups')
-      .values(chunk)
-      .onConflict((oc) =>
-        oc.columns(['link_id', 'hour']).doUpdateSet((eb) => ({
-          total_clicks: eb('link_click_rollups.total_clicks', '+', eb.ref('excluded.total_clicks')),
-          human_clicks: eb('link_click_rollups.human_clicks', '+', eb.ref('excluded.human_clicks')),
-          bot_clicks: eb('link_click_rollups.bot_clicks', '+', eb.ref('excluded.bot_clicks')),
-          qr_scans: eb('link_click_rollups.qr_scans', '+', eb.ref('excluded.qr_scans')),
-          unique_visitors: eb('link_click_rollups.unique_visitors', '+', eb.ref('excluded.unique_visitors')),
-          // max() of two values is spelled differently by each dialect; CASE is not.
-          last_human_click_at: eb
-            .case()
-            .when('excluded.last_human_click_at', '>', eb.fn.coalesce('link_click_rollups.last_human_click_at', eb.lit(0)))
-            .then(eb.ref('excluded.last_human_click_at'))
-            .else(eb.ref('link_click_rollups.last_human_click_at'))
-            .end(),
-        })),
-      )
-      .execute()
-  }
+  for (const chunk of chunks(rows, CHUNK)) await statements.rollups(trx, chunk)
 }
 
 /**
@@ -367,7 +393,13 @@ async function writeRollups(trx: Transaction<Database>, links: Map<string, LinkT
  * over: compactDays): each period's facets row is read, the roll-up's counts added in memory and the
  * row written back (under the roll-up lock, so no other writer changes it meanwhile).
  */
-async function writeFacets(trx: Transaction<Database>, links: Map<string, LinkTally>, profiles: readonly Profile[], today: number): Promise<void> {
+async function writeFacets(
+  trx: Transaction<Database>,
+  statements: Statements,
+  links: Map<string, LinkTally>,
+  profiles: readonly Profile[],
+  today: number,
+): Promise<void> {
   for (const granularity of ['hour', 'day'] as const) {
     const adds = new Map<string, { link_id: string; period_start: number; facets: Facets }>()
     for (const [linkId, link] of links) {
@@ -394,27 +426,27 @@ async function writeFacets(trx: Transaction<Database>, links: Map<string, LinkTa
         if (add !== undefined) add.facets = addFacets(JSON.parse(r.counts) as Facets, add.facets)
       }
     }
-    await putFacets(trx, granularity, [...adds.values()])
+    await putFacets(trx, statements, granularity, [...adds.values()])
   }
 }
 
 /** Writes facets rows as they are given (a row already there is replaced). */
 async function putFacets(
   trx: Transaction<Database>,
+  statements: Statements,
   granularity: 'hour' | 'day',
   rows: readonly { link_id: string; period_start: number; facets: Facets }[],
 ): Promise<void> {
   for (const chunk of chunks(rows, CHUNK)) {
-    await trx
-      .insertInto('link_click_facets')
-      .values(chunk.map((a) => ({ link_id: a.link_id, granularity, period_start: a.period_start, counts: JSON.stringify(a.facets) })))
-      .onConflict((oc) => oc.columns(['link_id', 'granularity', 'period_start']).doUpdateSet((eb) => ({ counts: eb.ref('excluded.counts') })))
-      .execute()
+    await statements.facets(
+      trx,
+      chunk.map((a) => ({ link_id: a.link_id, granularity, period_start: a.period_start, counts: JSON.stringify(a.facets) })),
+    )
   }
 }
 
 /** Builds again the day rows of `linkIds` for the days in [from, to): each the sum of its hour rows. */
-async function compactLinks(trx: Transaction<Database>, linkIds: readonly string[], from: number, to: number): Promise<void> {
+async function compactLinks(trx: Transaction<Database>, statements: Statements, linkIds: readonly string[], from: number, to: number): Promise<void> {
   const rows = await trx
     .selectFrom('link_click_facets')
     .select(['link_id', 'period_start', 'counts'])
@@ -433,11 +465,11 @@ async function compactLinks(trx: Transaction<Database>, linkIds: readonly string
     if (sum === undefined) days.set(key, { link_id: r.link_id, period_start: day, facets })
     else addFacets(sum.facets, facets)
   }
-  await putFacets(trx, 'day', [...days.values()])
+  await putFacets(trx, statements, 'day', [...days.values()])
 }
 
 /** Each link's visits of the roll-up as one click block per hour. */
-async function writeBlocks(trx: Transaction<Database>, links: Map<string, LinkTally>, profiles: readonly Profile[]): Promise<void> {
+async function writeBlocks(trx: Transaction<Database>, statements: Statements, links: Map<string, LinkTally>, profiles: readonly Profile[]): Promise<void> {
   const rows = [...links].flatMap(([linkId, link]) =>
     [...link.hours.values()].map((hour) => ({
       id: newId('blk'),
@@ -448,5 +480,5 @@ async function writeBlocks(trx: Transaction<Database>, links: Map<string, LinkTa
       data: blockOf(hour, profiles),
     })),
   )
-  for (const chunk of chunks(rows, 200)) await trx.insertInto('click_blocks').values(chunk).execute()
+  for (const chunk of chunks(rows, BLOCK_CHUNK)) await statements.blocks(trx, chunk)
 }

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { backends } from '../../test/backends.js'
+import { openTestStorage, type TestStorage } from '../../test/storage.js'
+import { repeatedStatement } from './repeated-statement.js'
+import type { ClickSaltsTable } from '../stats/stats.table.js'
+
+for (const backend of backends) {
+  describe(`repeatedStatement (${backend})`, () => {
+    let t: TestStorage
+    before(async () => {
+      t = await openTestStorage(backend)
+    })
+    after(() => t.close())
+    const salts = (...days: number[]) => days.map((day) => ({ day, salt: `s${day}` }))
+    const stored = async () =>
+      (await t.storage.db.selectFrom('click_salts').select(['day', 'salt']).orderBy('day').execute()).map((r) => [Number(r.day), r.salt])
+
+    test('full batches reuse the SQL with their own values; other sizes are built as usual; RETURNING rows come back', async () => {
+      const insert = repeatedStatement<ClickSaltsTable, { day: number }>(['day', 'salt'], 2, (trx, rows) =>
+        trx.insertInto('click_salts').values(rows).returning('day'),
+      )
+      const returned = await t.storage.db
+        .transaction()
+        .execute(async (trx) => [await insert(trx, salts(1, 2)), await insert(trx, salts(3, 4)), await insert(trx, salts(5)), await insert(trx, salts(6, 7))])
+      assert.deepEqual(
+        returned.map((rows) => rows.map((r) => Number(r.day))),
+        [[1, 2], [3, 4], [5], [6, 7]],
+      )
+      assert.deepEqual(
+        await stored(),
+        [1, 2, 3, 4, 5, 6, 7].map((day) => [day, `s${day}`]),
+      )
+    })
+
+    test('columns listed in another order than the statement binds them fail at the first full batch, before anything is written', async () => {
+      const insert = repeatedStatement<ClickSaltsTable>(['salt', 'day'], 2, (trx, rows) => trx.insertInto('click_salts').values(rows))
+      await assert.rejects(
+        t.storage.db.transaction().execute((trx) => insert(trx, salts(10, 11))),
+        /does not bind its values in the order of its columns \(salt, day\)/,
+      )
+      assert.equal((await stored()).filter(([day]) => Number(day) >= 10).length, 0)
+    })
+  })
+}
