@@ -221,7 +221,8 @@ export class ClickBuffer implements ClickRecorder {
       } catch (error) {
         this.#unrolled += this.#rollingVisits
         this.#metrics.observeClickRollup('error', seconds(started))
-        this.#logger.warn({ err: error }, 'rolling up written clicks failed; retried with the next roll-up')
+        // At shutdown close() says it once, with what happens next (the next start rolls them up).
+        if (!this.#closed) this.#logger.warn({ err: error }, 'rolling up written clicks failed; retried with the next roll-up')
         throw error
       }
     })().finally(() => {
