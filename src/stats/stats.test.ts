@@ -167,6 +167,43 @@ for (const backend of backends) {
       )
     })
 
+    test('a whole-day range of today reads its hours (no day row while the day goes on); a day that is over reads its day row', async (t) => {
+      const id = await createLink('/whole-days')
+      const today = Date.now() - (Date.now() % DAY)
+      const date = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+      // Yesterday through the pipeline at a chosen time, today over HTTP.
+      await write([
+        {
+          linkId: id,
+          at: today - DAY + 3_600_000,
+          qr: false,
+          head: false,
+          ip: '198.51.100.7',
+          userAgent: CHROME,
+          referer: 'https://yesterday.example/',
+          country: undefined,
+        },
+      ])
+      await visit('/whole-days', { 'user-agent': CHROME, referer: 'https://today.example/' })
+      await s.container.clicks.flush()
+      if (Date.now() - (Date.now() % DAY) !== today) return t.skip('the test crossed midnight UTC')
+      assert.deepEqual((await stats(id, `?from=${date(today)}&to=${date(today)}`)).referrers, [{ value: 'today.example', clicks: 1 }])
+      assert.deepEqual((await stats(id, `?from=${date(today - DAY)}&to=${date(today)}`)).referrers, [
+        { value: 'today.example', clicks: 1 },
+        { value: 'yesterday.example', clicks: 1 },
+      ])
+      const days = await s.container.storage.db
+        .selectFrom('link_click_facets')
+        .select('period_start')
+        .where('link_id', '=', id)
+        .where('granularity', '=', 'day')
+        .execute()
+      assert.deepEqual(
+        days.map((r) => Number(r.period_start)),
+        [today - DAY],
+      )
+    })
+
     test('ranges: dates, date-times, intervals, zero-filled buckets; uniques are summed per UTC day', async () => {
       const id = await createLink('/history')
       const at = (iso: string) => Date.parse(iso)
