@@ -7,13 +7,16 @@ import { benchApi, type ApiReport } from './api.bench.js'
 import { benchControls, renderControls, type ControlsReport } from './controls.bench.js'
 import { detectWrk, type LoadGenerator } from './load.js'
 import { benchRedirect, type RedirectReport } from './redirect.bench.js'
+import { benchRollup, renderRollup } from './rollup.bench.js'
 import { benchClickedWebhook } from './webhooks.bench.js'
 import { commitOf, describeMachine, readIfExists, renderReport, spliceReport, type RedirectScenario } from './report.js'
 
-const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|webhooks] [--baseline <dist/src/main.js of another build>] [--cpu-prof]
+const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|webhooks|rollup] [--baseline <file of another build>] [--cpu-prof]
   --quick      short runs; 50,000 links, 10,000 conversations, 50,000 clicks instead of 1M, 100k, 1M (under a minute)
-  --only       run one part (webhooks: the redirect with and without a link.clicked subscriber; printed, not written to docs)
-  --baseline   the controls part also measures this build (e.g. the commit before the link controls) with plain links
+  --only       run one part (webhooks: the redirect with and without a link.clicked subscriber; rollup: the click
+               writer alone, without HTTP, over 100,000 links; both printed, not written to docs)
+  --baseline   the controls part also measures this build (its dist/src/main.js) with plain links; the rollup part,
+               its dist/bench/rollup-runner.js
   --cpu-prof   run both redirect servers with node --cpu-prof; profiles (one per thread) go to ./bench-profiles/{bare,linkline}`
 
 const { values } = parseArgs({
@@ -38,6 +41,17 @@ if (values.only === 'webhooks') {
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+  process.exit(0)
+}
+if (values.only === 'rollup') {
+  const settings = {
+    links: 100_000,
+    visits: 450_000,
+    rollups: values.quick ? 3 : 4,
+    repeats: values.quick ? 2 : 4,
+    baseline: values.baseline === undefined ? undefined : resolve(values.baseline),
+  }
+  console.log(renderRollup(await benchRollup(settings, (line) => console.error(`[bench] ${line}`))))
   process.exit(0)
 }
 if (values.help || (values.only !== undefined && !['redirect', 'api', 'controls'].includes(values.only))) {

@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createRollup } from '../src/stats/click-rollup.js'
+import { createStatsRepository } from '../src/stats/stats.repository.js'
+import { encodeVisits } from '../src/stats/visit-batch.js'
+import { createVisitWriter } from '../src/stats/visit-writer.js'
+import { openStorage } from '../src/storage/database.js'
+import { migrateToLatest } from '../src/storage/migrate.js'
+import { browserUa } from './redirect.bench.js'
+import { insertLinks, linkRow, redirectLinks, SMALL_OWNER } from './seed.js'
+
+/**
+ * One measurement of the click writer without HTTP, in this process (run by rollup.bench.ts, one child
+ * process per measurement): `links` links on a fresh SQLite file, then `rollups` times `visits` visits
+ * spread over them in rotation (each link keeps its User-Agent, as in the redirect bench), appended in
+ * batches of 50,000 and rolled up. Prints the CPU µs per visit of each round's appends and roll-up
+ * (process CPU time: garbage collection on V8's helper threads included).
+ * Usage: node dist/bench/rollup-runner.js <links> <visits per roll-up> <roll-ups>
+ */
+const [links, visits, rollups] = process.argv.slice(2).map(Number) as [number, number, number]
+const BATCH = 50_000
+const dir = mkdtempSync(join(tmpdir(), 'linkline-rollup-'))
+const storage = openStorage({ databaseUrl: `sqlite:${join(dir, 'rollup.db')}`, databasePoolSize: 1, databaseStatementTimeoutMs: 60_000 })
+try {
+  await migrateToLatest(storage)
+  const paths = redirectLinks(links)
+  await insertLinks(storage.db, links, (i) => linkRow(SMALL_OWNER, (paths[i] as { path: string }).path, 'https://shop.example/', null, i))
+  const ids = (await storage.db.selectFrom('links').select('id').orderBy('path').execute()).map((r) => r.id)
+  // Visits at 50,000 a second from the start of an hour, the roll-up's clock just after the last one.
+  const start = Date.UTC(2026, 10, 25, 10)
+  let now = start
+  const writer = createVisitWriter(createStatsRepository(storage.db, storage.adapter), createRollup(storage.db, storage.adapter), {
+    shared: false,
+    now: () => now,
+  })
+  const rounds: { append: number; rollUp: number }[] = []
+  let sent = 0
+  const micros = (from: NodeJS.CpuUsage) => {
+    const used = process.cpuUsage(from)
+    return (used.user + used.system) / visits
+  }
+  for (let round = 0; round < rollups; round++) {
+    const batches = []
+    for (let b = 0; b < visits; b += BATCH) {
+      batches.push(
+        encodeVisits(
+          Array.from({ length: Math.min(BATCH, visits - b) }, () => {
+            const i = sent++
+            const link = i % links
+            return {
+              linkId: ids[link] as string,
+              at: start + Math.floor(i / 50),
+              qr: false,
+              head: false,
+              ip: '203.0.113.7',
+              userAgent: browserUa(link),
+              referer: undefined,
+              country: undefined,
+            }
+          }),
+        ),
+      )
+    }
+    now = start + Math.floor(sent / 50) + 1
+    const appending = process.cpuUsage()
+    for (const batch of batches) await writer.write(batch)
+    const append = micros(appending)
+    const rolling = process.cpuUsage()
+    await writer.rollUp()
+    rounds.push({ append, rollUp: micros(rolling) })
+  }
+  console.log(JSON.stringify(rounds))
+} finally {
+  await storage.close()
+  rmSync(dir, { recursive: true, force: true })
+}
