@@ -24,9 +24,12 @@ const dir = mkdtempSync(join(tmpdir(), 'linkline-rollup-'))
 const storage = openStorage({ databaseUrl: `sqlite:${join(dir, 'rollup.db')}`, databasePoolSize: 1, databaseStatementTimeoutMs: 60_000 })
 try {
   await migrateToLatest(storage)
-  const paths = redirectLinks(links)
-  await insertLinks(storage.db, links, (i) => linkRow(SMALL_OWNER, (paths[i] as { path: string }).path, 'https://shop.example/', null, i))
-  const ids = (await storage.db.selectFrom('links').select('id').orderBy('path').execute()).map((r) => r.id)
+  const seeded = redirectLinks(links)
+  await insertLinks(storage.db, links, (i) => {
+    const link = seeded[i] as (typeof seeded)[number]
+    return linkRow(SMALL_OWNER, link.path, link.destination, null, i)
+  })
+  const ids = (await storage.db.selectFrom('links').select('id').execute()).map((r) => r.id)
   // Visits at 50,000 a second from the start of an hour, the roll-up's clock just after the last one.
   const start = Date.UTC(2026, 10, 25, 10)
   let now = start

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely'
 import { newId } from '../shared/ids.js'
 import { DAY_MS, HOUR_MS } from '../shared/time.js'
+import { dayOf } from './classify.js'
 import type { Db } from '../storage/database.js'
 import type { DialectAdapter } from '../storage/dialect.js'
 import type { Database } from '../storage/schema.js'
@@ -105,7 +106,7 @@ export function tally(batches: Iterable<VisitColumns>): Tally {
       if (profile.qr) tally.qr++
       if (tally.lastHuman === null || at > tally.lastHuman) tally.lastHuman = at
       tally.profiles.set(id, (tally.profiles.get(id) ?? 0) + 1)
-      const day = at - (at % DAY_MS)
+      const day = dayOf(at)
       let seen = link.visitors.get(day)
       if (seen === undefined) link.visitors.set(day, (seen = new Map()))
       const visitor = strings[v[o + 3] as number] as string
@@ -237,7 +238,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
         await dropDeletedLinks(trx, links)
         await writeVisitors(trx, statements, links, known, remembered)
         await writeRollups(trx, statements, links)
-        await writeFacets(trx, statements, links, profiles.list, now - (now % DAY_MS))
+        await writeFacets(trx, statements, links, profiles.list, dayOf(now))
         await writeBlocks(trx, statements, links, profiles.list)
         for (const ids of chunks(
           rows.map((r) => r.id),
@@ -248,7 +249,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
       })
       // Only what committed is known to be in the table.
       remember(remembered)
-      forgetBefore(now - (now % DAY_MS) - DAY_MS)
+      forgetBefore(dayOf(now) - DAY_MS)
       return visits
     },
 
@@ -260,9 +261,9 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
      * watermark moved, or two instances at once) comes out the same: hour rows are complete.
      */
     async compactDays(now: number): Promise<void> {
-      const today = now - (now % DAY_MS)
+      const today = dayOf(now)
       if (compactedBefore >= today) return
-      const from = Number((await db.selectFrom('facets_compaction').select('days_before').where('id', '=', 1).executeTakeFirstOrThrow()).days_before)
+      const from = await facetsCompactedBefore(db)
       if (from < today) {
         for (let after = ''; ;) {
           const ids = (await db.selectFrom('links').select('id').where('id', '>', after).orderBy('id').limit(CHUNK).execute()).map((r) => r.id)
@@ -280,6 +281,12 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
   }
 }
 export type Rollup = ReturnType<typeof createRollup>
+
+/** The compaction's watermark: every UTC day before it has its day rows; later days are read from hour rows. */
+export async function facetsCompactedBefore(db: Db): Promise<number> {
+  const row = await db.selectFrom('facets_compaction').select('days_before').where('id', '=', 1).executeTakeFirst()
+  return Number(row?.days_before ?? 0)
+}
 
 /** The roll-up's multi-row writes, each compiled once for full chunks (one set per writer: the SQL is its database's). */
 function rollupStatements() {
@@ -401,15 +408,11 @@ async function writeFacets(
   today: number,
 ): Promise<void> {
   for (const granularity of ['hour', 'day'] as const) {
-    const adds = new Map<string, { link_id: string; period_start: number; facets: Facets }>()
+    const adds: PeriodSums = new Map()
     for (const [linkId, link] of links) {
       for (const [hour, t] of link.hours) {
         if (t.profiles.size === 0 || (granularity === 'day' && hour >= today)) continue
-        const period = granularity === 'hour' ? hour : hour - (hour % DAY_MS)
-        const key = `${linkId} ${period}`
-        const add = adds.get(key)
-        if (add === undefined) adds.set(key, { link_id: linkId, period_start: period, facets: facetsOf(t, profiles) })
-        else addFacets(add.facets, facetsOf(t, profiles))
+        addToPeriod(adds, linkId, granularity === 'hour' ? hour : dayOf(hour), facetsOf(t, profiles))
       }
     }
     const periods = [...new Set([...adds.values()].map((a) => a.period_start))]
@@ -428,6 +431,16 @@ async function writeFacets(
     }
     await putFacets(trx, statements, granularity, [...adds.values()])
   }
+}
+
+/** Facets summed per link and period (hour or day), keyed `${link_id} ${period_start}`. */
+type PeriodSums = Map<string, { link_id: string; period_start: number; facets: Facets }>
+
+function addToPeriod(sums: PeriodSums, linkId: string, period: number, facets: Facets): void {
+  const key = `${linkId} ${period}`
+  const sum = sums.get(key)
+  if (sum === undefined) sums.set(key, { link_id: linkId, period_start: period, facets })
+  else addFacets(sum.facets, facets)
 }
 
 /** Writes facets rows as they are given (a row already there is replaced). */
@@ -455,16 +468,8 @@ async function compactLinks(trx: Transaction<Database>, statements: Statements, 
     .where('period_start', '>=', from)
     .where('period_start', '<', to)
     .execute()
-  const days = new Map<string, { link_id: string; period_start: number; facets: Facets }>()
-  for (const r of rows) {
-    const hour = Number(r.period_start)
-    const day = hour - (hour % DAY_MS)
-    const key = `${r.link_id} ${day}`
-    const facets = JSON.parse(r.counts) as Facets
-    const sum = days.get(key)
-    if (sum === undefined) days.set(key, { link_id: r.link_id, period_start: day, facets })
-    else addFacets(sum.facets, facets)
-  }
+  const days: PeriodSums = new Map()
+  for (const r of rows) addToPeriod(days, r.link_id, dayOf(Number(r.period_start)), JSON.parse(r.counts) as Facets)
   await putFacets(trx, statements, 'day', [...days.values()])
 }
 

@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import { sql } from 'kysely'
 import type { Db } from '../storage/database.js'
 import { bucketStart, isOneOf, type DialectAdapter } from '../storage/dialect.js'
-import { addFacets, DIMENSIONS, type Dimension, type Facets } from './click-rollup.js'
+import { addFacets, DIMENSIONS, facetsCompactedBefore, type Dimension, type Facets } from './click-rollup.js'
 import { DAY_MS, dayOf } from './classify.js'
 import { blockVisits, type BlockColumns } from './visit-columns.js'
 
@@ -112,9 +112,8 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
      * hours before and after them from the hour rows.
      */
     async breakdowns(linkId: string, from: number, to: number): Promise<{ dimension: string; value: string; clicks: number }[]> {
-      const compacted = await db.selectFrom('facets_compaction').select('days_before').where('id', '=', 1).executeTakeFirst()
       const firstDay = dayOf(from + DAY_MS - 1)
-      const endDay = Math.max(firstDay, Math.min(dayOf(to), Number(compacted?.days_before ?? 0)))
+      const endDay = Math.max(firstDay, Math.min(dayOf(to), await facetsCompactedBefore(db)))
       // One plain range scan of the primary key per part (an OR of ranges would scan the whole link).
       const parts: ['hour' | 'day', number, number][] =
         firstDay < endDay
