@@ -63,7 +63,7 @@ export function startClickWriterThread(settings: WriterSettings, onPurgeError: (
   return {
     sink: {
       // Copied (a typed array is one memcpy), not moved: a batch whose write fails is sent again.
-      write: ({ strings, numbers }) => request((id) => ({ id, visits: { strings, numbers } })),
+      write: ({ strings, links, numbers }) => request((id) => ({ id, visits: { strings, links, numbers } })),
       rollUp: () => request((id) => ({ id, rollUp: true })),
     } satisfies ClickSink,
 
