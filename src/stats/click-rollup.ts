@@ -63,6 +63,9 @@ interface LinkTally {
   visitors: Map<number, Map<string, number>>
 }
 
+/** Day → link id → visitor keys already in link_daily_visitors (as far as this writer saw them committed). */
+type KnownVisitors = Map<number, Map<string, Set<string>>>
+
 /** What a roll-up sums: per link, and the profiles its tallies refer to. */
 export interface Tally {
   links: Map<string, LinkTally>
@@ -155,8 +158,8 @@ export function addFacets(into: Facets, more: Facets): Facets {
  * statistics tables. One per writer thread; it remembers which visitors are already counted.
  */
 export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx: Transaction<Database>, batch: VisitColumns, now: number) => Promise<unknown>) {
-  /** `${day} ${linkId}` → visitor keys known to be in link_daily_visitors. */
-  const known = new Map<string, Set<string>>()
+  /** Day → link id → visitor keys known to be in link_daily_visitors. */
+  const known: KnownVisitors = new Map()
   let knownSize = 0
   /** Every day before this one has its day rows (compactDays), as far as this writer knows. */
   let compactedBefore = -Infinity
@@ -168,9 +171,10 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
       knownSize = 0
     }
     for (const r of rows) {
-      const key = `${r.day} ${r.link_id}`
-      let keys = known.get(key)
-      if (keys === undefined) known.set(key, (keys = new Set()))
+      let day = known.get(r.day)
+      if (day === undefined) known.set(r.day, (day = new Map()))
+      let keys = day.get(r.link_id)
+      if (keys === undefined) day.set(r.link_id, (keys = new Set()))
       if (!keys.has(r.visitor_key)) {
         keys.add(r.visitor_key)
         knownSize++
@@ -179,12 +183,11 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
   }
 
   /** Forgets the visitor sets of days that can no longer receive visits (before yesterday). */
-  function forgetBefore(day: number): void {
-    for (const [key, keys] of known) {
-      if (Number(key.slice(0, key.indexOf(' '))) < day) {
-        known.delete(key)
-        knownSize -= keys.size
-      }
+  function forgetBefore(before: number): void {
+    for (const [day, links] of known) {
+      if (day >= before) continue
+      for (const keys of links.values()) knownSize -= keys.size
+      known.delete(day)
     }
   }
 
@@ -353,25 +356,22 @@ async function writeVisitors(
   trx: Transaction<Database>,
   statements: Statements,
   links: Map<string, LinkTally>,
-  known: ReadonlyMap<string, ReadonlySet<string>>,
+  known: KnownVisitors,
   remembered: { link_id: string; day: number; visitor_key: string }[],
 ): Promise<void> {
   const candidates: { link_id: string; day: number; visitor_key: string }[] = []
-  const firstAt = new Map<string, number>()
   for (const [linkId, link] of links) {
     for (const [day, seen] of link.visitors) {
-      const already = known.get(`${day} ${linkId}`)
-      for (const [visitor, at] of seen) {
-        if (already?.has(visitor)) continue
-        candidates.push({ link_id: linkId, day, visitor_key: visitor })
-        firstAt.set(`${linkId} ${day} ${visitor}`, at)
-      }
+      const already = known.get(day)?.get(linkId)
+      for (const visitor of seen.keys()) if (!already?.has(visitor)) candidates.push({ link_id: linkId, day, visitor_key: visitor })
     }
   }
   for (const rows of chunks(candidates, CHUNK)) {
     for (const r of await statements.visitors(trx, rows)) {
-      const at = firstAt.get(`${r.link_id} ${Number(r.day)} ${r.visitor_key}`) as number
-      const hour = (links.get(r.link_id) as LinkTally).hours.get(at - (at % HOUR_MS)) as HourTally
+      // The tally holds the time of the visitor's first visit that day: their hour counts them.
+      const link = links.get(r.link_id) as LinkTally
+      const at = (link.visitors.get(Number(r.day)) as Map<string, number>).get(r.visitor_key) as number
+      const hour = link.hours.get(at - (at % HOUR_MS)) as HourTally
       hour.uniques++
     }
   }
