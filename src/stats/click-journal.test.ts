@@ -132,15 +132,17 @@ for (const backend of backends) {
       assert.equal(await total(link.id), 2)
     })
 
-    test('visits of a link deleted before the roll-up are dropped; the others are counted', async () => {
-      const [gone, kept] = [await insertLink(t.storage.db), await insertLink(t.storage.db)]
+    test('visits of a link deleted before the roll-up are dropped, and of one already purged; the others are counted', async () => {
+      const [gone, purged, kept] = [await insertLink(t.storage.db), await insertLink(t.storage.db), await insertLink(t.storage.db)]
       const sink = writer()
-      await sink.write(encodeVisits([visit(gone.id, now), visit(kept.id, now)]))
+      await sink.write(encodeVisits([visit(gone.id, now), visit(purged.id, now), visit(kept.id, now), visit(kept.id, now + 1)]))
       await t.storage.db.updateTable('links').set({ deleted_at: now }).where('id', '=', gone.id).execute()
+      await t.storage.db.deleteFrom('links').where('id', '=', purged.id).execute()
       await sink.rollUp()
       assert.equal(await total(gone.id), 0)
       assert.equal(await count('click_blocks', gone.id), 0)
-      assert.equal(await total(kept.id), 1)
+      assert.equal(await count('click_blocks', purged.id), 0)
+      assert.equal(await total(kept.id), 2)
       assert.equal(await journalRows(), 0)
     })
     test("a day's breakdowns are hour rows until it is over; then its day row is built from them, and late visits add to both", async () => {
