@@ -17,7 +17,7 @@ function randomByte(): number {
   return pool[next++] as number
 }
 
-// A byte over 256 is a uniform fraction in [0, 1): ulid's 32 characters each get exactly 8 of the 256 values.
+// A byte divided by 256 is a uniform fraction in [0, 1): ulid's 32 characters each get exactly 8 of the 256 values.
 const ulid = monotonicFactory(() => randomByte() / 256)
 
 /** Prefixed, time-ordered, URL-safe ids: `lnk_01JD…`. Monotonic within one millisecond. */

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely'
 import { newId } from '../shared/ids.js'
-import { DAY_MS, HOUR_MS } from '../shared/time.js'
-import { dayOf } from './classify.js'
+import { DAY_MS } from '../shared/time.js'
+import { dayOf, hourOf } from './classify.js'
 import type { Db } from '../storage/database.js'
 import type { DialectAdapter } from '../storage/dialect.js'
 import type { Database } from '../storage/schema.js'
@@ -90,7 +90,7 @@ export function tally(batches: Iterable<VisitColumns>): Tally {
       const profile = table.list[id] as Profile
       let link = links.get(linkId)
       if (link === undefined) links.set(linkId, (link = { hours: new Map(), visitors: new Map() }))
-      const hour = at - (at % HOUR_MS)
+      const hour = hourOf(at)
       let tally = link.hours.get(hour)
       if (tally === undefined) {
         tally = { total: 0, human: 0, bot: 0, qr: 0, uniques: 0, lastHuman: null, profiles: new Map(), block: [], start: at, end: at, ordered: true }
@@ -371,7 +371,7 @@ async function writeVisitors(
       // The tally holds the time of the visitor's first visit that day: their hour counts them.
       const link = links.get(r.link_id) as LinkTally
       const at = (link.visitors.get(Number(r.day)) as Map<string, number>).get(r.visitor_key) as number
-      const hour = link.hours.get(at - (at % HOUR_MS)) as HourTally
+      const hour = link.hours.get(hourOf(at)) as HourTally
       hour.uniques++
     }
   }
