@@ -1,8 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { pino } from 'pino'
 import type { Config, Env } from '../config.js'
-import { createContainer, type Container } from '../container.js'
-import { withDatabaseContext } from '../main.js'
+import type { Container } from '../container.js'
+import { withDatabaseContext } from '../storage/database-context.js'
 
 /** A usage error: printed without a stack, exit code 2. */
 export class CliError extends Error {}
@@ -16,8 +16,14 @@ export interface Command {
   run(args: string[], config: (overrides?: Env) => Config): Promise<number>
 }
 
-/** The container of a CLI command: its logs go to stderr, stdout carries only the command's output. */
-export const createCliContainer = (config: Config) => createContainer(config, { logger: pino({ level: config.logLevel }, pino.destination(2)) })
+/**
+ * The container of a CLI command: its logs go to stderr, stdout carries only the command's output.
+ * Loaded on first use, so that `--help` and a usage error answer without loading the whole service.
+ */
+export async function createCliContainer(config: Config): Promise<Container> {
+  const { createContainer } = await import('../container.js')
+  return createContainer(config, { logger: pino({ level: config.logLevel }, pino.destination(2)) })
+}
 
 /**
  * Runs `work` with a migrated container, and always closes it. Only prepared, not started: a command

@@ -1,21 +1,17 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig } from '../config.js'
 import { VERSION } from '../shared/version.js'
-import { backupCommand } from './backup.command.js'
-import { domainsCommand } from './domains.command.js'
-import { linksCommand } from './links.command.js'
-import { migrateCommand } from './migrate.command.js'
-import { serveCommand } from './serve.command.js'
-import { tokensCommand } from './tokens.command.js'
 import { CliError, type Command } from './command.js'
 
-const COMMANDS: Record<string, Command> = {
-  serve: serveCommand,
-  migrate: migrateCommand,
-  tokens: tokensCommand,
-  domains: domainsCommand,
-  links: linksCommand,
-  backup: backupCommand,
+// Only the command named is loaded: `linkline --help` or `linkline tokens --help` answers without
+// loading the whole service (over a second on a small machine).
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve.command.js')).serveCommand,
+  migrate: async () => (await import('./migrate.command.js')).migrateCommand,
+  tokens: async () => (await import('./tokens.command.js')).tokensCommand,
+  domains: async () => (await import('./domains.command.js')).domainsCommand,
+  links: async () => (await import('./links.command.js')).linksCommand,
+  backup: async () => (await import('./backup.command.js')).backupCommand,
 }
 
 const USAGE = `Usage: linkline <command> [options]
@@ -44,8 +40,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`linkline ${VERSION}\n`)
     return 0
   }
-  const command = COMMANDS[name]
-  if (!command) throw new CliError(`unknown command "${name}"\n\n${USAGE}`)
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
+  if (!load) throw new CliError(`unknown command "${name}"\n\n${USAGE}`)
+  const command = await load()
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${command.help}\n`)
     return 0

@@ -1,5 +1,5 @@
-import { withDatabaseContext } from '../main.js'
 import { migrateToLatest } from '../storage/migrate.js'
+import { withDatabaseContext } from '../storage/database-context.js'
 import { CliError, createCliContainer, parseCommandArgs, type Command } from './command.js'
 
 const HELP = `Usage: linkline migrate

@@ -1,4 +1,3 @@
-import { serve } from '../main.js'
 import { CliError, parseCommandArgs, type Command } from './command.js'
 
 const HELP = `Usage: linkline serve [--port <port>] [--host <address>]
@@ -11,7 +10,9 @@ export const serveCommand: Command = {
   async run(args, config) {
     const { values, positionals } = parseCommandArgs(args, { port: { type: 'string' }, host: { type: 'string' } }, HELP)
     if (positionals.length > 0) throw new CliError(`serve takes no arguments, got "${positionals.join(' ')}"\n\n${HELP}`)
-    await serve(config({ PORT: values.port, HOST: values.host }))
+    const settings = config({ PORT: values.port, HOST: values.host })
+    const { serve } = await import('../main.js')
+    await serve(settings)
     // The server keeps the process alive; the signal handlers decide the exit code.
     return new Promise<number>(() => {})
   },
