@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import { connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { freePort } from '../test/free-port.js'
 
 export interface ServerProcess {
   readonly name: string
@@ -108,16 +109,5 @@ function accepts(port: number): Promise<boolean> {
       resolve(true)
     })
     socket.once('error', () => resolve(false))
-  })
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))))
-    })
   })
 }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { AddressInfo } from 'node:net'
 import pg from 'pg'
 import { buildApp } from '../src/app.js'
 import { loadConfig, type Env } from '../src/config.js'
@@ -10,6 +9,7 @@ import { createContainer, type Container, type ContainerOptions } from '../src/c
 import type { App } from '../src/http/types.js'
 import type { Scope } from '../src/tokens/tokens.service.js'
 import type { Backend } from './backends.js'
+import { freePort } from './free-port.js'
 import { send, type RequestOptions, type Response } from './http-client.js'
 
 export interface TestServer {
@@ -117,16 +117,4 @@ export async function startTestServer(
       if (database !== options.database) await database.drop()
     },
   }
-}
-
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net')
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 }

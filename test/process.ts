@@ -1,6 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { after } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Env } from '../src/config.js'
 import { send } from './http-client.js'
@@ -10,6 +12,34 @@ export const MAIN = `${ROOT}dist/src/main.js`
 export const CLI = `${ROOT}dist/src/cli/main.js`
 
 const baseEnv = (env: Env): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env })
+
+/** The processes this test file started that have not exited yet. */
+const running = new Set<ChildProcess>()
+
+/**
+ * Wraps `spawn` for a process that a test stops itself (a server, mostly). Whatever a failed test left
+ * running is killed, with its own children, once the file's tests are over: a live child holds the
+ * file's process open, and the whole test run waited on it until CI's time ran out.
+ */
+export function tracked<C extends ChildProcess>(child: C): C {
+  running.add(child)
+  child.once('exit', () => running.delete(child))
+  return child
+}
+
+after(async () => {
+  const left = [...running]
+  for (const child of left) {
+    for (const pid of [...descendants(child.pid as number), child.pid as number]) {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+  await Promise.all(left.map((child) => once(child, 'exit')))
+})
 
 /** Runs the `linkline` CLI to completion. */
 export function cli(args: string[], env: Env) {
@@ -38,15 +68,19 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const child =
     options.via === 'npm'
-      ? spawn('npm', ['start'], {
-          cwd: ROOT,
-          env: { ...baseEnv(env), PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        })
-      : spawn(process.execPath, options.via === 'cli' ? [CLI, 'serve', ...(options.args ?? [])] : [MAIN], {
-          env: baseEnv(env),
-          stdio: ['ignore', 'pipe', 'pipe'],
-        })
+      ? tracked(
+          spawn('npm', ['start'], {
+            cwd: ROOT,
+            env: { ...baseEnv(env), PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          }),
+        )
+      : tracked(
+          spawn(process.execPath, options.via === 'cli' ? [CLI, 'serve', ...(options.args ?? [])] : [MAIN], {
+            env: baseEnv(env),
+            stdio: ['ignore', 'pipe', 'pipe'],
+          }),
+        )
   let out = ''
   let stdout = ''
   let stderr = ''

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
-import { createTestDatabase, freePort, type TestDatabase } from '../../test/build-test-app.js'
+import { createTestDatabase, type TestDatabase } from '../../test/build-test-app.js'
+import { freePort } from '../../test/free-port.js'
 import { send } from '../../test/http-client.js'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { once } from 'node:events'
@@ -9,7 +10,7 @@ import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { cli, descendants, isAlive, MAIN, startServerProcess } from '../../test/process.js'
+import { cli, descendants, isAlive, MAIN, startServerProcess, tracked } from '../../test/process.js'
 import { spawn, spawnSync } from 'node:child_process'
 
 for (const backend of backends)
@@ -40,7 +41,12 @@ for (const backend of backends)
         assert.equal(r.status, 0, args.join(' '))
         assert.match(r.stdout, /Usage/)
       }
-      assert.equal(cli(['frobnicate'], env).status, 2)
+      // An inherited property of the command table is no command either.
+      for (const unknown of ['frobnicate', 'constructor', '__proto__']) {
+        const r = cli([unknown], env)
+        assert.equal(r.status, 2, unknown)
+        assert.match(r.stderr, new RegExp(`^linkline: unknown command "${unknown}"\\n\\nUsage`), unknown)
+      }
       const noOwner = cli(['tokens', 'create'], env)
       assert.equal(noOwner.status, 2)
       assert.match(noOwner.stderr, /--owner/)
@@ -314,7 +320,7 @@ for (const backend of backends)
         const command = `${Object.entries(settings)
           .map(([k, v]) => `${k}='${v}'`)
           .join(' ')} '${process.execPath}' '${MAIN}'`
-        const terminal = spawn('script', ['-qc', command, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] })
+        const terminal = tracked(spawn('script', ['-qc', command, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] }))
         let output = ''
         terminal.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
         try {

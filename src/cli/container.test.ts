@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { createServer, type Socket } from 'node:net'
 import { test } from 'node:test'
-import { createTestDatabase, freePort } from '../../test/build-test-app.js'
+import { createTestDatabase } from '../../test/build-test-app.js'
+import { freePort } from '../../test/free-port.js'
 import { loadConfig } from '../config.js'
 import { withContainer } from './command.js'
 

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs'
 import { networkInterfaces } from 'node:os'
 import { after, before, describe, test } from 'node:test'
 import { chromium, type Browser } from 'playwright-core'
-import { createTestDatabase, freePort, type TestDatabase } from '../../test/build-test-app.js'
+import { createTestDatabase, type TestDatabase } from '../../test/build-test-app.js'
+import { freePort } from '../../test/free-port.js'
 import { startServerProcess, type ServerProcess } from '../../test/process.js'
 
 // Debian's chromium (`apt-get install chromium`); playwright-core downloads no browser of its own.

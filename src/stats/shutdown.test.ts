@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
-import { freePort } from '../../test/build-test-app.js'
+import { freePort } from '../../test/free-port.js'
 import { send } from '../../test/http-client.js'
+import { MAIN, tracked } from '../../test/process.js'
 
 const TOKEN = 'shutdown-test-token-0123456789'
-const MAIN = join(import.meta.dirname, '..', 'main.js')
 /** Deadlines that only end a test that would otherwise hang (a server that never listens or never exits). */
 const START_DEADLINE_MS = 60_000
 const EXIT_DEADLINE_MS = 60_000
@@ -38,10 +38,12 @@ describe('graceful shutdown', () => {
 
   /** The real server, as operators run it, in a child process. */
   async function startServer(port: number): Promise<ChildProcess> {
-    const child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'linkline.db')}`, PORT: String(port), LINKLINE_BOOTSTRAP_TOKEN: TOKEN, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    })
+    const child = tracked(
+      spawn(process.execPath, [MAIN], {
+        env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'linkline.db')}`, PORT: String(port), LINKLINE_BOOTSTRAP_TOKEN: TOKEN, LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      }),
+    )
     for (const deadline = Date.now() + START_DEADLINE_MS; ;) {
       if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`)
       if (Date.now() > deadline) {
@@ -111,18 +113,20 @@ describe('shutdown while the click store is locked', () => {
 
   /** A server that keeps its visits buffered (no timed flush) until it is told to stop; its log is kept. */
   async function startServer(port: number, shutdownTimeoutMs = 4000): Promise<{ child: ChildProcess; log: () => string }> {
-    const child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        DATABASE_URL: `sqlite:${file}`,
-        PORT: String(port),
-        LINKLINE_BOOTSTRAP_TOKEN: TOKEN,
-        LOG_LEVEL: 'warn',
-        LINKLINE_CLICK_FLUSH_INTERVAL_MS: '60000',
-        LINKLINE_SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = tracked(
+      spawn(process.execPath, [MAIN], {
+        env: {
+          ...process.env,
+          DATABASE_URL: `sqlite:${file}`,
+          PORT: String(port),
+          LINKLINE_BOOTSTRAP_TOKEN: TOKEN,
+          LOG_LEVEL: 'warn',
+          LINKLINE_CLICK_FLUSH_INTERVAL_MS: '60000',
+          LINKLINE_SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    )
     let output = ''
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))

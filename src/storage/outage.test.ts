@@ -4,9 +4,10 @@ import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
 import { needsPostgres } from '../../test/backends.js'
-import { createTestDatabase, freePort, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
+import { createTestDatabase, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
+import { freePort } from '../../test/free-port.js'
 import { send } from '../../test/http-client.js'
-import { MAIN } from '../../test/process.js'
+import { MAIN, tracked } from '../../test/process.js'
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js'
 
 describe('PostgreSQL goes away and comes back', { skip: needsPostgres }, () => {
@@ -90,17 +91,19 @@ describe('PostgreSQL goes away and comes back', { skip: needsPostgres }, () => {
     const late = await startTcpProxy(database.env.DATABASE_URL as string, 5432)
     await late.cut()
     const port = await freePort()
-    const child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        ...database.env,
-        DATABASE_URL: late.url,
-        PORT: String(port),
-        LINKLINE_BOOTSTRAP_TOKEN: 'late-database-token-0123456789',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = tracked(
+      spawn(process.execPath, [MAIN], {
+        env: {
+          ...process.env,
+          ...database.env,
+          DATABASE_URL: late.url,
+          PORT: String(port),
+          LINKLINE_BOOTSTRAP_TOKEN: 'late-database-token-0123456789',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    )
     let output = ''
     for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()))
     const exited = once(child, 'exit')

@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+
+/** Where the kernel's ephemeral range starts (Linux); elsewhere, the IANA range's start. */
+function ephemeralStart(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0])
+    if (Number.isInteger(low) && low > FIRST + 1000) return low
+  } catch {
+    // not Linux
+  }
+  return 49152
+}
+const FIRST = 10_000
+
+const canListen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = createServer()
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
+  })
+
+/**
+ * A port that nothing listens on, for a server the caller starts later. It is drawn below the kernel's
+ * ephemeral range, not taken from listen(0): a port of that range can be handed, in the meantime, to
+ * any outgoing connection on the machine (a PostgreSQL or Redis client's, a server starting up), and
+ * the server's start then fails with EADDRINUSE. CI saw it: every start of one suite failed at once.
+ */
+export async function freePort(): Promise<number> {
+  const end = ephemeralStart()
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = FIRST + Math.floor(Math.random() * (end - FIRST))
+    if (await canListen(port)) return port
+  }
+  throw new Error(`no free port between ${FIRST} and ${end}`)
+}
