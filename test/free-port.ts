@@ -1,5 +1,9 @@
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const FIRST = 10_000
 
 /** Where the kernel's ephemeral range starts (Linux); elsewhere, the IANA range's start. */
 function ephemeralStart(): number {
@@ -11,7 +15,26 @@ function ephemeralStart(): number {
   }
   return 49152
 }
-const FIRST = 10_000
+
+const CLAIMS = join(tmpdir(), 'linkline-test-ports')
+const claimed: string[] = []
+process.on('exit', () => claimed.forEach((file) => rmSync(file, { force: true })))
+
+/**
+ * Claims `port` among the test processes of this machine (test files run side by side): a file created
+ * exclusively, removed when this process exits. A claim left by a process that was killed is skipped,
+ * not taken over (two processes taking one over at once could both win).
+ */
+function claim(port: number): boolean {
+  const file = join(CLAIMS, String(port))
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' })
+  } catch {
+    return false
+  }
+  claimed.push(file)
+  return true
+}
 
 const canListen = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -25,12 +48,14 @@ const canListen = (port: number) =>
  * ephemeral range, not taken from listen(0): a port of that range can be handed, in the meantime, to
  * any outgoing connection on the machine (a PostgreSQL or Redis client's, a server starting up), and
  * the server's start then fails with EADDRINUSE. CI saw it: every start of one suite failed at once.
+ * It is claimed too, so that another test file drawing at the same moment cannot get it.
  */
 export async function freePort(): Promise<number> {
+  mkdirSync(CLAIMS, { recursive: true })
   const end = ephemeralStart()
   for (let attempt = 0; attempt < 100; attempt++) {
     const port = FIRST + Math.floor(Math.random() * (end - FIRST))
-    if (await canListen(port)) return port
+    if (claim(port) && (await canListen(port))) return port
   }
   throw new Error(`no free port between ${FIRST} and ${end}`)
 }
