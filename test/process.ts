@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { readdirSync, readFileSync } from 'node:fs'
@@ -44,7 +45,17 @@ after(async () => {
 /** Runs the `linkline` CLI to completion. */
 export function cli(args: string[], env: Env) {
   const r = spawnSync(process.execPath, [CLI, ...args], { env: baseEnv(env), encoding: 'utf8' })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+  return { status: r.status, signal: r.signal, error: r.error, stdout: r.stdout, stderr: r.stderr }
+}
+
+/** What went wrong with a CLI run, for an assertion's message. */
+export const cliFailure = (r: ReturnType<typeof cli>) => `status ${r.status}, signal ${r.signal}, ${r.error ?? 'spawned'}; stderr: ${r.stderr}`
+
+/** Runs the `linkline` CLI, which must succeed, and parses what it printed as JSON. */
+export function cliJson<T>(args: string[], env: Env): T {
+  const r = cli(args, env)
+  assert.equal(r.status, 0, `linkline ${args.join(' ')}: ${cliFailure(r)}`)
+  return JSON.parse(r.stdout) as T
 }
 
 export interface ServerProcess {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { after, before, beforeEach, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { createTestDatabase, type TestDatabase } from '../../test/build-test-app.js'
 import { freePort } from '../../test/free-port.js'
@@ -10,7 +10,7 @@ import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { cli, descendants, isAlive, MAIN, startServerProcess, tracked } from '../../test/process.js'
+import { cli, cliFailure, cliJson, descendants, isAlive, MAIN, startServerProcess, tracked } from '../../test/process.js'
 import { spawn, spawnSync } from 'node:child_process'
 
 for (const backend of backends)
@@ -24,6 +24,11 @@ for (const backend of backends)
     let env: { PORT: string }
     before(async () => {
       env = { ...(await databaseEnv()), PORT: String(await freePort()) }
+    })
+    // A port of its own for each test: a server that a failed test left running (until the file ends)
+    // does not make the next tests fail too.
+    beforeEach(async () => {
+      env = { ...env, PORT: String(await freePort()) }
     })
     after(() => Promise.all(databases.map((d) => d.drop())))
 
@@ -98,25 +103,21 @@ for (const backend of backends)
       assert.doesNotMatch(first.stdout(), /\/healthz/, 'probes (polled until the server answered) are not')
 
       const made = cli(['tokens', 'create', '--owner', 'acme', '--name', 'ci', '--scopes', 'links:read'], env)
-      assert.equal(made.status, 0)
+      assert.equal(made.status, 0, cliFailure(made))
       assert.match(made.stdout, /^ll_[\w-]{43}\n$/, 'only the token on stdout')
       const acme = made.stdout.trim()
       assert.equal((await send(first.url, 'GET', '/v1/links', { token: acme })).status, 200)
       assert.equal((await send(first.url, 'POST', '/v1/links', { token: acme, json: { destination: 'https://a.example' } })).status, 403)
 
-      const listed = JSON.parse(cli(['tokens', 'list', '--json'], env).stdout) as {
-        id: string
-        ownerId: string
-        name: string
-        scopes: string[]
-        prefix: string
-      }[]
+      const listed = cliJson<{ id: string; ownerId: string; name: string; scopes: string[]; prefix: string }[]>(['tokens', 'list', '--json'], env)
       const entry = listed.find((t) => t.ownerId === 'acme')
       assert.ok(entry)
       assert.deepEqual([entry.name, entry.scopes], ['ci', ['links:read']])
       assert.ok(acme.startsWith(entry.prefix))
       assert.ok(!JSON.stringify(listed).includes(acme), 'tokens are never listed in full')
-      const table = cli(['tokens', 'list'], env).stdout
+      const listing = cli(['tokens', 'list'], env)
+      assert.equal(listing.status, 0, cliFailure(listing))
+      const table = listing.stdout
       assert.match(table, /^PREFIX\s+NAME\s+OWNER\s+SCOPES\s+CREATED\s+STATUS\n/)
       assert.match(table, new RegExp(`\\n${entry.prefix}…\\s+ci\\s+acme\\s+links:read\\s+\\d{4}-\\d\\d-\\d\\d\\s+active\\n`))
       assert.match(table, /\s+default\s+all\s+/, 'every scope reads "all"')
@@ -351,7 +352,7 @@ for (const backend of backends)
         server.child.kill('SIGTERM')
         assert.equal(await server.exited, 0)
       }
-      const owners = (JSON.parse(cli(['tokens', 'list', '--json'], bootstrap).stdout) as { ownerId: string }[]).map((t) => t.ownerId)
+      const owners = cliJson<{ ownerId: string }[]>(['tokens', 'list', '--json'], bootstrap).map((t) => t.ownerId)
       assert.deepEqual(owners, ['ops'])
     })
 

@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/build-test-app
 import { loadConfig } from '../config.js'
 import { openStorage, type Storage } from './database.js'
 import { isDatabaseUnavailable } from './errors.js'
+import { migrateToLatest } from './migrate.js'
 import { inTransaction } from './transaction.js'
 
 describe('PostgreSQL storage', { skip: needsPostgres }, () => {
@@ -53,6 +54,37 @@ describe('PostgreSQL storage', { skip: needsPostgres }, () => {
       })
     } finally {
       await impatient.close()
+    }
+  })
+
+  // Kysely's migrator looks for its table through an introspection of every schema; one dropped in the
+  // middle of it (another deployment's, or another test file's) failed the migration with 3F000.
+  test('migrations succeed while other schemas of the database are created and dropped', async () => {
+    const admin = openStorage(loadConfig({ DATABASE_URL: process.env.TEST_DATABASE_URL as string }))
+    let churning = true
+    const churn = (async () => {
+      const names = Array.from({ length: 50 }, (_, i) => `churn_${process.pid}_${i}`)
+      while (churning) {
+        await sql.raw(names.map((n) => `create schema ${n};`).join('')).execute(admin.db)
+        await sql.raw(`drop schema ${names.join(', ')}`).execute(admin.db)
+      }
+    })()
+    try {
+      for (let i = 0; i < 15; i++) {
+        const fresh = await createTestDatabase('postgres')
+        const other = openStorage(loadConfig(fresh.env))
+        try {
+          assert.ok((await migrateToLatest(other)).length > 0)
+          assert.deepEqual(await migrateToLatest(other), [])
+        } finally {
+          await other.close()
+          await fresh.drop()
+        }
+      }
+    } finally {
+      churning = false
+      await churn
+      await admin.close()
     }
   })
 })
