@@ -16,7 +16,10 @@ function ephemeralStart(): number {
   return 49152
 }
 
+/** Ports are drawn from [FIRST, END). */
+const END = ephemeralStart()
 const CLAIMS = join(tmpdir(), 'linkline-test-ports')
+mkdirSync(CLAIMS, { recursive: true })
 const claimed: string[] = []
 process.on('exit', () => claimed.forEach((file) => rmSync(file, { force: true })))
 
@@ -51,11 +54,9 @@ const canListen = (port: number) =>
  * It is claimed too, so that another test file drawing at the same moment cannot get it.
  */
 export async function freePort(): Promise<number> {
-  mkdirSync(CLAIMS, { recursive: true })
-  const end = ephemeralStart()
   for (let attempt = 0; attempt < 100; attempt++) {
-    const port = FIRST + Math.floor(Math.random() * (end - FIRST))
+    const port = FIRST + Math.floor(Math.random() * (END - FIRST))
     if (claim(port) && (await canListen(port))) return port
   }
-  throw new Error(`no free port between ${FIRST} and ${end}`)
+  throw new Error(`no free port between ${FIRST} and ${END}`)
 }

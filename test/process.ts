@@ -23,6 +23,8 @@ const running = new Set<ChildProcess>()
  * file's process open, and the whole test run waited on it until CI's time ran out.
  */
 export function tracked<C extends ChildProcess>(child: C): C {
+  // A process that could not be spawned has no pid and never emits 'exit': there is nothing to kill.
+  if (child.pid === undefined) return child
   running.add(child)
   child.once('exit', () => running.delete(child))
   return child
@@ -31,9 +33,10 @@ export function tracked<C extends ChildProcess>(child: C): C {
 after(async () => {
   const left = [...running]
   for (const child of left) {
-    for (const pid of [...descendants(child.pid as number), child.pid as number]) {
+    const pid = child.pid as number
+    for (const each of [...descendants(pid), pid]) {
       try {
-        process.kill(pid, 'SIGKILL')
+        process.kill(each, 'SIGKILL')
       } catch {
         // gone meanwhile
       }
@@ -77,21 +80,18 @@ export async function startServerProcess(
   env: Env & { PORT: string },
   options: { via?: 'node' | 'npm' | 'cli'; args?: string[]; url?: string } = {},
 ): Promise<ServerProcess> {
-  const child =
+  const child = tracked(
     options.via === 'npm'
-      ? tracked(
-          spawn('npm', ['start'], {
-            cwd: ROOT,
-            env: { ...baseEnv(env), PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
-            stdio: ['ignore', 'pipe', 'pipe'],
-          }),
-        )
-      : tracked(
-          spawn(process.execPath, options.via === 'cli' ? [CLI, 'serve', ...(options.args ?? [])] : [MAIN], {
-            env: baseEnv(env),
-            stdio: ['ignore', 'pipe', 'pipe'],
-          }),
-        )
+      ? spawn('npm', ['start'], {
+          cwd: ROOT,
+          env: { ...baseEnv(env), PATH: `${dirname(process.execPath)}:${process.env.PATH}` },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
+      : spawn(process.execPath, options.via === 'cli' ? [CLI, 'serve', ...(options.args ?? [])] : [MAIN], {
+          env: baseEnv(env),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+  )
   let out = ''
   let stdout = ''
   let stderr = ''

@@ -21,14 +21,15 @@ for (const backend of backends)
       databases.push(database)
       return database.env
     }
+    // One database for the suite, a port of its own for each test: a server that a failed test left
+    // running (until the file ends) does not make the next tests fail too.
+    let suiteDatabase: TestDatabase['env']
     let env: { PORT: string }
     before(async () => {
-      env = { ...(await databaseEnv()), PORT: String(await freePort()) }
+      suiteDatabase = await databaseEnv()
     })
-    // A port of its own for each test: a server that a failed test left running (until the file ends)
-    // does not make the next tests fail too.
     beforeEach(async () => {
-      env = { ...env, PORT: String(await freePort()) }
+      env = { ...suiteDatabase, PORT: String(await freePort()) }
     })
     after(() => Promise.all(databases.map((d) => d.drop())))
 
