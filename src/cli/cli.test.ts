@@ -83,7 +83,8 @@ for (const backend of backends)
     test('first start prints one token; tokens survive a restart; CLI revocation is seen at once; SIGTERM exits 0', async () => {
       const first = await startServerProcess({ ...env, LOG_LEVEL: 'info' })
       // Printed once listening, framed, on stderr: not mixed into the JSON log lines of stdout.
-      for (let i = 0; i < 100 && !/ll_/.test(first.stderr()); i++) await sleep(20)
+      // /healthz can answer before the start line and the token have come through the pipes: wait for both.
+      for (let i = 0; i < 100 && !(/ll_/.test(first.stderr()) && first.stdout().includes('"version"')); i++) await sleep(20)
       const printed = /\n={76}\nLinkline created your first API token \(owner "default", every scope\)\.\n.*\n\n {4}(ll_[\w-]{43})\n/.exec(first.stderr())?.[1]
       assert.ok(printed, `the first start prints a token: ${first.stderr()}`)
       assert.doesNotMatch(first.stdout(), /ll_/)
