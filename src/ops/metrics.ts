@@ -8,6 +8,49 @@ const FAULT_SITES: FaultSite[] = ['redirect', 'server', 'redis', 'timer', 'uncau
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
+/**
+ * An unlabelled histogram counted in a typed array, for the redirect. prom-client's `observe` builds a
+ * labels object and turns the bucket's bound into a property key (a number formatted as a string) on
+ * every call: ~200 ns per redirect, measured in process; here an observation is a few comparisons
+ * (~20 ns). prom-client still formats the series.
+ */
+class CountedHistogram extends Histogram {
+  readonly #name: string
+  readonly #help: string
+  readonly #bounds: readonly number[]
+  /** Observations per bucket (not cumulative); the last is above every bound. */
+  readonly #counts: Float64Array
+  #sum = 0
+
+  constructor(config: { name: string; help: string; buckets: readonly number[]; registers: Registry[] }) {
+    super({ ...config, buckets: [...config.buckets] })
+    this.#name = config.name
+    this.#help = config.help
+    this.#bounds = config.buckets
+    this.#counts = new Float64Array(config.buckets.length + 1)
+  }
+
+  count(value: number): void {
+    const bounds = this.#bounds
+    let i = 0
+    while (i < bounds.length && value > (bounds[i] as number)) i++
+    ;(this.#counts[i] as number)++
+    this.#sum += value
+  }
+
+  /**
+   * What prom-client's registry (text format) and its `get` (JSON) read of a histogram: its method,
+   * not in its typings; ops.test.ts reads both formats.
+   */
+  async getForPromString() {
+    let total = 0
+    const series = (metricName: string, labels: Record<string, string | number>, value: number) => ({ metricName, labels, sharedLabels: {}, value })
+    const values = [...this.#bounds, '+Inf'].map((le, i) => series(`${this.#name}_bucket`, { le }, (total += this.#counts[i] as number)))
+    values.push(series(`${this.#name}_sum`, {}, this.#sum), series(`${this.#name}_count`, {}, total))
+    return { name: this.#name, help: this.#help, type: 'histogram', values, aggregator: 'sum' }
+  }
+}
+
 /** Every Prometheus metric, on a registry of its own (so that several apps can live in one process). */
 export function createMetrics() {
   const registry = new Registry()
@@ -40,7 +83,7 @@ export function createMetrics() {
       }
     },
   })
-  const redirectDuration = new Histogram({
+  const redirectDuration = new CountedHistogram({
     name: 'linkline_redirect_duration_seconds',
     help: 'Redirect latency, from the request to the response',
     buckets: LATENCY_BUCKETS,
@@ -136,7 +179,7 @@ export function createMetrics() {
     /** `started` is a performance.now() reading (a double: no BigInt allocated per redirect). */
     observeRedirect(outcome: RedirectOutcome, started: number) {
       redirectCounts[outcome]++
-      redirectDuration.observe((performance.now() - started) / 1000)
+      redirectDuration.count((performance.now() - started) / 1000)
     },
     setRedisUp(up: boolean) {
       redisUp.set(up ? 1 : 0)

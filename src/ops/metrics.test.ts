@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict'
+import { performance } from 'node:perf_hooks'
+import { test } from 'node:test'
+import { createMetrics } from './metrics.js'
+
+test('the redirect latency histogram counts each redirect in its bucket, cumulatively, in both of prom-client’s formats', async () => {
+  const metrics = createMetrics()
+  const now = performance.now()
+  // Latencies of 0.2 ms, 0.7 ms, 0.7 ms, 3 ms and 5 s (above every bound).
+  for (const ms of [0.2, 0.7, 0.7, 3, 5000]) metrics.observeRedirect('found', now - ms)
+  const text = await metrics.registry.metrics()
+  const sample = (series: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`${series} `))
+    assert.ok(line !== undefined, `${series} is exposed`)
+    return Number(line.slice(series.length + 1))
+  }
+  const bucket = (le: string) => sample(`linkline_redirect_duration_seconds_bucket{le="${le}"}`)
+  assert.match(text, /# TYPE linkline_redirect_duration_seconds histogram/)
+  assert.deepEqual(['0.0005', '0.001', '0.0025', '0.005', '0.01', '2.5', '+Inf'].map(bucket), [1, 3, 3, 4, 4, 4, 5])
+  assert.equal(sample('linkline_redirect_duration_seconds_count'), 5)
+  // performance.now() moved on between the observations and their end: the sum is at least theirs.
+  assert.ok(sample('linkline_redirect_duration_seconds_sum') >= 5.0046)
+  const json = (await metrics.registry.getMetricsAsJSON()).find((m) => m.name === 'linkline_redirect_duration_seconds')
+  assert.equal(json?.type, 'histogram')
+  assert.deepEqual(
+    json?.values.filter((v) => 'metricName' in v && v.metricName === 'linkline_redirect_duration_seconds_bucket').map((v) => [v.labels.le, v.value]),
+    [
+      [0.0005, 1],
+      [0.001, 3],
+      [0.0025, 3],
+      [0.005, 4],
+      [0.01, 4],
+      [0.025, 4],
+      [0.05, 4],
+      [0.1, 4],
+      [0.25, 4],
+      [0.5, 4],
+      [1, 4],
+      [2.5, 4],
+      ['+Inf', 5],
+    ],
+  )
+})
