@@ -29,10 +29,11 @@ export async function seedClicks(db: Db, owner: string, count: number, now: numb
   const rollup = createRollup(db, sqliteAdapter)
   for (let done = 0; done < count; done += CLICKS_PER_WRITE) {
     const batch = new VisitColumnsBuilder()
+    const link = batch.intern(linkId)
     for (let i = done; i < Math.min(count, done + CLICKS_PER_WRITE); i++) {
       const [browser, os, device] = BROWSERS[i % BROWSERS.length] as (typeof BROWSERS)[number]
       batch.push(
-        linkId,
+        link,
         now - Math.floor(((count - i) / count) * SPREAD_DAYS * DAY_MS),
         {
           bot: i % 20 === 0,
@@ -43,7 +44,7 @@ export async function seedClicks(db: Db, owner: string, count: number, now: numb
           device,
           country: COUNTRIES[i % COUNTRIES.length] as string,
         },
-        `visitor-${i % 50_000}`,
+        batch.intern(`visitor-${i % 50_000}`),
       )
     }
     const id = await rollup.append('seed', batch.build(), now)

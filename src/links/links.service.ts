@@ -32,6 +32,7 @@ import type { LinkFilters, LinksRepository } from './links.repository.js'
 import { ListLinksQuery, type CreateLinkBody, type LinkObject, type LinkRule, type UpdateLinkBody } from './links.schemas.js'
 import type { LinkRow, LinkRowUpdate } from './links.table.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
+import { newBatchSlot } from '../stats/visit-batch.js'
 
 /** The controls' columns, as create and update write them. */
 type ControlChanges = Partial<Pick<LinkRow, 'redirect_type' | 'expires_at' | 'max_clicks' | 'expired_url' | 'password_hash' | 'rules'>>
@@ -638,7 +639,13 @@ export function createLinksService(deps: {
         // Visits not yet written were counted here before the stored count was read: none is missed.
         const unwritten = row.max_clicks === null ? 0 : counter.pending(row.id)
         const stored = row.max_clicks === null ? undefined : (await countHumanClicks(row.id)) + unwritten
-        target = { linkId: row.id, destination: row.destination, status: row.redirect_type, controls: compileControls(row, stored, Date.now()) }
+        target = {
+          linkId: row.id,
+          destination: row.destination,
+          status: row.redirect_type,
+          controls: compileControls(row, stored, Date.now()),
+          clickSlot: newBatchSlot(),
+        }
       }
       cache.fill(domain, path, target, seen)
       return target

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache'
+import type { BatchSlot } from '../stats/visit-batch.js'
 import type { Controls } from './link-controls.js'
 
 export interface RedirectTarget {
@@ -8,6 +9,8 @@ export interface RedirectTarget {
   readonly status: number
   /** Absent when the link uses no control (link-controls.ts): the redirect's fast path. */
   readonly controls?: Controls
+  /** Where the click buffer's open batch lists the link (its own bookkeeping, stats/visit-batch.ts). */
+  readonly clickSlot: BatchSlot
 }
 
 /**

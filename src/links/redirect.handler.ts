@@ -62,6 +62,7 @@ export function createRedirectHandler(deps: {
       userAgent: req.headers['user-agent'],
       referer: req.headers.referer,
       country: config.countryHeader === undefined ? undefined : header(req, config.countryHeader),
+      slot: target.clickSlot,
     }
     // A human visit of a link with a click limit counts towards it once it is recorded (not dropped).
     const limited = target.controls?.clicks !== undefined && isHumanVisit(visit.userAgent, visit.head)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import type { Visit } from './clicks.js'
-import { classifyBatch, encodeVisits, VisitBatchBuilder } from './visit-batch.js'
+import { classifyBatch, encodeVisits, newBatchSlot, VisitBatchBuilder, type EncodedVisits } from './visit-batch.js'
 import { visitsOf } from './visit-columns.js'
 
 /** Visits as the click writer classifies them: a batch through the serving thread's encoding. */
@@ -193,8 +193,8 @@ describe('User-Agent classification', () => {
     const second = builder.take()
     assert.deepEqual(second.strings, ['192.0.2.2', 'curl/8'])
     assert.deepEqual(second.links, ['lnk_b', 'lnk_a'])
-    // The IP of each visit (third number of six) is the new batch's string 0.
-    assert.deepEqual([...second.numbers.filter((_, i) => i % 6 === 2)], [0, 0])
+    // The IP of each visit (fourth number of seven) is the new batch's string 0.
+    assert.deepEqual([...second.numbers.filter((_, i) => i % 7 === 3)], [0, 0])
     assert.deepEqual(first.strings, ['192.0.2.1', 'curl/8'], 'a batch taken is not changed by the next')
     assert.deepEqual(first.links, ['lnk_a', 'lnk_b'], 'a batch taken is not changed by the next')
     const empty = builder.take()
@@ -210,5 +210,41 @@ describe('User-Agent classification', () => {
     assert.deepEqual(decode(), ['lnk_4999', 'lnk_z'])
     builder.add(visit('lnk_0', '198.51.100.0'))
     assert.deepEqual(decode(), ['lnk_0'])
+  })
+
+  test('visits that bring their link’s batch slot list each link once per batch, whichever builder filled the slot before', () => {
+    const slots = { a: newBatchSlot(), b: newBatchSlot() }
+    const visit = (link: 'a' | 'b', at: number): Visit => ({
+      linkId: `lnk_${link}`,
+      at,
+      qr: false,
+      head: false,
+      ip: '192.0.2.1',
+      userAgent: 'curl/8',
+      referer: undefined,
+      country: undefined,
+      slot: slots[link],
+    })
+    const links = (batch: EncodedVisits) => [...visitsOf(classifyBatch(batch, () => 'salt'))].map((v) => `${v.linkId}@${v.at}`)
+    const builder = new VisitBatchBuilder()
+    for (const [link, at] of [['a', 1], ['b', 2], ['a', 3], ['a', 4], ['b', 5]] as const) builder.add(visit(link, at))
+    const first = builder.take()
+    assert.deepEqual(first.links, ['lnk_a', 'lnk_b'])
+    assert.deepEqual(links(first), ['lnk_a@1', 'lnk_b@2', 'lnk_a@3', 'lnk_a@4', 'lnk_b@5'])
+    // The next batch numbers its links afresh: b, seen first now, is its link 0.
+    builder.add(visit('b', 6))
+    builder.add(visit('a', 7))
+    const second = builder.take()
+    assert.deepEqual(second.links, ['lnk_b', 'lnk_a'])
+    assert.deepEqual(links(second), ['lnk_b@6', 'lnk_a@7'])
+    // Another builder (another click buffer, a test's encodeVisits) never reads a slot filled for this one.
+    const other = new VisitBatchBuilder()
+    other.add(visit('a', 8))
+    builder.add(visit('b', 9))
+    other.add(visit('b', 10))
+    assert.deepEqual(links(other.take()), ['lnk_a@8', 'lnk_b@10'])
+    assert.deepEqual(links(builder.take()), ['lnk_b@9'])
+    // A visit without a slot is listed with its own id.
+    assert.deepEqual(links(encodeVisits([visit('a', 11), { ...visit('b', 12), slot: undefined }, visit('a', 13)])), ['lnk_a@11', 'lnk_b@12', 'lnk_a@13'])
   })
 })

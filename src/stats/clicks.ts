@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Metrics } from '../ops/metrics.js'
-import { VisitBatchBuilder, visitCount, type EncodedVisits } from './visit-batch.js'
+import { VisitBatchBuilder, visitCount, type BatchSlot, type EncodedVisits } from './visit-batch.js'
 
 /** One visit of a short link, as the redirect saw it. Parsing and classification happen off the hot path. */
 export interface Visit {
@@ -13,6 +13,8 @@ export interface Visit {
   readonly userAgent: string | undefined
   readonly referer: string | undefined
   readonly country: string | undefined
+  /** The link's place in the open batch (its redirect target's), when the caller keeps one. */
+  readonly slot?: BatchSlot
 }
 
 /** The seam between the redirect and the statistics pipeline: `record` must never block or throw. */

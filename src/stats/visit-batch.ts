@@ -13,21 +13,34 @@ import { StringTable, VisitColumnsBuilder, type Profile, type VisitColumns } fro
 export interface EncodedVisits {
   /** Distinct header values. */
   readonly strings: string[]
-  /**
-   * Per visit, its link's id, not interned: the ids are the redirect cache's own long-lived strings,
-   * and a table of every link visited (10,000s of entries) made each visit's lookups miss the CPU
-   * caches on the serving thread, where the table of header values stays small.
-   */
+  /** The batch's link ids: each once when its visits came with a BatchSlot, else once per visit. */
   readonly links: string[]
-  /** Per visit: time, flags (QR_VISIT | HEAD_VISIT), IP, User-Agent, Referer, country; a string's index in `strings`, or -1. */
+  /**
+   * Per visit: its link (an index in `links`), time, flags (QR_VISIT | HEAD_VISIT), IP, User-Agent,
+   * Referer, country (a string's index in `strings`, or -1).
+   */
   readonly numbers: Float64Array<ArrayBuffer>
   /** The batch's human visits of links with a click limit, per link (links/link-controls.ts); not sent to the thread. */
   readonly counted?: ReadonlyMap<string, number>
 }
 
-const NUMBERS = 6
+const NUMBERS = 7
 const QR_VISIT = 1
 const HEAD_VISIT = 2
+
+/**
+ * Where the open batch lists a link, kept with the link's redirect target (one per link, mutable): a
+ * batch then lists each link once, and its visits refer to it by number, without a lookup per visit (a
+ * table of every link visited, 10,000s of entries, missed the CPU caches on the serving thread) and
+ * without sending the writer thread the same id once per visit.
+ */
+export interface BatchSlot {
+  batch: number
+  index: number
+}
+export const newBatchSlot = (): BatchSlot => ({ batch: -1, index: 0 })
+/** Batch numbers, unique in the process: a slot filled for one builder's batch never reads as another's. */
+let lastBatch = 0
 
 /**
  * The EncodedVisits being filled, one visit at a time; `take` hands it over and starts the next. One
@@ -37,6 +50,7 @@ const HEAD_VISIT = 2
 export class VisitBatchBuilder {
   readonly #strings = new StringTable()
   #links: string[] = []
+  #batch = ++lastBatch
   #counted = new Map<string, number>()
   #numbers = new Float64Array(256 * NUMBERS)
   #length = 0
@@ -50,7 +64,15 @@ export class VisitBatchBuilder {
     }
     const n = this.#numbers
     let o = this.#length
-    this.#links.push(visit.linkId)
+    const slot = visit.slot
+    if (slot === undefined) n[o++] = this.#links.push(visit.linkId) - 1
+    else {
+      if (slot.batch !== this.#batch) {
+        slot.batch = this.#batch
+        slot.index = this.#links.push(visit.linkId) - 1
+      }
+      n[o++] = slot.index
+    }
     n[o++] = visit.at
     n[o++] = (visit.qr ? QR_VISIT : 0) | (visit.head ? HEAD_VISIT : 0)
     n[o++] = this.#strings.id(visit.ip)
@@ -69,6 +91,7 @@ export class VisitBatchBuilder {
   take(): EncodedVisits {
     const batch = { strings: this.#strings.restart(), links: this.#links, numbers: this.#numbers.slice(0, this.#length), counted: this.#counted }
     this.#links = []
+    this.#batch = ++lastBatch
     this.#counted = new Map()
     this.#length = 0
     return batch
@@ -87,7 +110,7 @@ export const visitCount = (batch: EncodedVisits): number => batch.numbers.length
 /** The UTC days of a batch's visits. */
 export function daysOf(batch: EncodedVisits): Set<number> {
   const days = new Set<number>()
-  for (let o = 0; o < batch.numbers.length; o += NUMBERS) days.add(dayOf(batch.numbers[o] as number))
+  for (let o = 0; o < batch.numbers.length; o += NUMBERS) days.add(dayOf(batch.numbers[o + 1] as number))
   return days
 }
 
@@ -103,18 +126,20 @@ export function classifyBatch(batch: EncodedVisits, saltOf: (day: number) => str
   const referrers = new Map<number, string | null>()
   /** (User-Agent, Referer) → (country, flags) → profile. */
   const profiles = new Map<number, Map<number, Profile>>()
-  /** (IP, User-Agent) → visitor key, for the day of `salt`. */
-  let visitors = new Map<number, string>()
+  /** (IP, User-Agent) → visitor key (its number in `columns`), for the day of `salt`. */
+  let visitors = new Map<number, number>()
   let day = Number.NaN
   let salt = ''
   const columns = new VisitColumnsBuilder()
-  for (let i = 0, o = 0; o < numbers.length; i++, o += NUMBERS) {
-    const at = numbers[o] as number
-    const flags = numbers[o + 1] as number
-    const ip = numbers[o + 2] as number
-    const ua = numbers[o + 3] as number
-    const ref = numbers[o + 4] as number
-    const country = numbers[o + 5] as number
+  const linkIds = links.map((id) => columns.intern(id))
+  for (let o = 0; o < numbers.length; o += NUMBERS) {
+    const link = linkIds[numbers[o] as number] as number
+    const at = numbers[o + 1] as number
+    const flags = numbers[o + 2] as number
+    const ip = numbers[o + 3] as number
+    const ua = numbers[o + 4] as number
+    const ref = numbers[o + 5] as number
+    const country = numbers[o + 6] as number
     let byAgent = profiles.get((ua + 1) * width + ref + 1)
     if (byAgent === undefined) profiles.set((ua + 1) * width + ref + 1, (byAgent = new Map()))
     let profile = byAgent.get((country + 1) * 4 + flags)
@@ -139,8 +164,8 @@ export function classifyBatch(batch: EncodedVisits, saltOf: (day: number) => str
       visitors = new Map()
     }
     let visitor = visitors.get((ip + 1) * width + ua + 1)
-    if (visitor === undefined) visitors.set((ip + 1) * width + ua + 1, (visitor = visitorKey(salt, text(ip) ?? '', text(ua) ?? '')))
-    columns.push(links[i] as string, at, profile, visitor)
+    if (visitor === undefined) visitors.set((ip + 1) * width + ua + 1, (visitor = columns.intern(visitorKey(salt, text(ip) ?? '', text(ua) ?? ''))))
+    columns.push(link, at, profile, visitor)
   }
   return columns.build()
 }

@@ -127,9 +127,15 @@ export class VisitColumnsBuilder {
   readonly #visits: number[] = []
   #base: number | undefined
 
-  push(linkId: string, at: number, profile: Profile, visitorKey: string): void {
+  /** A string's number in the batch (a link id or a visitor key), for `push`. */
+  intern(value: string): number {
+    return this.#dictionary.strings.id(value)
+  }
+
+  /** A visit; `link` and `visitor` are numbers from `intern`, taken once per distinct value rather than per visit. */
+  push(link: number, at: number, profile: Profile, visitor: number): void {
     this.#base ??= at
-    this.#visits.push(this.#dictionary.strings.id(linkId), at - this.#base, this.#dictionary.profile(profile), this.#dictionary.strings.id(visitorKey))
+    this.#visits.push(link, at - this.#base, this.#dictionary.profile(profile), visitor)
   }
 
   build(): VisitColumns {
