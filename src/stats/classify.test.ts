@@ -227,7 +227,14 @@ describe('User-Agent classification', () => {
     })
     const links = (batch: EncodedVisits) => [...visitsOf(classifyBatch(batch, () => 'salt'))].map((v) => `${v.linkId}@${v.at}`)
     const builder = new VisitBatchBuilder()
-    for (const [link, at] of [['a', 1], ['b', 2], ['a', 3], ['a', 4], ['b', 5]] as const) builder.add(visit(link, at))
+    for (const [link, at] of [
+      ['a', 1],
+      ['b', 2],
+      ['a', 3],
+      ['a', 4],
+      ['b', 5],
+    ] as const)
+      builder.add(visit(link, at))
     const first = builder.take()
     assert.deepEqual(first.links, ['lnk_a', 'lnk_b'])
     assert.deepEqual(links(first), ['lnk_a@1', 'lnk_b@2', 'lnk_a@3', 'lnk_a@4', 'lnk_b@5'])

@@ -61,6 +61,13 @@ interface LinkTally {
   hours: Map<number, HourTally>
   /** Per UTC day, the human visitors seen and the time of their first visit. */
   visitors: Map<number, Map<string, number>>
+  /** The hour of the link's last visit and its tally: visits come in time order, mostly. */
+  hour: number
+  current: HourTally | undefined
+  /** The last human visit's visitor, day and time: a visitor's next visits need no lookup. */
+  lastVisitor: string | undefined
+  lastDay: number
+  lastAt: number
 }
 
 /** Day → link id → visitor keys already in link_daily_visitors (as far as this writer saw them committed). */
@@ -83,19 +90,32 @@ export function tally(batches: Iterable<VisitColumns>): Tally {
     const { base, strings, visits: v } = batch
     // The batch's own profile numbers, as the roll-up's.
     const ids = profilesOf(batch).map((p) => table.id(p))
+    // Each link's tally by its number in the batch: one lookup per link and batch, not per visit.
+    const linksOf: (LinkTally | undefined)[] = []
     for (let o = 0; o < v.length; o += VISIT_FIELDS) {
-      const linkId = strings[v[o] as number] as string
+      let link = linksOf[v[o] as number]
+      if (link === undefined) {
+        const linkId = strings[v[o] as number] as string
+        link = links.get(linkId)
+        if (link === undefined) {
+          link = { hours: new Map(), visitors: new Map(), hour: Number.NaN, current: undefined, lastVisitor: undefined, lastDay: Number.NaN, lastAt: 0 }
+          links.set(linkId, link)
+        }
+        linksOf[v[o] as number] = link
+      }
       const at = base + (v[o + 1] as number)
       const id = ids[v[o + 2] as number] as number
       const profile = table.list[id] as Profile
-      let link = links.get(linkId)
-      if (link === undefined) links.set(linkId, (link = { hours: new Map(), visitors: new Map() }))
       const hour = hourOf(at)
-      let tally = link.hours.get(hour)
-      if (tally === undefined) {
-        tally = { total: 0, human: 0, bot: 0, qr: 0, uniques: 0, lastHuman: null, profiles: new Map(), block: [], start: at, end: at, ordered: true }
-        link.hours.set(hour, tally)
+      if (hour !== link.hour) {
+        link.hour = hour
+        link.current = link.hours.get(hour)
+        if (link.current === undefined) {
+          link.current = { total: 0, human: 0, bot: 0, qr: 0, uniques: 0, lastHuman: null, profiles: new Map(), block: [], start: at, end: at, ordered: true }
+          link.hours.set(hour, link.current)
+        }
       }
+      const tally = link.current as HourTally
       if (at < tally.end) tally.ordered = false
       tally.start = Math.min(tally.start, at)
       tally.end = Math.max(tally.end, at)
@@ -110,11 +130,17 @@ export function tally(batches: Iterable<VisitColumns>): Tally {
       if (tally.lastHuman === null || at > tally.lastHuman) tally.lastHuman = at
       tally.profiles.set(id, (tally.profiles.get(id) ?? 0) + 1)
       const day = dayOf(at)
-      let seen = link.visitors.get(day)
-      if (seen === undefined) link.visitors.set(day, (seen = new Map()))
       const visitor = strings[v[o + 3] as number] as string
-      const first = seen.get(visitor)
-      if (first === undefined || at < first) seen.set(visitor, at)
+      // The same visitor again, later the same day: their first visit is already the earlier one.
+      if (visitor !== link.lastVisitor || day !== link.lastDay || at < link.lastAt) {
+        let seen = link.visitors.get(day)
+        if (seen === undefined) link.visitors.set(day, (seen = new Map()))
+        const first = seen.get(visitor)
+        if (first === undefined || at < first) seen.set(visitor, at)
+        link.lastVisitor = visitor
+        link.lastDay = day
+      }
+      link.lastAt = at
     }
   }
   return { links, profiles: table }
