@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { tally } from './click-rollup.js'
+import { VisitColumnsBuilder, type Profile } from './visit-columns.js'
+
+const human: Profile = { bot: false, qr: false, referrer: null, browser: 'Firefox', os: 'Linux', device: 'desktop', country: null }
+const bot: Profile = { ...human, bot: true }
+const at = (iso: string) => Date.parse(iso)
+
+/** A journal batch of [link, time, profile, visitor] visits. */
+function batch(visits: [string, string, Profile, string][]) {
+  const columns = new VisitColumnsBuilder()
+  for (const [link, time, profile, visitor] of visits) columns.push(columns.intern(link), at(time), profile, columns.intern(visitor))
+  return columns.build()
+}
+
+test('the tally keeps each visitor’s first visit of the day, per link, whatever the order of visits and batches', () => {
+  const { links } = tally([
+    batch([
+      ['lnk_a', '2026-06-01T10:30:00Z', human, 'v1'],
+      ['lnk_b', '2026-06-01T10:31:00Z', human, 'v1'],
+      ['lnk_a', '2026-06-01T10:40:00Z', bot, 'v1'],
+      ['lnk_a', '2026-06-01T10:50:00Z', human, 'v1'],
+    ]),
+    // A stale journal taken over: visits earlier than those already tallied.
+    batch([
+      ['lnk_a', '2026-06-01T10:10:00Z', human, 'v1'],
+      ['lnk_a', '2026-06-01T11:00:00Z', human, 'v1'],
+      ['lnk_a', '2026-06-01T11:05:00Z', human, 'v2'],
+      ['lnk_a', '2026-06-01T09:59:00Z', human, 'v2'],
+      ['lnk_a', '2026-06-02T00:01:00Z', human, 'v1'],
+    ]),
+  ])
+  const a = links.get('lnk_a')
+  assert.ok(a)
+  const firsts = (day: string) => Object.fromEntries(a.visitors.get(at(day)) ?? [])
+  assert.deepEqual(firsts('2026-06-01T00:00:00Z'), { v1: at('2026-06-01T10:10:00Z'), v2: at('2026-06-01T09:59:00Z') })
+  assert.deepEqual(firsts('2026-06-02T00:00:00Z'), { v1: at('2026-06-02T00:01:00Z') })
+  const hours = Object.fromEntries([...a.hours].map(([hour, t]) => [new Date(hour).toISOString(), [t.total, t.human, t.bot, t.ordered]]))
+  assert.deepEqual(hours, {
+    '2026-06-01T09:00:00.000Z': [1, 1, 0, true],
+    '2026-06-01T10:00:00.000Z': [4, 3, 1, false],
+    '2026-06-01T11:00:00.000Z': [2, 2, 0, true],
+    '2026-06-02T00:00:00.000Z': [1, 1, 0, true],
+  })
+  assert.deepEqual(Object.fromEntries(links.get('lnk_b')?.visitors.get(at('2026-06-01T00:00:00Z')) ?? []), { v1: at('2026-06-01T10:31:00Z') })
+  assert.equal(a.hours.get(at('2026-06-01T10:00:00Z'))?.start, at('2026-06-01T10:10:00Z'))
+  assert.equal(a.hours.get(at('2026-06-01T10:00:00Z'))?.end, at('2026-06-01T10:50:00Z'))
+})
