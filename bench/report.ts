@@ -167,11 +167,18 @@ export function renderReport(input: {
         '',
       )
     }
+    // A bare server whose V8 helper threads work for more than 1 µs per request (usually ~0.1) is in a
+    // state of its own (seen: 3-4 µs, and a p99 of 16-28 ms, in a fresh process now and then): its rounds
+    // flatter Linkline, so the target is judged on the other rounds when there are any.
+    const usual = r.rounds.filter((x) => x.bare.threadMicros.runtime < 1)
+    const usualRatio = median(usual.map((x) => x.linkline.cpuMicros / x.bare.cpuMicros))
     targets.push(
       {
         target: 'CPU per recorded redirect ≤ 1.15× the bare server (efficiency ≥ 0.85, medians)',
-        measured: `${ratio(cpu.linkline / cpu.bare)} (efficiency ${(cpu.bare / cpu.linkline).toFixed(2)})`,
-        met: cpu.linkline / cpu.bare <= 1.15,
+        measured:
+          `${ratio(cpu.linkline / cpu.bare)} (efficiency ${(cpu.bare / cpu.linkline).toFixed(2)}); over the ${usual.length} rounds whose bare server's ` +
+          `runtime threads stayed under 1 µs per request: ${usual.length === 0 ? 'none' : `${ratio(usualRatio)} (efficiency ${(1 / usualRatio).toFixed(2)})`}`,
+        met: (usual.length === 0 ? cpu.linkline / cpu.bare : usualRatio) <= 1.15,
       },
       { target: 'redirect req/s ≥ 0.90× the bare server (medians)', measured: ratio(rps.linkline / rps.bare), met: rps.linkline / rps.bare >= 0.9 },
       { target: 'redirect p99 ≤ 1.5× the bare server (medians)', measured: ratio(p99.linkline / p99.bare), met: p99.linkline / p99.bare <= 1.5 },

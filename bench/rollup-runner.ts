@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRollup } from '../src/stats/click-rollup.js'
 import { createStatsRepository } from '../src/stats/stats.repository.js'
-import { encodeVisits } from '../src/stats/visit-batch.js'
+import { encodeVisits, newBatchSlot } from '../src/stats/visit-batch.js'
 import { createVisitWriter } from '../src/stats/visit-writer.js'
 import { openStorage } from '../src/storage/database.js'
 import { migrateToLatest } from '../src/storage/migrate.js'
@@ -30,6 +30,8 @@ try {
     return linkRow(SMALL_OWNER, link.path, link.destination, null, i)
   })
   const ids = (await storage.db.selectFrom('links').select('id').execute()).map((r) => r.id)
+  // One batch slot per link, as each link's redirect target carries one in the server.
+  const slots = ids.map(() => newBatchSlot())
   // Visits at 50,000 a second from the start of an hour, the roll-up's clock just after the last one.
   const start = Date.UTC(2026, 10, 25, 10)
   let now = start
@@ -60,6 +62,7 @@ try {
               userAgent: browserUa(link),
               referer: undefined,
               country: undefined,
+              slot: slots[link],
             }
           }),
         ),
