@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { visit as visitOf } from '../../test/factories.js'
 import type { Visit } from './clicks.js'
 import { classifyBatch, encodeVisits, newBatchSlot, VisitBatchBuilder, type EncodedVisits } from './visit-batch.js'
 import { visitsOf } from './visit-columns.js'
@@ -214,17 +215,7 @@ describe('User-Agent classification', () => {
 
   test('visits that bring their link’s batch slot list each link once per batch, whichever builder filled the slot before', () => {
     const slots = { a: newBatchSlot(), b: newBatchSlot() }
-    const visit = (link: 'a' | 'b', at: number): Visit => ({
-      linkId: `lnk_${link}`,
-      at,
-      qr: false,
-      head: false,
-      ip: '192.0.2.1',
-      userAgent: 'curl/8',
-      referer: undefined,
-      country: undefined,
-      slot: slots[link],
-    })
+    const visit = (link: 'a' | 'b', at: number): Visit => visitOf(`lnk_${link}`, at, { slot: slots[link] })
     const links = (batch: EncodedVisits) => [...visitsOf(classifyBatch(batch, () => 'salt'))].map((v) => `${v.linkId}@${v.at}`)
     const builder = new VisitBatchBuilder()
     for (const [link, at] of [
