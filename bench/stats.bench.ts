@@ -32,20 +32,16 @@ export async function seedClicks(db: Db, owner: string, count: number, now: numb
     const link = batch.intern(linkId)
     for (let i = done; i < Math.min(count, done + CLICKS_PER_WRITE); i++) {
       const [browser, os, device] = BROWSERS[i % BROWSERS.length] as (typeof BROWSERS)[number]
-      batch.push(
-        link,
-        now - Math.floor(((count - i) / count) * SPREAD_DAYS * DAY_MS),
-        {
-          bot: i % 20 === 0,
-          qr: i % 7 === 0,
-          referrer: i % 3 === 0 ? null : `ref${i % 40}.example`,
-          browser,
-          os,
-          device,
-          country: COUNTRIES[i % COUNTRIES.length] as string,
-        },
-        batch.intern(`visitor-${i % 50_000}`),
-      )
+      const profile = batch.profile({
+        bot: i % 20 === 0,
+        qr: i % 7 === 0,
+        referrer: i % 3 === 0 ? null : `ref${i % 40}.example`,
+        browser,
+        os,
+        device,
+        country: COUNTRIES[i % COUNTRIES.length] as string,
+      })
+      batch.push(link, now - Math.floor(((count - i) / count) * SPREAD_DAYS * DAY_MS), profile, batch.intern(`visitor-${i % 50_000}`))
     }
     const id = await rollup.append('seed', batch.build(), now)
     await rollup.rollUp('seed', new Map([[id, batch.build()]]), Infinity, now)

@@ -10,7 +10,7 @@ const at = (iso: string) => Date.parse(iso)
 /** A journal batch of [link, time, profile, visitor] visits. */
 function batch(visits: [string, string, Profile, string][]) {
   const columns = new VisitColumnsBuilder()
-  for (const [link, time, profile, visitor] of visits) columns.push(columns.intern(link), at(time), profile, columns.intern(visitor))
+  for (const [link, time, profile, visitor] of visits) columns.push(columns.intern(link), at(time), columns.profile(profile), columns.intern(visitor))
   return columns.build()
 }
 

@@ -1,6 +1,6 @@
 import { countryOf, dayOf, referrerHost, userAgentFacts, visitorKey } from './classify.js'
 import type { Visit } from './clicks.js'
-import { StringTable, VisitColumnsBuilder, type Profile, type VisitColumns } from './visit-columns.js'
+import { StringTable, VisitColumnsBuilder, type VisitColumns } from './visit-columns.js'
 
 /**
  * A batch of raw visits, as the serving thread buffers them and hands them to the click writer thread:
@@ -110,13 +110,18 @@ export const visitCount = (batch: EncodedVisits): number => batch.numbers.length
 /** The UTC days of a batch's visits. */
 export function daysOf(batch: EncodedVisits): Set<number> {
   const days = new Set<number>()
-  for (let o = 0; o < batch.numbers.length; o += NUMBERS) days.add(dayOf(batch.numbers[o + 1] as number))
+  let last = Number.NaN
+  // Visits come about in time order: a day is added when it changes, not once per visit.
+  for (let o = 0; o < batch.numbers.length; o += NUMBERS) {
+    const day = dayOf(batch.numbers[o + 1] as number)
+    if (day !== last) days.add((last = day))
+  }
   return days
 }
 
 /**
  * Classifies an encoded batch (classify.ts) into a journal batch. Each distinct User-Agent, Referer and visitor is looked at once per batch, and visits that
- * share what they are (browser, OS, device, bot, QR, referrer, country) share one Profile object.
+ * share what they are (browser, OS, device, bot, QR, referrer, country) share one profile number.
  */
 export function classifyBatch(batch: EncodedVisits, saltOf: (day: number) => string): VisitColumns {
   const { strings, links, numbers } = batch
@@ -124,8 +129,8 @@ export function classifyBatch(batch: EncodedVisits, saltOf: (day: number) => str
   // Keys made of string indexes (below 2^18 each in a batch of at most 50,000 visits): no string built per visit.
   const width = strings.length + 1
   const referrers = new Map<number, string | null>()
-  /** (User-Agent, Referer) → (country, flags) → profile. */
-  const profiles = new Map<number, Map<number, Profile>>()
+  /** (User-Agent, Referer) → (country, flags) → profile (its number in `columns`). */
+  const profiles = new Map<number, Map<number, number>>()
   /** (IP, User-Agent) → visitor key (its number in `columns`), for the day of `salt`. */
   let visitors = new Map<number, number>()
   let day = Number.NaN
@@ -147,7 +152,7 @@ export function classifyBatch(batch: EncodedVisits, saltOf: (day: number) => str
       const facts = userAgentFacts(text(ua))
       let referrer = referrers.get(ref)
       if (referrer === undefined) referrers.set(ref, (referrer = referrerHost(text(ref))))
-      profile = {
+      profile = columns.profile({
         bot: facts.bot || (flags & HEAD_VISIT) !== 0,
         qr: (flags & QR_VISIT) !== 0,
         referrer,
@@ -155,7 +160,7 @@ export function classifyBatch(batch: EncodedVisits, saltOf: (day: number) => str
         os: facts.os,
         device: facts.device,
         country: countryOf(text(country)),
-      }
+      })
       byAgent.set((country + 1) * 4 + flags, profile)
     }
     if (dayOf(at) !== day) {

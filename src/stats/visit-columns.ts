@@ -100,66 +100,69 @@ export class ProfileTable {
   }
 }
 
-/** Interns strings and profiles for one Columns value. */
-class Dictionary {
-  readonly strings = new StringTable()
-  readonly profiles: number[] = []
-  readonly #table = new ProfileTable()
-  /** By object first: a batch's visits that share a profile share the object (visit-batch.ts). */
-  readonly #byObject = new Map<Profile, number>()
-
-  profile(p: Profile): number {
-    let i = this.#byObject.get(p)
-    if (i !== undefined) return i
-    i = this.#table.id(p)
-    if (i * PROFILE_FIELDS === this.profiles.length) {
-      const text = (value: string | null) => this.strings.id(value)
-      this.profiles.push((p.bot ? BOT : 0) | (p.qr ? QR : 0), text(p.referrer), text(p.browser), text(p.os), text(p.device), text(p.country))
-    }
-    this.#byObject.set(p, i)
-    return i
-  }
+/** Appends a profile's PROFILE_FIELDS numbers to `out`, its strings interned in `strings`. */
+function pushProfile(out: number[], p: Profile, strings: StringTable): void {
+  out.push((p.bot ? BOT : 0) | (p.qr ? QR : 0), strings.id(p.referrer), strings.id(p.browser), strings.id(p.os), strings.id(p.device), strings.id(p.country))
 }
 
 /** Builds a journal batch from classified visits (visit-batch.ts). */
 export class VisitColumnsBuilder {
-  readonly #dictionary = new Dictionary()
+  readonly #strings = new StringTable()
+  readonly #profiles: number[] = []
+  readonly #table = new ProfileTable()
   readonly #visits: number[] = []
   #base: number | undefined
 
   /** A string's number in the batch (a link id or a visitor key), for `push`. */
   intern(value: string): number {
-    return this.#dictionary.strings.id(value)
+    return this.#strings.id(value)
   }
 
-  /** A visit; `link` and `visitor` are numbers from `intern`, taken once per distinct value rather than per visit. */
-  push(link: number, at: number, profile: Profile, visitor: number): void {
+  /** A profile's number in the batch, for `push`: equal profiles share one. */
+  profile(p: Profile): number {
+    const id = this.#table.id(p)
+    if (id * PROFILE_FIELDS === this.#profiles.length) pushProfile(this.#profiles, p, this.#strings)
+    return id
+  }
+
+  /**
+   * A visit; `link`, `profile` and `visitor` are numbers from `intern` and `profile`, taken once per
+   * distinct value rather than per visit.
+   */
+  push(link: number, at: number, profile: number, visitor: number): void {
     this.#base ??= at
-    this.#visits.push(link, at - this.#base, this.#dictionary.profile(profile), visitor)
+    this.#visits.push(link, at - this.#base, profile, visitor)
   }
 
   build(): VisitColumns {
-    return { base: this.#base ?? 0, strings: this.#dictionary.strings.list, profiles: this.#dictionary.profiles, visits: this.#visits }
+    return { base: this.#base ?? 0, strings: this.#strings.list, profiles: this.#profiles, visits: this.#visits }
   }
 }
 
 /**
  * A click block from `pairs` (time, then a profile's number in `profiles`, per visit), which must be in
- * time order: each profile is interned once, not once per visit.
+ * time order; `profiles` are distinct (a ProfileTable's list), so a block numbers them as they come,
+ * without comparing them again: one string table per block, not a dictionary of profiles (a roll-up
+ * writes thousands of blocks).
  */
 export function encodeBlock(pairs: readonly number[], profiles: readonly Profile[]): BlockColumns {
-  const dictionary = new Dictionary()
-  const local = new Map<number, number>()
+  const strings = new StringTable()
+  const encoded: number[] = []
+  /** A profile's number in `profiles` → its number in the block. */
+  const local: number[] = []
   const base = pairs[0] ?? 0
   const visits: number[] = new Array(pairs.length)
   for (let o = 0; o < pairs.length; o += BLOCK_FIELDS) {
     const id = pairs[o + 1] as number
-    let l = local.get(id)
-    if (l === undefined) local.set(id, (l = dictionary.profile(profiles[id] as Profile)))
+    let l = local[id]
+    if (l === undefined) {
+      l = local[id] = encoded.length / PROFILE_FIELDS
+      pushProfile(encoded, profiles[id] as Profile, strings)
+    }
     visits[o] = (pairs[o] as number) - base
     visits[o + 1] = l
   }
-  return { base, strings: dictionary.strings.list, profiles: dictionary.profiles, visits }
+  return { base, strings: strings.list, profiles: encoded, visits }
 }
 
 /** The profiles of a Columns value, by index. */
