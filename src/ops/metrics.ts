@@ -40,7 +40,7 @@ class CountedHistogram extends Histogram {
 
   /**
    * What prom-client's registry (text format) and its `get` (JSON) read of a histogram: its method,
-   * not in its typings; ops.test.ts reads both formats.
+   * not in its typings; metrics.test.ts reads both formats.
    */
   async getForPromString() {
     let total = 0

@@ -4,11 +4,12 @@ import { StringTable, VisitColumnsBuilder, type VisitColumns } from './visit-col
 
 /**
  * A batch of raw visits, as the serving thread buffers them and hands them to the click writer thread:
- * every distinct header value (IP, User-Agent, Referer, country) once, each visit's link id, and each
- * visit as NUMBERS numbers in one typed array, which the thread receives as one copy of memory. A visit
- * is encoded as it is recorded: the header strings of each request die young instead of waiting a
- * second in the buffer (which promoted them to the old generation and made the garbage collector work
- * for every visit), and a batch is ready to send without a pass over it on the serving thread.
+ * every distinct header value (IP, User-Agent, Referer, country) once, the links visited (each once when
+ * its visits bring a BatchSlot), and each visit as NUMBERS numbers in one typed array, which the thread
+ * receives as one copy of memory. A visit is encoded as it is recorded: the header strings of each
+ * request die young instead of waiting a second in the buffer (which promoted them to the old
+ * generation and made the garbage collector work for every visit), and a batch is ready to send
+ * without a pass over it on the serving thread.
  */
 export interface EncodedVisits {
   /** Distinct header values. */
