@@ -111,7 +111,7 @@ export function renderReport(input: {
       `### Redirect: bare \`node:http\` server vs Linkline`,
       '',
       `${int(s.links)} links, requested in rotation with 6 browser User-Agents; ${s.connections} connections, ${s.seconds} s per run, ` +
-        `${s.rounds} rounds in alternating order, each in a fresh pair of processes, each warmed up by ${WARMUPS_MIN} runs of ${s.warmupSeconds} s (Linkline's each followed by its visits' roll-up, so that V8 has compiled the click writer's code too). Each server is a child process ` +
+        `${s.rounds} rounds in alternating order, each in a fresh pair of processes, each server's measured run directly after its own ${WARMUPS_MIN} warm-up runs of ${s.warmupSeconds} s (Linkline's each followed by its visits' roll-up, so that V8 has compiled the click writer's code too, and its measured run starts just after a roll-up: the run's visits are rolled up once, after it). Each server is a child process ` +
         `beside the load generator (${GENERATORS[input.generator]}). CPU µs/req is the server process's CPU time per response; ` +
         "Linkline's includes writing the run's visits, which the run waits for; CPU share is that CPU time over the run, " +
         'as a share of one core (above 100 %: the click writer thread worked beside the serving one). It is split by thread ' +
