@@ -51,10 +51,16 @@ class CountedHistogram extends Histogram {
   }
 }
 
+/** How often the event-loop delay is sampled (nodejs_eventloop_lag_*). */
+const EVENT_LOOP_SAMPLE_MS = 100
+
 /** Every Prometheus metric, on a registry of its own (so that several apps can live in one process). */
 export function createMetrics() {
   const registry = new Registry()
-  collectDefaultMetrics({ register: registry })
+  // The event-loop delay is sampled by a libuv timer: prom-client's default of every 10 ms woke an idle
+  // server 100 times a second (~1 % of a core, docs/performance.md); ten samples a second are plenty for
+  // a gauge scraped every few seconds, and a stall still shows in full (a late timer measures it).
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS })
   const httpRequests = new Counter({
     name: 'linkline_http_requests_total',
     help: 'API and operational requests answered, by method, route and status',
