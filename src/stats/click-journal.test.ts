@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { sql } from 'kysely'
 import { backends } from '../../test/backends.js'
 import { insertLink, recordedClicks, visit } from '../../test/factories.js'
 import { openTestStorage, type TestStorage } from '../../test/storage.js'
@@ -195,6 +196,49 @@ for (const backend of backends) {
         1,
       )
     })
+    test("a writer adds to the hour's breakdowns it remembers writing, and reads them back when another writer rolled up since", async () => {
+      const link = await insertLink(t.storage.db)
+      const [a, b] = [writer(), writer()]
+      const hour = at('2026-09-01T10:00:00Z')
+      now = hour + 30 * 60_000
+      const sites = ['a', 'b', 'a', 'a', 'b', 'b', 'a']
+      for (const [i, site] of sites.entries()) {
+        const sink = site === 'a' ? a : b
+        await sink.write(encodeVisits([visit(link.id, hour + i, { referer: `https://${site}${i % 2}.example/` })]))
+        await sink.rollUp()
+      }
+      const referrers = Object.fromEntries(
+        (await repo.breakdowns(link.id, hour, hour + HOUR_MS)).filter((r) => r.dimension === 'referrer').map((r) => [r.value, r.clicks]),
+      )
+      assert.deepEqual(referrers, { 'a0.example': 3, 'a1.example': 1, 'b1.example': 2, 'b0.example': 1 })
+      assert.equal(await count('link_click_facets', link.id), 1)
+    })
+
+    test('a roll-up that fails after adding to the breakdowns in memory leaves no trace: the next one adds to what the database holds', async () => {
+      const link = await insertLink(t.storage.db)
+      const sink = writer()
+      const hour = at('2026-09-02T10:00:00Z')
+      now = hour + 30 * 60_000
+      const browsers = async () =>
+        (await repo.breakdowns(link.id, hour, hour + HOUR_MS)).filter((r) => r.dimension === 'browser').map((r) => [r.value, r.clicks])
+      await sink.write(encodeVisits([visit(link.id, hour)]))
+      await sink.rollUp()
+      // The click blocks are written after the breakdowns: a failure there rolls the whole roll-up back.
+      const db = t.storage.db
+      if (backend === 'sqlite') await sql`create trigger fail_blocks before insert on click_blocks begin select raise(abort, 'injected'); end`.execute(db)
+      else {
+        await sql`create function fail_blocks() returns trigger language plpgsql as $$ begin raise exception 'injected'; end $$`.execute(db)
+        await sql`create trigger fail_blocks before insert on click_blocks for each row execute function fail_blocks()`.execute(db)
+      }
+      await sink.write(encodeVisits([visit(link.id, hour + 1)]))
+      await assert.rejects(sink.rollUp(), /injected/)
+      assert.deepEqual(await browsers(), [['Chrome', 1]])
+      await sql`drop trigger fail_blocks${sql.raw(backend === 'sqlite' ? '' : ' on click_blocks')}`.execute(db)
+      await sink.rollUp()
+      assert.deepEqual(await browsers(), [['Chrome', 2]])
+      assert.equal(await total(link.id), 2)
+    })
+
     test('one roll-up of a link visited in 1,000 different hours: full chunks of every statement, nothing lost', async () => {
       const link = await insertLink(t.storage.db)
       const sink = writer()

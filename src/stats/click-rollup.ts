@@ -38,6 +38,11 @@ const ROLLUP_LOCK = 0x6c6e6b636c6b /* "lnkclk" */
  * at most this many (~20 MB), then forgotten all at once (they cost a row again, each once).
  */
 const KNOWN_VISITORS_MAX = 250_000
+/**
+ * Hour breakdowns remembered as last written, up to this many characters of their JSON (objects take a
+ * few times that: tens of MB at most), then forgotten all at once (each is read back once again).
+ */
+const WRITTEN_FACETS_MAX_CHARS = 4_000_000
 
 /** What one roll-up adds for one link and hour. */
 interface HourTally {
@@ -180,6 +185,60 @@ export function addFacets(into: Facets, more: Facets): Facets {
 }
 
 /**
+ * Each link's hour breakdowns (facets row) as this writer last committed them, so that the next roll-up
+ * adds to them without reading the row back: under load every roll-up touches the same link-hours
+ * again. Valid while no other writer rolled up in between, which the roll-up count in
+ * facets_compaction tells (other instances on PostgreSQL, a second process on one SQLite file).
+ */
+class WrittenFacets {
+  /** Link id → its latest hour written, with that hour's counts and their JSON's length. */
+  readonly #rows = new Map<string, { period: number; facets: Facets; chars: number }>()
+  #chars = 0
+  /** The roll-up count after this writer's last committed roll-up. */
+  #generation: number | undefined
+
+  /**
+   * Inside a roll-up's transaction, under the roll-up lock: counts it, and forgets every row when
+   * another writer's roll-up came in between. Returns the new count, for `remember`.
+   */
+  async begin(trx: Transaction<Database>): Promise<number> {
+    const row = await trx
+      .updateTable('facets_compaction')
+      .set((eb) => ({ rollups: eb('rollups', '+', 1) }))
+      .where('id', '=', 1)
+      .returning('rollups')
+      .executeTakeFirstOrThrow()
+    const generation = Number(row.rollups)
+    if (this.#generation === undefined || generation !== this.#generation + 1) this.clear()
+    return generation
+  }
+
+  /** The counts of the link's hour row as last committed, if remembered; the caller may add to them (then `remember` or `clear`). */
+  get(linkId: string, period: number): Facets | undefined {
+    const row = this.#rows.get(linkId)
+    return row?.period === period ? row.facets : undefined
+  }
+
+  /** After the commit of the roll-up numbered `generation`: the rows it wrote. */
+  remember(generation: number, rows: readonly { link_id: string; period_start: number; facets: Facets; chars: number }[]): void {
+    this.#generation = generation
+    for (const r of rows) {
+      const before = this.#rows.get(r.link_id)
+      this.#chars += r.chars - (before?.chars ?? 0)
+      this.#rows.set(r.link_id, { period: r.period_start, facets: r.facets, chars: r.chars })
+    }
+    if (this.#chars > WRITTEN_FACETS_MAX_CHARS) this.clear()
+  }
+
+  /** After a failed roll-up (counts may have been added to in memory that the database never got), or another writer's. */
+  clear(): void {
+    this.#rows.clear()
+    this.#chars = 0
+    this.#generation = undefined
+  }
+}
+
+/**
  * The click writer's side of the journal: appends batches, and rolls the journal up into the
  * statistics tables. One per writer thread; it remembers which visitors are already counted.
  */
@@ -190,6 +249,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
   /** Every day before this one has its day rows (compactDays), as far as this writer knows. */
   let compactedBefore = -Infinity
   const statements = rollupStatements()
+  const written = new WrittenFacets()
 
   function remember(rows: readonly { link_id: string; day: number; visitor_key: string }[]): void {
     if (knownSize + rows.length > KNOWN_VISITORS_MAX) {
@@ -241,6 +301,8 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
      */
     async rollUp(instance: string, own: ReadonlyMap<string, VisitColumns>, staleBefore: number, now: number): Promise<number> {
       const remembered: { link_id: string; day: number; visitor_key: string }[] = []
+      let hourFacets: WrittenHourFacets = []
+      let generation: number | undefined
       const visits = await inTransaction(db, async (trx) => {
         remembered.length = 0
         await dialect.lockForTransaction(trx, ROLLUP_LOCK)
@@ -251,6 +313,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
           .orderBy('id')
           .execute()
         if (rows.length === 0) return 0
+        generation = await written.begin(trx)
         const batches: VisitColumns[] = []
         const foreign: string[] = []
         for (const r of rows) {
@@ -267,7 +330,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
         await dropDeletedLinks(trx, links)
         await writeVisitors(trx, statements, links, known, remembered)
         await writeRollups(trx, statements, links)
-        await writeFacets(trx, statements, links, profiles.list, dayOf(now))
+        hourFacets = await writeFacets(trx, statements, links, profiles.list, dayOf(now), written)
         await writeBlocks(trx, statements, links, profiles.list)
         for (const ids of chunks(
           rows.map((r) => r.id),
@@ -275,9 +338,13 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
         ))
           await trx.deleteFrom('click_journal').where('id', 'in', ids).execute()
         return batches.reduce((sum, b) => sum + b.visits.length / VISIT_FIELDS, 0)
+      }).catch((error: unknown) => {
+        written.clear()
+        throw error
       })
-      // Only what committed is known to be in the table.
+      // Only what committed is known to be in the tables.
       remember(remembered)
+      if (generation !== undefined) written.remember(generation, hourFacets)
       forgetBefore(dayOf(now) - DAY_MS)
       return visits
     },
@@ -421,10 +488,14 @@ async function writeRollups(trx: Transaction<Database>, statements: Statements, 
   for (const chunk of chunks(rows, CHUNK)) await statements.rollups(trx, chunk)
 }
 
+/** Hour facets rows a roll-up wrote, with their counts and the length of their JSON. */
+type WrittenHourFacets = { link_id: string; period_start: number; facets: Facets; chars: number }[]
+
 /**
  * Breakdowns, by hour, and by UTC day for days before `today` (today's day rows are built once it is
- * over: compactDays): each period's facets row is read, the roll-up's counts added in memory and the
- * row written back (under the roll-up lock, so no other writer changes it meanwhile).
+ * over: compactDays): each period's facets row is read (an hour row remembered in `written` is not),
+ * the roll-up's counts added in memory and the row written back (under the roll-up lock, so no other
+ * writer changes it meanwhile). Returns the hour rows written.
  */
 async function writeFacets(
   trx: Transaction<Database>,
@@ -432,17 +503,26 @@ async function writeFacets(
   links: Map<string, LinkTally>,
   profiles: readonly Profile[],
   today: number,
-): Promise<void> {
+  written: WrittenFacets,
+): Promise<WrittenHourFacets> {
+  let hourRows: WrittenHourFacets = []
   for (const granularity of ['hour', 'day'] as const) {
     const adds: PeriodSums = new Map()
+    /** Rows whose counts are not remembered (keyed as `adds`): read back first. */
+    const unknown = new Map<string, { link_id: string; period_start: number }>()
     for (const [linkId, link] of links) {
       for (const [hour, t] of link.hours) {
         if (t.profiles.size === 0 || (granularity === 'day' && hour >= today)) continue
-        addToPeriod(adds, linkId, granularity === 'hour' ? hour : dayOf(hour), facetsOf(t, profiles))
+        const period = granularity === 'hour' ? hour : dayOf(hour)
+        const key = `${linkId} ${period}`
+        const known = adds.has(key) || granularity === 'day' ? undefined : written.get(linkId, period)
+        if (known !== undefined) adds.set(key, { link_id: linkId, period_start: period, facets: known })
+        else if (!adds.has(key)) unknown.set(key, { link_id: linkId, period_start: period })
+        addToPeriod(adds, linkId, period, facetsOf(t, profiles))
       }
     }
-    const periods = [...new Set([...adds.values()].map((a) => a.period_start))]
-    for (const ids of chunks([...new Set([...adds.values()].map((a) => a.link_id))], CHUNK)) {
+    const periods = [...new Set([...unknown.values()].map((a) => a.period_start))]
+    for (const ids of chunks([...new Set([...unknown.values()].map((a) => a.link_id))], CHUNK)) {
       const existing = await trx
         .selectFrom('link_click_facets')
         .select(['link_id', 'period_start', 'counts'])
@@ -451,12 +531,16 @@ async function writeFacets(
         .where('period_start', 'in', periods)
         .execute()
       for (const r of existing) {
-        const add = adds.get(`${r.link_id} ${Number(r.period_start)}`)
+        // Only rows asked for: the query's lists also match remembered rows of the same links and periods.
+        const key = `${r.link_id} ${Number(r.period_start)}`
+        const add = unknown.has(key) ? adds.get(key) : undefined
         if (add !== undefined) add.facets = addFacets(JSON.parse(r.counts) as Facets, add.facets)
       }
     }
-    await putFacets(trx, statements, granularity, [...adds.values()])
+    const rows = await putFacets(trx, statements, granularity, [...adds.values()])
+    if (granularity === 'hour') hourRows = rows
   }
+  return hourRows
 }
 
 /** Facets summed per link and period (hour or day), keyed `${link_id} ${period_start}`. */
@@ -469,19 +553,20 @@ function addToPeriod(sums: PeriodSums, linkId: string, period: number, facets: F
   else addFacets(sum.facets, facets)
 }
 
-/** Writes facets rows as they are given (a row already there is replaced). */
+/** Writes facets rows as they are given (a row already there is replaced); returns them with the length of their JSON. */
 async function putFacets(
   trx: Transaction<Database>,
   statements: Statements,
   granularity: 'hour' | 'day',
   rows: readonly { link_id: string; period_start: number; facets: Facets }[],
-): Promise<void> {
+): Promise<WrittenHourFacets> {
+  const written: WrittenHourFacets = []
   for (const chunk of chunks(rows, CHUNK)) {
-    await statements.facets(
-      trx,
-      chunk.map((a) => ({ link_id: a.link_id, granularity, period_start: a.period_start, counts: JSON.stringify(a.facets) })),
-    )
+    const values = chunk.map((a) => ({ link_id: a.link_id, granularity, period_start: a.period_start, counts: JSON.stringify(a.facets) }))
+    await statements.facets(trx, values)
+    chunk.forEach((a, i) => written.push({ ...a, chars: (values[i] as (typeof values)[number]).counts.length }))
   }
+  return written
 }
 
 /** Builds again the day rows of `linkIds` for the days in [from, to): each the sum of its hour rows. */

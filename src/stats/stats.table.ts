@@ -47,10 +47,14 @@ export interface LinkClickFacetsTable {
   counts: string
 }
 
-/** One row (id 1): every UTC day before `days_before` has its day rows in link_click_facets; later days have hour rows only. */
+/**
+ * One row (id 1): every UTC day before `days_before` has its day rows in link_click_facets; later days
+ * have hour rows only. `rollups` counts the roll-ups of all instances (each adds one).
+ */
 export interface FacetsCompactionTable {
   id: number
   days_before: number
+  rollups: number
 }
 
 export interface LinkDailyVisitorsTable {
