@@ -54,8 +54,9 @@ interface HourTally {
   lastHuman: number | null
   /** Human visits per profile (a number of the roll-up's ProfileTable): the breakdowns, once expanded. */
   profiles: Map<number, number>
-  /** The visits themselves, for the hour's click block (the export): time and profile number, per visit. */
-  block: number[]
+  /** The hour's visits, for its click block (the export): the first and last of its list in the roll-up's VisitList. */
+  first: number
+  last: number
   start: number
   end: number
   ordered: boolean
@@ -78,10 +79,23 @@ interface LinkTally {
 /** Day → link id → visitor keys already in link_daily_visitors (as far as this writer saw them committed). */
 type KnownVisitors = Map<number, Map<string, Set<string>>>
 
-/** What a roll-up sums: per link, and the profiles its tallies refer to. */
+/**
+ * Every visit of a roll-up, numbered in the order tallied: its time, its profile, and the next visit of
+ * the same link and hour (-1 for none), so that each hour's visits form a list. Three typed arrays for the
+ * whole roll-up rather than an array per link and hour grown visit by visit, which cost more in garbage
+ * collection than the tally itself.
+ */
+interface VisitList {
+  at: Float64Array
+  profile: Int32Array
+  next: Int32Array
+}
+
+/** What a roll-up sums: per link, the profiles its tallies refer to, and the visits. */
 export interface Tally {
   links: Map<string, LinkTally>
   profiles: ProfileTable
+  visits: VisitList
 }
 
 /**
@@ -91,7 +105,11 @@ export interface Tally {
 export function tally(batches: Iterable<VisitColumns>): Tally {
   const links = new Map<string, LinkTally>()
   const table = new ProfileTable()
-  for (const batch of batches) {
+  const all = [...batches]
+  const size = all.reduce((sum, b) => sum + b.visits.length / VISIT_FIELDS, 0)
+  const visits: VisitList = { at: new Float64Array(size), profile: new Int32Array(size), next: new Int32Array(size) }
+  let n = 0
+  for (const batch of all) {
     const { base, strings, visits: v } = batch
     // The batch's own profile numbers, as the roll-up's.
     const ids = profilesOf(batch).map((p) => table.id(p))
@@ -116,7 +134,20 @@ export function tally(batches: Iterable<VisitColumns>): Tally {
         link.hour = hour
         link.current = link.hours.get(hour)
         if (link.current === undefined) {
-          link.current = { total: 0, human: 0, bot: 0, qr: 0, uniques: 0, lastHuman: null, profiles: new Map(), block: [], start: at, end: at, ordered: true }
+          link.current = {
+            total: 0,
+            human: 0,
+            bot: 0,
+            qr: 0,
+            uniques: 0,
+            lastHuman: null,
+            profiles: new Map(),
+            first: -1,
+            last: -1,
+            start: at,
+            end: at,
+            ordered: true,
+          }
           link.hours.set(hour, link.current)
         }
       }
@@ -125,7 +156,12 @@ export function tally(batches: Iterable<VisitColumns>): Tally {
       tally.start = Math.min(tally.start, at)
       tally.end = Math.max(tally.end, at)
       tally.total++
-      tally.block.push(at, id)
+      visits.at[n] = at
+      visits.profile[n] = id
+      visits.next[n] = -1
+      if (tally.last === -1) tally.first = n
+      else visits.next[tally.last] = n
+      tally.last = n++
       if (profile.bot) {
         tally.bot++
         continue
@@ -148,12 +184,16 @@ export function tally(batches: Iterable<VisitColumns>): Tally {
       link.lastAt = at
     }
   }
-  return { links, profiles: table }
+  return { links, profiles: table, visits }
 }
 
 /** An hour's visits as a click block, in time order (batches from several writers can interleave: a stale journal taken over). */
-function blockOf(hour: HourTally, profiles: readonly Profile[]): string {
-  let pairs = hour.block
+function blockOf(hour: HourTally, visits: VisitList, profiles: readonly Profile[]): string {
+  let pairs: number[] = new Array<number>(hour.total * BLOCK_FIELDS)
+  for (let i = hour.first, o = 0; i !== -1; i = visits.next[i] as number, o += BLOCK_FIELDS) {
+    pairs[o] = visits.at[i] as number
+    pairs[o + 1] = visits.profile[i] as number
+  }
   if (!hour.ordered) {
     const order = Array.from({ length: pairs.length / BLOCK_FIELDS }, (_, i) => i * BLOCK_FIELDS).sort((a, b) => (pairs[a] as number) - (pairs[b] as number))
     pairs = order.flatMap((o) => [pairs[o] as number, pairs[o + 1] as number])
@@ -326,12 +366,12 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
             batches.push(JSON.parse(r.data) as VisitColumns)
           }
         }
-        const { links, profiles } = tally(batches)
+        const { links, profiles, visits: list } = tally(batches)
         await dropDeletedLinks(trx, links)
         await writeVisitors(trx, statements, links, known, remembered)
         await writeRollups(trx, statements, links)
         hourFacets = await writeFacets(trx, statements, links, profiles.list, dayOf(now), written)
-        await writeBlocks(trx, statements, links, profiles.list)
+        await writeBlocks(trx, statements, links, list, profiles.list)
         for (const ids of chunks(
           rows.map((r) => r.id),
           CHUNK,
@@ -585,15 +625,21 @@ async function compactLinks(trx: Transaction<Database>, statements: Statements, 
 }
 
 /** Each link's visits of the roll-up as one click block per hour. */
-async function writeBlocks(trx: Transaction<Database>, statements: Statements, links: Map<string, LinkTally>, profiles: readonly Profile[]): Promise<void> {
+async function writeBlocks(
+  trx: Transaction<Database>,
+  statements: Statements,
+  links: Map<string, LinkTally>,
+  visits: VisitList,
+  profiles: readonly Profile[],
+): Promise<void> {
   const rows = [...links].flatMap(([linkId, link]) =>
     [...link.hours.values()].map((hour) => ({
       id: newId('blk'),
       link_id: linkId,
       start_at: hour.start,
       end_at: hour.end,
-      clicks: hour.block.length / BLOCK_FIELDS,
-      data: blockOf(hour, profiles),
+      clicks: hour.total,
+      data: blockOf(hour, visits, profiles),
     })),
   )
   for (const chunk of chunks(rows, BLOCK_CHUNK)) await statements.blocks(trx, chunk)
