@@ -54,6 +54,8 @@ interface HourTally {
   lastHuman: number | null
   /** Human visits per profile (a number of the roll-up's ProfileTable): the breakdowns, once expanded. */
   profiles: Map<number, number>
+  /** The hour's breakdowns as they will be written: what the table holds, plus `profiles` (hourFacets). */
+  facets: Facets | undefined
   /** The hour's visits, for its click block (the export): the first and last of its list in the roll-up's VisitList. */
   first: number
   last: number
@@ -142,6 +144,7 @@ export function tally(batches: Iterable<VisitColumns>): Tally {
             uniques: 0,
             lastHuman: null,
             profiles: new Map(),
+            facets: undefined,
             first: -1,
             last: -1,
             start: at,
@@ -202,8 +205,10 @@ function blockOf(hour: HourTally, visits: VisitList, profiles: readonly Profile[
 }
 
 /** An hour's human visits per dimension and value. */
-function facetsOf(hour: HourTally, profiles: readonly Profile[]): Facets {
-  const facets: Facets = {}
+const facetsOf = (hour: HourTally, profiles: readonly Profile[]): Facets => addProfiles({}, hour, profiles)
+
+/** Adds an hour's human visits to `facets`, per dimension and value, without building counts of their own first. */
+function addProfiles(facets: Facets, hour: HourTally, profiles: readonly Profile[]): Facets {
   for (const [id, n] of hour.profiles) {
     const profile = profiles[id] as Profile
     for (const [dimension, { missing }] of DIMENSION_LIST) {
@@ -341,7 +346,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
      */
     async rollUp(instance: string, own: ReadonlyMap<string, VisitColumns>, staleBefore: number, now: number): Promise<number> {
       const remembered: { link_id: string; day: number; visitor_key: string }[] = []
-      let hourFacets: WrittenHourFacets = []
+      let hourRows: WrittenHourFacets = []
       let generation: number | undefined
       const visits = await inTransaction(db, async (trx) => {
         remembered.length = 0
@@ -369,8 +374,9 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
         const { links, profiles, visits: list } = tally(batches)
         await dropDeletedLinks(trx, links)
         await writeVisitors(trx, statements, links, known, remembered)
-        await writeRollups(trx, statements, links)
-        hourFacets = await writeFacets(trx, statements, links, profiles.list, dayOf(now), written)
+        await hourFacets(trx, links, profiles.list, written)
+        hourRows = await writeRollups(trx, statements, links)
+        await writeDayFacets(trx, statements, links, profiles.list, dayOf(now))
         await writeBlocks(trx, statements, links, list, profiles.list)
         for (const ids of chunks(
           rows.map((r) => r.id),
@@ -384,7 +390,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
       })
       // Only what committed is known to be in the tables.
       remember(remembered)
-      if (generation !== undefined) written.remember(generation, hourFacets)
+      if (generation !== undefined) written.remember(generation, hourRows)
       forgetBefore(dayOf(now) - DAY_MS)
       return visits
     },
@@ -435,7 +441,7 @@ function rollupStatements() {
         .returning(['link_id', 'day', 'visitor_key']),
     ),
     rollups: repeatedStatement<LinkClickRollupsTable>(
-      ['link_id', 'hour', 'total_clicks', 'human_clicks', 'bot_clicks', 'qr_scans', 'unique_visitors', 'last_human_click_at'],
+      ['link_id', 'hour', 'total_clicks', 'human_clicks', 'bot_clicks', 'qr_scans', 'unique_visitors', 'last_human_click_at', 'facets'],
       CHUNK,
       (trx, rows) =>
         trx
@@ -455,6 +461,8 @@ function rollupStatements() {
                 .then(eb.ref('excluded.last_human_click_at'))
                 .else(eb.ref('link_click_rollups.last_human_click_at'))
                 .end(),
+              // The whole hour's breakdowns (hourFacets), or none when the roll-up brought no human visit.
+              facets: eb.fn.coalesce('excluded.facets', 'link_click_rollups.facets'),
             })),
           ),
     ),
@@ -511,76 +519,102 @@ async function writeVisitors(
   for (const c of candidates) remembered.push(c)
 }
 
-/** Adds the counters to the hourly rollups, creating the rows that are missing. */
-async function writeRollups(trx: Transaction<Database>, statements: Statements, links: Map<string, LinkTally>): Promise<void> {
-  const rows = [...links].flatMap(([linkId, link]) =>
-    [...link.hours].map(([hour, t]) => ({
-      link_id: linkId,
-      hour,
-      total_clicks: t.total,
-      human_clicks: t.human,
-      bot_clicks: t.bot,
-      qr_scans: t.qr,
-      unique_visitors: t.uniques,
-      last_human_click_at: t.lastHuman,
-    })),
-  )
-  for (const chunk of chunks(rows, CHUNK)) await statements.rollups(trx, chunk)
-}
-
-/** Hour facets rows a roll-up wrote, with their counts and the length of their JSON. */
+/** Hour breakdowns a roll-up wrote: per link and hour, the counts and the length of their JSON. */
 type WrittenHourFacets = { link_id: string; period_start: number; facets: Facets; chars: number }[]
 
 /**
- * Breakdowns, by hour, and by UTC day for days before `today` (today's day rows are built once it is
- * over: compactDays): each period's facets row is read (an hour row remembered in `written` is not),
- * the roll-up's counts added in memory and the row written back (under the roll-up lock, so no other
- * writer changes it meanwhile). Returns the hour rows written.
+ * Each hour's breakdowns as they will be written (`facets` of its tally): the counts its rollup row
+ * holds, remembered (`written`) or read back, plus the roll-up's human visits. Under the roll-up lock,
+ * so no other writer changes a row meanwhile.
  */
-async function writeFacets(
+async function hourFacets(trx: Transaction<Database>, links: Map<string, LinkTally>, profiles: readonly Profile[], written: WrittenFacets): Promise<void> {
+  /** Hours whose counts are not remembered: read back first. */
+  const unknown = new Set<HourTally>()
+  const ids = new Set<string>()
+  const hours = new Set<number>()
+  for (const [linkId, link] of links) {
+    for (const [hour, t] of link.hours) {
+      if (t.profiles.size === 0) continue
+      t.facets = written.get(linkId, hour)
+      if (t.facets !== undefined) continue
+      t.facets = {}
+      unknown.add(t)
+      ids.add(linkId)
+      hours.add(hour)
+    }
+  }
+  for (const chunk of chunks([...ids], CHUNK)) {
+    const rows = await trx
+      .selectFrom('link_click_rollups')
+      .select(['link_id', 'hour', 'facets'])
+      .where('link_id', 'in', chunk)
+      .where('hour', 'in', [...hours])
+      .where('facets', 'is not', null)
+      .execute()
+    for (const r of rows) {
+      const t = links.get(r.link_id)?.hours.get(Number(r.hour))
+      // Only hours asked for: the query's lists also match remembered hours of the same links.
+      if (t !== undefined && unknown.has(t)) t.facets = JSON.parse(r.facets as string) as Facets
+    }
+  }
+  for (const link of links.values()) for (const t of link.hours.values()) if (t.facets !== undefined) addProfiles(t.facets, t, profiles)
+}
+
+/** Adds the counters and the breakdowns (hourFacets) to the hourly rollups, creating the rows that are missing. Returns the breakdowns written. */
+async function writeRollups(trx: Transaction<Database>, statements: Statements, links: Map<string, LinkTally>): Promise<WrittenHourFacets> {
+  const written: WrittenHourFacets = []
+  const rows = [...links].flatMap(([linkId, link]) =>
+    [...link.hours].map(([hour, t]) => {
+      const facets = t.facets === undefined ? null : JSON.stringify(t.facets)
+      if (t.facets !== undefined) written.push({ link_id: linkId, period_start: hour, facets: t.facets, chars: (facets as string).length })
+      return {
+        link_id: linkId,
+        hour,
+        total_clicks: t.total,
+        human_clicks: t.human,
+        bot_clicks: t.bot,
+        qr_scans: t.qr,
+        unique_visitors: t.uniques,
+        last_human_click_at: t.lastHuman,
+        facets,
+      }
+    }),
+  )
+  for (const chunk of chunks(rows, CHUNK)) await statements.rollups(trx, chunk)
+  return written
+}
+
+/**
+ * Day breakdowns of days before `today` (today's are built once it is over: compactDays), for late
+ * visits: each day row is read, the roll-up's counts added in memory and the row written back (under
+ * the roll-up lock, so no other writer changes it meanwhile).
+ */
+async function writeDayFacets(
   trx: Transaction<Database>,
   statements: Statements,
   links: Map<string, LinkTally>,
   profiles: readonly Profile[],
   today: number,
-  written: WrittenFacets,
-): Promise<WrittenHourFacets> {
-  let hourRows: WrittenHourFacets = []
-  for (const granularity of ['hour', 'day'] as const) {
-    const adds: PeriodSums = new Map()
-    /** Rows whose counts are not remembered (keyed as `adds`): read back first. */
-    const unknown = new Map<string, { link_id: string; period_start: number }>()
-    for (const [linkId, link] of links) {
-      for (const [hour, t] of link.hours) {
-        if (t.profiles.size === 0 || (granularity === 'day' && hour >= today)) continue
-        const period = granularity === 'hour' ? hour : dayOf(hour)
-        const key = `${linkId} ${period}`
-        const known = adds.has(key) || granularity === 'day' ? undefined : written.get(linkId, period)
-        if (known !== undefined) adds.set(key, { link_id: linkId, period_start: period, facets: known })
-        else if (!adds.has(key)) unknown.set(key, { link_id: linkId, period_start: period })
-        addToPeriod(adds, linkId, period, facetsOf(t, profiles))
-      }
-    }
-    const periods = [...new Set([...unknown.values()].map((a) => a.period_start))]
-    for (const ids of chunks([...new Set([...unknown.values()].map((a) => a.link_id))], CHUNK)) {
-      const existing = await trx
-        .selectFrom('link_click_facets')
-        .select(['link_id', 'period_start', 'counts'])
-        .where('link_id', 'in', ids)
-        .where('granularity', '=', granularity)
-        .where('period_start', 'in', periods)
-        .execute()
-      for (const r of existing) {
-        // Only rows asked for: the query's lists also match remembered rows of the same links and periods.
-        const key = `${r.link_id} ${Number(r.period_start)}`
-        const add = unknown.has(key) ? adds.get(key) : undefined
-        if (add !== undefined) add.facets = addFacets(JSON.parse(r.counts) as Facets, add.facets)
-      }
-    }
-    const rows = await putFacets(trx, statements, granularity, [...adds.values()])
-    if (granularity === 'hour') hourRows = rows
+): Promise<void> {
+  const adds: PeriodSums = new Map()
+  for (const [linkId, link] of links) {
+    for (const [hour, t] of link.hours) if (t.profiles.size > 0 && hour < today) addToPeriod(adds, linkId, dayOf(hour), facetsOf(t, profiles))
   }
-  return hourRows
+  const periods = [...new Set([...adds.values()].map((a) => a.period_start))]
+  for (const ids of chunks([...new Set([...adds.values()].map((a) => a.link_id))], CHUNK)) {
+    const existing = await trx
+      .selectFrom('link_click_facets')
+      .select(['link_id', 'period_start', 'counts'])
+      .where('link_id', 'in', ids)
+      .where('granularity', '=', 'day')
+      .where('period_start', 'in', periods)
+      .execute()
+    for (const r of existing) {
+      const add = adds.get(`${r.link_id} ${Number(r.period_start)}`)
+      if (add !== undefined) add.facets = addFacets(JSON.parse(r.counts) as Facets, add.facets)
+    }
+  }
+  await putDayFacets(trx, statements, [...adds.values()])
 }
 
 /** Facets summed per link and period (hour or day), keyed `${link_id} ${period_start}`. */
@@ -593,25 +627,34 @@ function addToPeriod(sums: PeriodSums, linkId: string, period: number, facets: F
   else addFacets(sum.facets, facets)
 }
 
-/** Writes facets rows as they are given (a row already there is replaced); returns them with the length of their JSON. */
-async function putFacets(
+/** Writes day rows as they are given (a row already there is replaced). */
+async function putDayFacets(
   trx: Transaction<Database>,
   statements: Statements,
-  granularity: 'hour' | 'day',
   rows: readonly { link_id: string; period_start: number; facets: Facets }[],
-): Promise<WrittenHourFacets> {
-  const written: WrittenHourFacets = []
+): Promise<void> {
   for (const chunk of chunks(rows, CHUNK)) {
-    const values = chunk.map((a) => ({ link_id: a.link_id, granularity, period_start: a.period_start, counts: JSON.stringify(a.facets) }))
-    await statements.facets(trx, values)
-    chunk.forEach((a, i) => written.push({ ...a, chars: (values[i] as (typeof values)[number]).counts.length }))
+    await statements.facets(
+      trx,
+      chunk.map((a) => ({ link_id: a.link_id, granularity: 'day' as const, period_start: a.period_start, counts: JSON.stringify(a.facets) })),
+    )
   }
-  return written
 }
 
-/** Builds again the day rows of `linkIds` for the days in [from, to): each the sum of its hour rows. */
+/**
+ * Builds again the day rows of `linkIds` for the days in [from, to): each the sum of its hours'
+ * breakdowns (those of an older release's instance in link_click_facets too: LinkClickFacetsTable).
+ */
 async function compactLinks(trx: Transaction<Database>, statements: Statements, linkIds: readonly string[], from: number, to: number): Promise<void> {
-  const rows = await trx
+  const hours = await trx
+    .selectFrom('link_click_rollups')
+    .select(['link_id', 'hour as period_start', 'facets as counts'])
+    .where('link_id', 'in', linkIds)
+    .where('hour', '>=', from)
+    .where('hour', '<', to)
+    .where('facets', 'is not', null)
+    .execute()
+  const older = await trx
     .selectFrom('link_click_facets')
     .select(['link_id', 'period_start', 'counts'])
     .where('link_id', 'in', linkIds)
@@ -620,8 +663,8 @@ async function compactLinks(trx: Transaction<Database>, statements: Statements, 
     .where('period_start', '<', to)
     .execute()
   const days: PeriodSums = new Map()
-  for (const r of rows) addToPeriod(days, r.link_id, dayOf(Number(r.period_start)), JSON.parse(r.counts) as Facets)
-  await putFacets(trx, statements, 'day', [...days.values()])
+  for (const r of [...hours, ...older]) addToPeriod(days, r.link_id, dayOf(Number(r.period_start)), JSON.parse(r.counts as string) as Facets)
+  await putDayFacets(trx, statements, [...days.values()])
 }
 
 /** Each link's visits of the roll-up as one click block per hour. */

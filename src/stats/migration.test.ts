@@ -7,7 +7,22 @@ import { migrateToLatest } from '../storage/migrate.js'
 import type { TablesBefore } from '../storage/migrations/0013-click-journal.js'
 import { openTestStorage } from '../../test/storage.js'
 import { DAY_MS, HOUR_MS } from '../shared/time.js'
+import { createRollup, facetsCompactedBefore } from './click-rollup.js'
 import { createStatsRepository } from './stats.repository.js'
+
+/** link_click_facets before migration 0015, when it held hour rows too. */
+interface FacetsBefore {
+  link_click_facets: { link_id: string; granularity: 'hour' | 'day'; period_start: number; counts: string }
+  link_click_rollups: {
+    link_id: string
+    hour: number
+    total_clicks: number
+    human_clicks: number
+    bot_clicks: number
+    qr_scans: number
+    unique_visitors: number
+  }
+}
 
 for (const backend of backends) {
   describe(`migration 0013 (${backend})`, () => {
@@ -79,13 +94,16 @@ for (const backend of backends) {
           ['referrer', 'direct', 5],
           ['referrer', 't.co', 7],
         ])
-        const facets = await storage.db.selectFrom('link_click_facets').select(['granularity', 'counts']).orderBy('granularity').execute()
+        // The hour's facets row went on into its rollup row (migration 0015).
+        const facets = await storage.db.selectFrom('link_click_facets').select(['granularity', 'counts']).execute()
         assert.deepEqual(
           facets.map((f) => [f.granularity, JSON.parse(f.counts)]),
-          [
-            ['day', { browser: { Firefox: 12 } }],
-            ['hour', { browser: { Firefox: 12 }, referrer: { direct: 5, 't.co': 7 } }],
-          ],
+          [['day', { browser: { Firefox: 12 } }]],
+        )
+        const hours = await storage.db.selectFrom('link_click_rollups').select('facets').where('facets', 'is not', null).execute()
+        assert.deepEqual(
+          hours.map((r) => JSON.parse(r.facets as string)),
+          [{ browser: { Firefox: 12 }, referrer: { direct: 5, 't.co': 7 } }],
         )
       } finally {
         await t.close()
@@ -107,7 +125,7 @@ for (const backend of backends) {
           counts: JSON.stringify({ browser: { Firefox: n } }),
         })
         // As roll-ups left them: every day row the sum of its hours; the second day's still going on.
-        await storage.db
+        await (storage.db as unknown as Kysely<FacetsBefore>)
           .insertInto('link_click_facets')
           .values([
             facets('hour', first + HOUR_MS, 2),
@@ -135,6 +153,78 @@ for (const backend of backends) {
       try {
         const row = await t.storage.db.selectFrom('facets_compaction').select('days_before').executeTakeFirstOrThrow()
         assert.equal(Number(row.days_before), 0)
+      } finally {
+        await t.close()
+      }
+    })
+  })
+  describe(`migration 0015 (${backend})`, () => {
+    test("an hour's facets row moves into its rollup row (one made with zero clicks when missing); day rows stay; breakdowns read the same", async () => {
+      const t = await openTestStorage(backend, '0014-compact-day-facets')
+      const storage = t.storage
+      try {
+        const link = linkRow()
+        await storage.db.insertInto('links').values(link).execute()
+        const old = storage.db as unknown as Kysely<FacetsBefore>
+        const day = Date.parse('2026-03-01T00:00:00Z')
+        const counts = (n: number) => JSON.stringify({ browser: { Firefox: n }, country: { DE: n } })
+        await old
+          .insertInto('link_click_rollups')
+          .values({ link_id: link.id, hour: day + HOUR_MS, total_clicks: 3, human_clicks: 2, bot_clicks: 1, qr_scans: 0, unique_visitors: 1 })
+          .execute()
+        await old
+          .insertInto('link_click_facets')
+          .values([
+            { link_id: link.id, granularity: 'hour', period_start: day + HOUR_MS, counts: counts(2) },
+            { link_id: link.id, granularity: 'hour', period_start: day + 2 * HOUR_MS, counts: counts(5) },
+            { link_id: link.id, granularity: 'day', period_start: day, counts: counts(7) },
+          ])
+          .execute()
+        const repo = createStatsRepository(storage.db, storage.adapter)
+        await migrateToLatest(storage)
+
+        const rollups = await storage.db.selectFrom('link_click_rollups').selectAll().where('link_id', '=', link.id).orderBy('hour').execute()
+        assert.deepEqual(
+          rollups.map((r) => [Number(r.hour) - day, Number(r.total_clicks), Number(r.human_clicks), r.facets === null ? null : JSON.parse(r.facets)]),
+          [
+            [HOUR_MS, 3, 2, { browser: { Firefox: 2 }, country: { DE: 2 } }],
+            [2 * HOUR_MS, 0, 0, { browser: { Firefox: 5 }, country: { DE: 5 } }],
+          ],
+        )
+        const facets = await storage.db.selectFrom('link_click_facets').select(['granularity', 'period_start']).execute()
+        assert.deepEqual(
+          facets.map((f) => [f.granularity, Number(f.period_start)]),
+          [['day', day]],
+        )
+        // The day is not before the watermark (0014 found no day row): read from its hours, now in the rollup rows.
+        assert.deepEqual(
+          (await repo.breakdowns(link.id, day, day + DAY_MS)).map((r) => [r.dimension, r.value, r.clicks]),
+          [
+            ['browser', 'Firefox', 7],
+            ['country', 'DE', 7],
+          ],
+        )
+        // An instance of the older release, during a rolling upgrade, still writes an hour row of its own:
+        // read beside the rollups' breakdowns, and built into the day's row with them.
+        await old
+          .insertInto('link_click_facets')
+          .values({ link_id: link.id, granularity: 'hour', period_start: day + 2 * HOUR_MS, counts: counts(4) })
+          .execute()
+        const hours = async () => (await repo.breakdowns(link.id, day, day + 3 * HOUR_MS)).map((r) => [r.dimension, r.value, r.clicks])
+        assert.deepEqual(await hours(), [
+          ['browser', 'Firefox', 11],
+          ['country', 'DE', 11],
+        ])
+        await createRollup(storage.db, storage.adapter).compactDays(day + DAY_MS + HOUR_MS)
+        assert.equal(await facetsCompactedBefore(storage.db), day + DAY_MS)
+        const [dayRow] = await storage.db.selectFrom('link_click_facets').select('counts').where('granularity', '=', 'day').execute()
+        assert.deepEqual(JSON.parse(dayRow?.counts ?? 'null'), { browser: { Firefox: 11 }, country: { DE: 11 } })
+        assert.deepEqual(
+          (await repo.breakdowns(link.id, day, day + DAY_MS)).map((r) => [r.dimension, r.value, r.clicks]),
+          await hours(),
+        )
+        const { rollups: count } = await storage.db.selectFrom('facets_compaction').select('rollups').executeTakeFirstOrThrow()
+        assert.equal(Number(count), 0)
       } finally {
         await t.close()
       }

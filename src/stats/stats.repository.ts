@@ -109,7 +109,8 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
     /**
      * Human clicks per dimension and value, hours in [from, to): whole UTC days that have their day
      * rows (those before the compaction's watermark: click-rollup.ts, compactDays) from these, the
-     * hours before and after them from the hour rows.
+     * hours before and after them from their rollup rows' breakdowns (and hour rows of link_click_facets,
+     * which only an instance of a release before migration 0015 writes, during a rolling upgrade).
      */
     async breakdowns(linkId: string, from: number, to: number): Promise<{ dimension: string; value: string; clicks: number }[]> {
       const firstDay = dayOf(from + DAY_MS - 1)
@@ -134,6 +135,17 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
           .where('period_start', '>=', start)
           .where('period_start', '<', end)
           .execute()
+        if (granularity === 'hour') {
+          const hours = await db
+            .selectFrom('link_click_rollups')
+            .select('facets as counts')
+            .where('link_id', '=', linkId)
+            .where('hour', '>=', start)
+            .where('hour', '<', end)
+            .where('facets', 'is not', null)
+            .execute()
+          rows.push(...(hours as { counts: string }[]))
+        }
         for (const r of rows) addFacets(sums, JSON.parse(r.counts) as Facets)
       }
       return (Object.keys(DIMENSIONS) as Dimension[]).flatMap((dimension) =>

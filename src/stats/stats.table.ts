@@ -32,13 +32,17 @@ export interface LinkClickRollupsTable {
   qr_scans: number
   unique_visitors: number
   last_human_click_at: number | null
+  /** The hour's human clicks per breakdown dimension and value, as `link_click_facets.counts`; null without any. */
+  facets: string | null
 }
 export type RollupRow = Selectable<LinkClickRollupsTable>
 
 /**
- * Human clicks per breakdown dimension and value of a link in one hour or UTC day, all dimensions in
- * one row: `counts` is `{"browser": {"Firefox": 3}, …}` in JSON (zero counts left out). A day's row
- * exists once the day is over (built from its hour rows: FacetsCompactionTable).
+ * Human clicks per breakdown dimension and value of a link in one UTC day, all dimensions in one row:
+ * `counts` is `{"browser": {"Firefox": 3}, …}` in JSON (zero counts left out). A day's row exists once
+ * the day is over, built from its hours' (`link_click_rollups.facets`: FacetsCompactionTable). Hour rows
+ * lived here too until migration 0015 moved them; since, only an instance of an older release writes
+ * one (a rolling upgrade), and readers add them to the rollups' (docs/operations.md).
  */
 export interface LinkClickFacetsTable {
   link_id: string
@@ -49,7 +53,7 @@ export interface LinkClickFacetsTable {
 
 /**
  * One row (id 1): every UTC day before `days_before` has its day rows in link_click_facets; later days
- * have hour rows only. `rollups` counts the roll-ups of all instances (each adds one).
+ * are read from their hours only. `rollups` counts the roll-ups of all instances (each adds one).
  */
 export interface FacetsCompactionTable {
   id: number

@@ -12,7 +12,7 @@ import * as linkControls from './0011-link-controls.js'
 import * as createSessions from './0012-create-sessions.js'
 import * as clickJournal from './0013-click-journal.js'
 import * as compactDayFacets from './0014-compact-day-facets.js'
-import * as rollupGeneration from './0015-rollup-generation.js'
+import * as hourFacetsInRollups from './0015-hour-facets-in-rollups.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -30,5 +30,5 @@ export const migrations = {
   '0012-create-sessions': createSessions,
   '0013-click-journal': clickJournal,
   '0014-compact-day-facets': compactDayFacets,
-  '0015-rollup-generation': rollupGeneration,
+  '0015-hour-facets-in-rollups': hourFacetsInRollups,
 }
