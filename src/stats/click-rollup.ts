@@ -642,11 +642,17 @@ async function putDayFacets(
 }
 
 /**
- * Builds again the day rows of `linkIds` for the days in [from, to): each the sum of its hours'
- * breakdowns (those of an older release's instance in link_click_facets too: LinkClickFacetsTable).
+ * The hour breakdowns of `linkIds`, hours in [from, to): the rollup rows' and the hour rows that an
+ * instance of a release before migration 0015 writes to link_click_facets during a rolling upgrade
+ * (LinkClickFacetsTable), which add to them.
  */
-async function compactLinks(trx: Transaction<Database>, statements: Statements, linkIds: readonly string[], from: number, to: number): Promise<void> {
-  const hours = await trx
+export async function hourBreakdowns(
+  db: Db,
+  linkIds: readonly string[],
+  from: number,
+  to: number,
+): Promise<{ link_id: string; period_start: number; counts: string }[]> {
+  const hours = await db
     .selectFrom('link_click_rollups')
     .select(['link_id', 'hour as period_start', 'facets as counts'])
     .where('link_id', 'in', linkIds)
@@ -654,7 +660,7 @@ async function compactLinks(trx: Transaction<Database>, statements: Statements, 
     .where('hour', '<', to)
     .where('facets', 'is not', null)
     .execute()
-  const older = await trx
+  const older = await db
     .selectFrom('link_click_facets')
     .select(['link_id', 'period_start', 'counts'])
     .where('link_id', 'in', linkIds)
@@ -662,8 +668,13 @@ async function compactLinks(trx: Transaction<Database>, statements: Statements, 
     .where('period_start', '>=', from)
     .where('period_start', '<', to)
     .execute()
+  return [...hours, ...older].map((r) => ({ link_id: r.link_id, period_start: Number(r.period_start), counts: r.counts as string }))
+}
+
+/** Builds again the day rows of `linkIds` for the days in [from, to): each the sum of its hours' breakdowns. */
+async function compactLinks(trx: Transaction<Database>, statements: Statements, linkIds: readonly string[], from: number, to: number): Promise<void> {
   const days: PeriodSums = new Map()
-  for (const r of [...hours, ...older]) addToPeriod(days, r.link_id, dayOf(Number(r.period_start)), JSON.parse(r.counts as string) as Facets)
+  for (const r of await hourBreakdowns(trx, linkIds, from, to)) addToPeriod(days, r.link_id, dayOf(r.period_start), JSON.parse(r.counts) as Facets)
   await putDayFacets(trx, statements, [...days.values()])
 }
 

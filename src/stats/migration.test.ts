@@ -5,24 +5,11 @@ import { backends } from '../../test/backends.js'
 import { linkRow, recordedClicks } from '../../test/factories.js'
 import { migrateToLatest } from '../storage/migrate.js'
 import type { TablesBefore } from '../storage/migrations/0013-click-journal.js'
+import type { TablesBefore as TablesBefore0015 } from '../storage/migrations/0015-hour-facets-in-rollups.js'
 import { openTestStorage } from '../../test/storage.js'
 import { DAY_MS, HOUR_MS } from '../shared/time.js'
 import { createRollup, facetsCompactedBefore } from './click-rollup.js'
 import { createStatsRepository } from './stats.repository.js'
-
-/** link_click_facets before migration 0015, when it held hour rows too. */
-interface FacetsBefore {
-  link_click_facets: { link_id: string; granularity: 'hour' | 'day'; period_start: number; counts: string }
-  link_click_rollups: {
-    link_id: string
-    hour: number
-    total_clicks: number
-    human_clicks: number
-    bot_clicks: number
-    qr_scans: number
-    unique_visitors: number
-  }
-}
 
 for (const backend of backends) {
   describe(`migration 0013 (${backend})`, () => {
@@ -125,7 +112,7 @@ for (const backend of backends) {
           counts: JSON.stringify({ browser: { Firefox: n } }),
         })
         // As roll-ups left them: every day row the sum of its hours; the second day's still going on.
-        await (storage.db as unknown as Kysely<FacetsBefore>)
+        await (storage.db as unknown as Kysely<TablesBefore0015>)
           .insertInto('link_click_facets')
           .values([
             facets('hour', first + HOUR_MS, 2),
@@ -165,7 +152,7 @@ for (const backend of backends) {
       try {
         const link = linkRow()
         await storage.db.insertInto('links').values(link).execute()
-        const old = storage.db as unknown as Kysely<FacetsBefore>
+        const old = storage.db as unknown as Kysely<TablesBefore0015>
         const day = Date.parse('2026-03-01T00:00:00Z')
         const counts = (n: number) => JSON.stringify({ browser: { Firefox: n }, country: { DE: n } })
         await old

@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import { sql } from 'kysely'
 import type { Db } from '../storage/database.js'
 import { bucketStart, isOneOf, type DialectAdapter } from '../storage/dialect.js'
-import { addFacets, DIMENSIONS, facetsCompactedBefore, type Dimension, type Facets } from './click-rollup.js'
+import { addFacets, DIMENSIONS, facetsCompactedBefore, hourBreakdowns, type Dimension, type Facets } from './click-rollup.js'
 import { DAY_MS, dayOf } from './classify.js'
 import { blockVisits, type BlockColumns } from './visit-columns.js'
 
@@ -109,8 +109,7 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
     /**
      * Human clicks per dimension and value, hours in [from, to): whole UTC days that have their day
      * rows (those before the compaction's watermark: click-rollup.ts, compactDays) from these, the
-     * hours before and after them from their rollup rows' breakdowns (and hour rows of link_click_facets,
-     * which only an instance of a release before migration 0015 writes, during a rolling upgrade).
+     * hours before and after them from their rollup rows' breakdowns (hourBreakdowns).
      */
     async breakdowns(linkId: string, from: number, to: number): Promise<{ dimension: string; value: string; clicks: number }[]> {
       const firstDay = dayOf(from + DAY_MS - 1)
@@ -127,25 +126,17 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
       const sums: Facets = {}
       for (const [granularity, start, end] of parts) {
         if (start >= end) continue
-        const rows = await db
-          .selectFrom('link_click_facets')
-          .select('counts')
-          .where('link_id', '=', linkId)
-          .where('granularity', '=', granularity)
-          .where('period_start', '>=', start)
-          .where('period_start', '<', end)
-          .execute()
-        if (granularity === 'hour') {
-          const hours = await db
-            .selectFrom('link_click_rollups')
-            .select('facets as counts')
-            .where('link_id', '=', linkId)
-            .where('hour', '>=', start)
-            .where('hour', '<', end)
-            .where('facets', 'is not', null)
-            .execute()
-          rows.push(...(hours as { counts: string }[]))
-        }
+        const rows =
+          granularity === 'hour'
+            ? await hourBreakdowns(db, [linkId], start, end)
+            : await db
+                .selectFrom('link_click_facets')
+                .select('counts')
+                .where('link_id', '=', linkId)
+                .where('granularity', '=', 'day')
+                .where('period_start', '>=', start)
+                .where('period_start', '<', end)
+                .execute()
         for (const r of rows) addFacets(sums, JSON.parse(r.counts) as Facets)
       }
       return (Object.keys(DIMENSIONS) as Dimension[]).flatMap((dimension) =>

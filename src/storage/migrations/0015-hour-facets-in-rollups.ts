@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
-interface Tables {
+/** The tables as this migration finds them (and the columns it adds); tests write the rows it moves through these. */
+export interface TablesBefore {
   facets_compaction: { id: number; days_before: number; rollups: number }
   link_click_rollups: {
     link_id: string
@@ -12,7 +13,7 @@ interface Tables {
     unique_visitors: number
     facets: string | null
   }
-  link_click_facets: { link_id: string; granularity: string; period_start: number; counts: string }
+  link_click_facets: { link_id: string; granularity: 'hour' | 'day'; period_start: number; counts: string }
 }
 
 /**
@@ -26,7 +27,7 @@ interface Tables {
  *   the hour rows it wrote is still what the table holds (click-rollup.ts, WrittenFacets).
  */
 export async function up(untyped: Kysely<unknown>): Promise<void> {
-  const db = untyped as Kysely<Tables>
+  const db = untyped as Kysely<TablesBefore>
   await db.schema
     .alterTable('facets_compaction')
     .addColumn('rollups', 'bigint', (c) => c.notNull().defaultTo(0))
