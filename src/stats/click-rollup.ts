@@ -233,7 +233,8 @@ export function addFacets(into: Facets, more: Facets): Facets {
  * Each link's hour breakdowns (facets row) as this writer last committed them, so that the next roll-up
  * adds to them without reading the row back: under load every roll-up touches the same link-hours
  * again. Valid while no other writer rolled up in between, which the roll-up count in
- * facets_compaction tells (other instances on PostgreSQL, a second process on one SQLite file).
+ * facets_compaction tells (other instances on PostgreSQL, a second process on one SQLite file): any
+ * other code that writes `link_click_rollups.facets` must add one to that count too.
  */
 class WrittenFacets {
   /** Link id → its latest hour written, with that hour's counts and their JSON's length. */
