@@ -216,15 +216,21 @@ for (const backend of backends) {
       assert.equal(await count('link_click_rollups', link.id), 1)
     })
 
-    test('a roll-up that fails after adding to the breakdowns in memory leaves no trace: the next one adds to what the database holds', async () => {
+    /** A link whose hour has one visit rolled up (so its writer remembers the hour's breakdowns), and its browsers then. */
+    async function rolledUpOnce(iso: string) {
       const link = await insertLink(t.storage.db)
       const sink = writer()
-      const hour = at('2026-09-02T10:00:00Z')
+      const hour = at(iso)
       now = hour + 30 * 60_000
-      const browsers = async () =>
-        (await repo.breakdowns(link.id, hour, hour + HOUR_MS)).filter((r) => r.dimension === 'browser').map((r) => [r.value, r.clicks])
       await sink.write(encodeVisits([visit(link.id, hour)]))
       await sink.rollUp()
+      const browsers = async () =>
+        (await repo.breakdowns(link.id, hour, hour + HOUR_MS)).filter((r) => r.dimension === 'browser').map((r) => [r.value, r.clicks])
+      return { link, sink, hour, browsers }
+    }
+
+    test('a roll-up that fails after adding to the breakdowns in memory leaves no trace: the next one adds to what the database holds', async () => {
+      const { link, sink, hour, browsers } = await rolledUpOnce('2026-09-02T10:00:00Z')
       // The click blocks are written after the breakdowns: a failure there rolls the whole roll-up back.
       const db = t.storage.db
       if (backend === 'sqlite') await sql`create trigger fail_blocks before insert on click_blocks begin select raise(abort, 'injected'); end`.execute(db)
@@ -240,6 +246,32 @@ for (const backend of backends) {
       assert.deepEqual(await browsers(), [['Chrome', 2]])
       assert.equal(await total(link.id), 2)
     })
+
+    if (backend === 'postgres') {
+      test('a roll-up attempt aborted by a serialization failure and run again counts each visit once in the breakdowns it remembers', async () => {
+        const { link, sink, hour, browsers } = await rolledUpOnce('2026-09-03T10:00:00Z')
+        // The first click block written after this fails as a conflict would (inTransaction runs the roll-up
+        // again); a sequence, which no rollback undoes, lets the second attempt through.
+        const db = t.storage.db
+        await sql`create sequence conflict_once`.execute(db)
+        await sql`create function conflict_once() returns trigger language plpgsql as $$ begin if nextval('conflict_once') = 1 then raise exception 'injected conflict' using errcode = '40001'; end if; return new; end $$`.execute(
+          db,
+        )
+        await sql`create trigger conflict_once before insert on click_blocks for each row execute function conflict_once()`.execute(db)
+        try {
+          await sink.write(encodeVisits([visit(link.id, hour + 1)]))
+          await sink.rollUp()
+          assert.equal(Number((await sql<{ n: string }>`select last_value as n from conflict_once`.execute(db)).rows[0]?.n), 2, 'the roll-up ran twice')
+          assert.deepEqual(await browsers(), [['Chrome', 2]])
+          // The next roll-up adds to what was committed, not to what the aborted attempt added in memory.
+          await sink.write(encodeVisits([visit(link.id, hour + 2)]))
+          await sink.rollUp()
+          assert.deepEqual(await browsers(), [['Chrome', 3]])
+        } finally {
+          await sql`drop trigger conflict_once on click_blocks`.execute(db)
+        }
+      })
+    }
 
     test('one roll-up of a link visited in 1,000 different hours: full chunks of every statement, nothing lost', async () => {
       const link = await insertLink(t.storage.db)

@@ -242,12 +242,18 @@ class WrittenFacets {
   #chars = 0
   /** The roll-up count after this writer's last committed roll-up. */
   #generation: number | undefined
+  /** An attempt began and has not been remembered: its counts may have been added to in memory only. */
+  #attempting = false
 
   /**
    * Inside a roll-up's transaction, under the roll-up lock: counts it, and forgets every row when
-   * another writer's roll-up came in between. Returns the new count, for `remember`.
+   * another writer's roll-up came in between, or when an earlier attempt never committed (a failed
+   * roll-up, or an attempt that inTransaction runs again after a conflict: it added to these very
+   * counts in memory). Returns the new count, for `remember`.
    */
   async begin(trx: Transaction<Database>): Promise<number> {
+    if (this.#attempting) this.clear()
+    this.#attempting = true
     const row = await trx
       .updateTable('facets_compaction')
       .set((eb) => ({ rollups: eb('rollups', '+', 1) }))
@@ -259,7 +265,7 @@ class WrittenFacets {
     return generation
   }
 
-  /** The counts of the link's hour row as last committed, if remembered; the caller may add to them (then `remember` or `clear`). */
+  /** The counts of the link's hour row as last committed, if remembered; the caller may add to them (an attempt not remembered makes the next `begin` forget). */
   get(linkId: string, period: number): Facets | undefined {
     const row = this.#rows.get(linkId)
     return row?.period === period ? row.facets : undefined
@@ -268,6 +274,7 @@ class WrittenFacets {
   /** After the commit of the roll-up numbered `generation`: the rows it wrote. */
   remember(generation: number, rows: readonly { link_id: string; period_start: number; facets: Facets; chars: number }[]): void {
     this.#generation = generation
+    this.#attempting = false
     for (const r of rows) {
       const before = this.#rows.get(r.link_id)
       this.#chars += r.chars - (before?.chars ?? 0)
@@ -276,7 +283,7 @@ class WrittenFacets {
     if (this.#chars > WRITTEN_FACETS_MAX_CHARS) this.clear()
   }
 
-  /** After a failed roll-up (counts may have been added to in memory that the database never got), or another writer's. */
+  /** Forgets every row (then read back once each). */
   clear(): void {
     this.#rows.clear()
     this.#chars = 0
@@ -385,9 +392,6 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
         ))
           await trx.deleteFrom('click_journal').where('id', 'in', ids).execute()
         return batches.reduce((sum, b) => sum + b.visits.length / VISIT_FIELDS, 0)
-      }).catch((error: unknown) => {
-        written.clear()
-        throw error
       })
       // Only what committed is known to be in the tables.
       remember(remembered)
@@ -544,12 +548,13 @@ async function hourFacets(trx: Transaction<Database>, links: Map<string, LinkTal
       hours.add(hour)
     }
   }
+  const hourList = [...hours]
   for (const chunk of chunks([...ids], CHUNK)) {
     const rows = await trx
       .selectFrom('link_click_rollups')
       .select(['link_id', 'hour', 'facets'])
       .where('link_id', 'in', chunk)
-      .where('hour', 'in', [...hours])
+      .where('hour', 'in', hourList)
       .where('facets', 'is not', null)
       .execute()
     for (const r of rows) {
