@@ -51,10 +51,10 @@ export interface ClickSink {
 /**
  * The in-process click buffer: the redirect appends, a background flusher writes batches through
  * the sink — every `intervalMs`, as soon as a full batch is waiting, and on close — and has them
- * rolled up every `rollupIntervalMs`, once `rollupVisits` visits wait for it, and on flush. A failed batch
- * goes back to the head of the buffer and is retried by the next flush. The buffer is bounded
- * (visits being written count too): when the database is slow or down, visits beyond the bound are
- * dropped and counted, so that the redirect never waits for statistics.
+ * rolled up `rollupIntervalMs` after the first of them was written, once `rollupVisits` visits wait for
+ * it, and on flush. A failed batch goes back to the head of the buffer and is retried by the next
+ * flush. The buffer is bounded (visits being written count too): when the database is slow or down,
+ * visits beyond the bound are dropped and counted, so that the redirect never waits for statistics.
  */
 export class ClickBuffer implements ClickRecorder {
   readonly #sink: ClickSink
@@ -72,7 +72,13 @@ export class ClickBuffer implements ClickRecorder {
   /** Visits written since the last roll-up started, and those the running roll-up takes. */
   #unrolled = 0
   #rollingVisits = 0
-  #lastRollup = 0
+  /**
+   * When the first batch that waits for a roll-up was written (undefined while none waits). The interval
+   * counts from there, not from the last roll-up: after a quiet spell the first visits then wait like
+   * any others, instead of being rolled up at once on their own (a roll-up costs per link and hour, so
+   * a burst's first second alone cost nearly as much as the whole burst).
+   */
+  #pendingSince: number | undefined
   #rolling: Promise<void> | undefined
   #writing = 0
   #draining: Promise<void> | undefined
@@ -103,7 +109,6 @@ export class ClickBuffer implements ClickRecorder {
     this.#intervalMs = options.intervalMs
     this.#rollupIntervalMs = options.rollupIntervalMs
     this.#rollupVisits = options.rollupVisits
-    this.#lastRollup = Date.now()
   }
 
   /**
@@ -191,10 +196,13 @@ export class ClickBuffer implements ClickRecorder {
 
   /**
    * A roll-up when one is due: once `rollupVisits` visits wait for it, or `rollupIntervalMs` after the
-   * last one when any does.
+   * first of those waiting was written.
    */
   #rollUpIfDue(): Promise<void> | undefined {
-    const due = this.#unrolled >= this.#rollupVisits || (this.#unrolled > 0 && Date.now() - this.#lastRollup >= this.#rollupIntervalMs)
+    const waited = this.#pendingSince === undefined ? 0 : Date.now() - this.#pendingSince
+    // Half a flush interval early at most: the timer tick an interval after the write's own may fire a
+    // hair before a whole interval has passed since the write started, and the next is a tick later.
+    const due = this.#unrolled >= this.#rollupVisits || (this.#unrolled > 0 && waited >= this.#rollupIntervalMs - this.#intervalMs / 2)
     return due ? this.#rollUp() : undefined
   }
 
@@ -215,13 +223,16 @@ export class ClickBuffer implements ClickRecorder {
     this.#rolling ??= (async () => {
       this.#rollingVisits = this.#unrolled
       this.#unrolled = 0
-      this.#lastRollup = Date.now()
+      this.#pendingSince = undefined
+      const begun = Date.now()
       const started = process.hrtime.bigint()
       try {
         await this.#sink.rollUp()
         this.#metrics.observeClickRollup('ok', seconds(started))
       } catch (error) {
         this.#unrolled += this.#rollingVisits
+        // Tried again an interval after this attempt, not at once (the database may be down).
+        this.#pendingSince = begun
         this.#metrics.observeClickRollup('error', seconds(started))
         // At shutdown close() says it once, with what happens next (the next start rolls them up).
         if (!this.#closed) this.#logger.warn({ err: error }, 'rolling up written clicks failed; retried with the next roll-up')
@@ -257,11 +268,13 @@ export class ClickBuffer implements ClickRecorder {
       const size = visitCount(batch)
       this.#sealedVisits -= size
       this.#writing = size
+      const begun = Date.now()
       const started = process.hrtime.bigint()
       try {
         await this.#sink.write(batch)
         this.#metrics.observeClickFlush('ok', size, seconds(started))
         this.#unrolled += size
+        this.#pendingSince ??= begun
         // Visits of links with a click limit are rolled up at once: other instances read the limit's
         // count from the rollups, so it stays within a flush interval everywhere (docs/api.md, maxClicks).
         const limited = batch.counted !== undefined && batch.counted.size > 0
