@@ -54,6 +54,7 @@ export interface Measured extends LoadResult {
 
 export interface RedirectReport {
   settings: RedirectSettings
+  /** Two pairs of runs next to each other in time per round (its processes): A B, then B A. */
   rounds: { bare: Measured; linkline: Measured }[]
   /** Linkline's own count of redirects answered (the /metrics of each round's process), verification and warm-ups included. */
   redirectsServed: number
@@ -65,8 +66,10 @@ export interface RedirectReport {
 
 /**
  * The redirect against the limit of Node here: the bare server and Linkline, each a child process,
- * loaded alone by the same load generator settings in alternating order (A B, B A, …) so that a change in
- * the machine's load between rounds hits both alike; each round in a fresh pair of processes.
+ * loaded alone by the same load generator settings. Each round starts a fresh pair of processes, warms
+ * both up, then measures them twice in mirrored order (A B B A; the next round B A A B): a drift of the
+ * machine's speed during the round (seen: the bare server at 18 µs per request in one run, 25 in the
+ * next) then weighs on both alike, and each pair of runs next to each other in time is one ratio.
  */
 export async function benchRedirect(settings: RedirectSettings, workDir: string, log: (line: string) => void): Promise<RedirectReport> {
   const links = redirectLinks(settings.links)
@@ -127,7 +130,7 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
         // run at the first path, so a warm-up that ends before the last one (100,000 cold links on a slow
         // machine) left the measured run answering from the database, not the cache. Hence again until
         // one warm-up covers them all.
-        const warmUp = async (server: ServerProcess) => {
+        const warmUp = async (server: ServerProcess): Promise<void> => {
           if (server === bare) {
             for (let warmups = 1; warmups <= WARMUPS_MIN; warmups++) await measure(bare, settings.warmupSeconds, false)
             return
@@ -138,23 +141,22 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
           }
         }
         log(`redirect round ${round + 1}/${settings.rounds}: new processes, warm-ups of ${settings.warmupSeconds} s each`)
-        // Alternating order (A B, B A, …), so that a change in the machine's load between runs hits both alike.
-        // Each server's measured run directly follows its own warm-ups: Linkline's last warm-up ends with a
-        // roll-up, so its measured run always starts just after one and its visits are rolled up once, after
-        // it. When the bare server's run came in between, the 10 s roll-up timer fired near the end of
-        // Linkline's run instead: the run's visits were then rolled up in two, every link's hour rows written
-        // twice for 5 s of visits, and the order of the round alone moved Linkline's figure by ~0.7 µs
-        // (docs/performance.md, session 18).
-        const order = round % 2 === 0 ? [bare, linkline] : [linkline, bare]
-        const results = new Map<ServerProcess, Measured>()
-        for (const server of order) {
-          await warmUp(server)
-          results.set(server, await measure(server, settings.seconds, server === linkline))
+        // Linkline's roll-up comes an interval after the first batch written since the last one
+        // (stats/clicks.ts): whenever its measured run starts, the run's visits are rolled up once, after
+        // it, during the drain that the measurement waits for.
+        const [first, second] = round % 2 === 0 ? [bare, linkline] : [linkline, bare]
+        for (const server of [first, second]) await warmUp(server)
+        for (const order of [
+          [first, second],
+          [second, first],
+        ]) {
+          const results = new Map<ServerProcess, Measured>()
+          for (const server of order) results.set(server, await measure(server, settings.seconds, server === linkline))
+          const b = results.get(bare) as Measured
+          const l = results.get(linkline) as Measured
+          rounds.push({ bare: b, linkline: l })
+          log(`redirect round ${round + 1}/${settings.rounds}: bare ${b.perSecond.toFixed(0)} req/s, Linkline ${l.perSecond.toFixed(0)} req/s`)
         }
-        const b = results.get(bare) as Measured
-        const l = results.get(linkline) as Measured
-        rounds.push({ bare: b, linkline: l })
-        log(`redirect round ${round + 1}/${settings.rounds}: bare ${b.perSecond.toFixed(0)} req/s, Linkline ${l.perSecond.toFixed(0)} req/s`)
         const metrics = await (await fetch(`${linkline.url}/metrics`)).text()
         redirectsServed += sample(metrics, 'linkline_redirects_total{outcome="found"}') ?? NaN
         const dropped = sample(metrics, 'linkline_clicks_dropped_total{reason="buffer_full"}')
@@ -182,9 +184,11 @@ async function verify(server: ServerProcess, links: { path: string; destination:
 }
 
 /**
- * Polls Linkline's click gauges until every visit is written and rolled up. The roll-up runs on its own
- * interval (LINKLINE_CLICK_ROLLUP_INTERVAL_MS), an idle wait of up to that long, polled slowly: each poll
- * is a /metrics scrape that the server's CPU time counts.
+ * Polls Linkline's click gauges until every visit is written and rolled up. The roll-up comes an
+ * interval (LINKLINE_CLICK_ROLLUP_INTERVAL_MS) after the run's first batch was written, an idle wait of
+ * up to that long, polled once a second: each poll is a /metrics scrape that the server's CPU time
+ * counts, ~1.3 ms of its serving thread (prom-client's default metrics), ~0.15 µs per redirect of a
+ * 5 s run when polled four times a second.
  */
 export async function drainClicks(server: ServerProcess): Promise<{ backlog: number; drainSeconds: number }> {
   const started = performance.now()
@@ -195,7 +199,7 @@ export async function drainClicks(server: ServerProcess): Promise<{ backlog: num
   const backlog = await waiting()
   for (let left = backlog; left > 0; left = await waiting()) {
     if (performance.now() - started > 60_000) throw new Error(`Linkline still had ${left} visits to write a minute after the load stopped`)
-    await new Promise((resolve) => setTimeout(resolve, 250))
+    await new Promise((resolve) => setTimeout(resolve, 1000))
   }
   return { backlog, drainSeconds: (performance.now() - started) / 1000 }
 }
