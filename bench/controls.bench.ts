@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url'
 import SQLite from 'better-sqlite3'
 import type { IncomingMessage } from 'node:http'
 import { compileControls, isExpired, matchRule } from '../src/links/link-controls.js'
-import { median, runLoad, type LoadGenerator, type LoadRequest } from './load.js'
-import { browserUa, drainClicks } from './redirect.bench.js'
-import { BENCH_TOKEN, insertLinks, linklineEnv, linkRow, prepareDatabase, redirectLinks, SMALL_OWNER } from './seed.js'
+import { median, runLoad, type LoadGenerator } from './load.js'
+import { browserUa, drainClicks, rotationRequests } from './redirect.bench.js'
+import { BENCH_TOKEN, insertLinks, linklineEnv, prepareDatabase, redirectLinkRow, redirectLinks } from './seed.js'
 import { microsPerResponse, startServer, type ServerProcess } from './servers.js'
 
 export interface ControlsSettings {
@@ -52,10 +52,7 @@ export async function benchControls(settings: ControlsSettings, workDir: string,
   const rulesMicros = measureRules()
   log(`controls: expiry check + 3 rules: ${rulesMicros.toFixed(2)} µs CPU per visit (in process)`)
   const links = redirectLinks(settings.links)
-  const row = (i: number) => {
-    const link = links[i] as (typeof links)[number]
-    return linkRow(SMALL_OWNER, link.path, link.destination, null, Date.UTC(2026, 0, 1) + i)
-  }
+  const row = (i: number) => redirectLinkRow(links, i)
   const plainFile = join(workDir, 'controls-plain.db')
   const rulesFile = join(workDir, 'controls-rules.db')
   await prepareDatabase(plainFile, (db) => insertLinks(db, links.length, row))
@@ -82,7 +79,7 @@ export async function benchControls(settings: ControlsSettings, workDir: string,
     }
     servers.push(await startServer({ name: 'Linkline (plain links)', script: main, env: linklineEnv(plainFile) }))
     servers.push(await startServer({ name: 'Linkline (3 rules per link)', script: main, env: linklineEnv(rulesFile) }))
-    const requests: LoadRequest[] = links.map((link, i) => ({ path: link.path, headers: { 'user-agent': browserUa(i) } }))
+    const requests = rotationRequests(links)
     for (const server of servers) {
       const answer = await fetch(`${server.url}${links[7]?.path}`, { redirect: 'manual', headers: { 'user-agent': browserUa(0) } })
       if (answer.status !== 302 || answer.headers.get('location') !== links[7]?.destination) throw new Error(`${server.name}: answered ${answer.status}`)

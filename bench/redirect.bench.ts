@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runLoad, type LoadGenerator, type LoadRequest, type LoadResult } from './load.js'
-import { benchPostgres, insertLinks, linkRow, linklineEnv, prepareDatabase, recordedVisits, redirectLinks, SMALL_OWNER } from './seed.js'
+import { benchPostgres, insertLinks, linklineEnv, prepareDatabase, recordedVisits, redirectLinkRow, redirectLinks } from './seed.js'
 import { microsPerResponse, startServer, type ServerProcess, type ThreadCpu } from './servers.js'
 
 /** Common browsers, none a bot, so Linkline counts every visit as a human click; visits rotate through them. */
@@ -14,6 +14,9 @@ const BROWSER_UAS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
 ]
 export const browserUa = (i: number) => BROWSER_UAS[i % BROWSER_UAS.length] as string
+/** One GET per link, each with the next browser User-Agent: the redirect benches' load. */
+export const rotationRequests = (links: readonly { path: string }[]): LoadRequest[] =>
+  links.map((link, i) => ({ path: link.path, headers: { 'user-agent': browserUa(i) } }))
 
 /**
  * Warm-ups of each server per round, at least: with one, V8 was still compiling Linkline's code during
@@ -76,17 +79,12 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
   const postgres = settings.backend === 'postgres' ? await benchPostgres() : undefined
   if (settings.backend === 'postgres' && postgres === undefined) throw new Error('the PostgreSQL redirect bench needs TEST_DATABASE_URL and TEST_REDIS_URL')
   const database = postgres ?? join(workDir, `redirect-${settings.hot ? 'hot' : 'rotation'}-${settings.links}.db`)
-  await prepareDatabase(database, (db) =>
-    insertLinks(db, links.length, (i) => {
-      const link = links[i] as (typeof links)[number]
-      return linkRow(SMALL_OWNER, link.path, link.destination, null, Date.UTC(2026, 0, 1) + i)
-    }),
-  )
+  await prepareDatabase(database, (db) => insertLinks(db, links.length, (i) => redirectLinkRow(links, i)))
 
   const profile = (name: string) => (settings.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${join(settings.cpuProfDir, name)}`])
   const requests: LoadRequest[] = settings.hot
     ? BROWSER_UAS.map((ua) => ({ path: (links[0] as (typeof links)[number]).path, headers: { 'user-agent': ua } }))
-    : links.map((link, i) => ({ path: link.path, headers: { 'user-agent': browserUa(i) } }))
+    : rotationRequests(links)
   const measure = async (server: ServerProcess, seconds: number, recording: boolean): Promise<Measured> => {
     const cpuBefore = server.cpuSeconds()
     const threadsBefore = server.cpuByThread()
@@ -130,7 +128,7 @@ export async function benchRedirect(settings: RedirectSettings, workDir: string,
         // run at the first path, so a warm-up that ends before the last one (100,000 cold links on a slow
         // machine) left the measured run answering from the database, not the cache. Hence again until
         // one warm-up covers them all.
-        const warmUp = async (server: ServerProcess): Promise<void> => {
+        const warmUp = async (server: ServerProcess) => {
           if (server === bare) {
             for (let warmups = 1; warmups <= WARMUPS_MIN; warmups++) await measure(bare, settings.warmupSeconds, false)
             return

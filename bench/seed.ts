@@ -45,6 +45,12 @@ export function redirectLinks(count: number): { path: string; destination: strin
   return Array.from({ length: count }, (_, i) => ({ path: `/r${i.toString(36)}`, destination: `https://shop.example/item/${i}?ref=bench` }))
 }
 
+/** Link `i` of a redirect set as a row of SMALL_OWNER's, each created a millisecond after the one before. */
+export function redirectLinkRow(links: readonly { path: string; destination: string }[], i: number): Omit<NewLinkRow, 'id'> {
+  const link = links[i] as (typeof links)[number]
+  return linkRow(SMALL_OWNER, link.path, link.destination, null, Date.UTC(2026, 0, 1) + i)
+}
+
 /**
  * Creates and migrates a Linkline database through the composition root, ensures the bench token,
  * and lets `fill` write bulk data straight through Kysely (HTTP would take minutes for a million rows).

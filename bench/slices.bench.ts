@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runLoad, median, type LoadGenerator } from './load.js'
-import { browserUa, drainClicks, WARMUPS_MIN } from './redirect.bench.js'
-import { insertLinks, linkRow, linklineEnv, prepareDatabase, redirectLinks, SMALL_OWNER } from './seed.js'
+import { drainClicks, rotationRequests, WARMUPS_MIN } from './redirect.bench.js'
+import { insertLinks, linklineEnv, prepareDatabase, redirectLinkRow, redirectLinks } from './seed.js'
 import { microsPerResponse, startServer, type ServerProcess, type ThreadCpu } from './servers.js'
 
 export interface SlicesSettings {
@@ -34,15 +34,10 @@ export interface SlicesReport {
 export async function benchSlices(settings: SlicesSettings, workDir: string, log: (line: string) => void): Promise<SlicesReport> {
   const links = redirectLinks(settings.links)
   const database = join(workDir, `slices-${settings.links}.db`)
-  await prepareDatabase(database, (db) =>
-    insertLinks(db, links.length, (i) => {
-      const link = links[i] as (typeof links)[number]
-      return linkRow(SMALL_OWNER, link.path, link.destination, null, Date.UTC(2026, 0, 1) + i)
-    }),
-  )
+  await prepareDatabase(database, (db) => insertLinks(db, links.length, (i) => redirectLinkRow(links, i)))
   const bare = await startServer({ name: 'bare server', script: fileURLToPath(new URL('./bare-server.js', import.meta.url)), args: [String(settings.links)] })
   const linkline = await startServer({ name: 'Linkline', script: fileURLToPath(new URL('../src/main.js', import.meta.url)), env: linklineEnv(database) })
-  const requests = links.map((link, i) => ({ path: link.path, headers: { 'user-agent': browserUa(i) } }))
+  const requests = rotationRequests(links)
   const load = (server: ServerProcess, seconds: number) =>
     runLoad(settings.generator, { url: server.url, connections: settings.connections, seconds, requests, expect: 302 })
   try {
@@ -52,33 +47,34 @@ export async function benchSlices(settings: SlicesSettings, workDir: string, log
       await load(linkline, settings.warmupSeconds)
       await drainClicks(linkline)
     }
-    const totals = new Map<ServerProcess, { responses: number; cpu: ThreadCpu }>()
+    // CPU seconds by kind of thread over each server's slices, and its responses.
+    const none: ThreadCpu = { serving: 0, recording: 0, runtime: 0, other: 0 }
+    const totals = new Map([bare, linkline].map((server) => [server, { responses: 0, cpu: { ...none } }]))
     const servingRatios: number[] = []
     const linklineStart = linkline.cpuByThread()
     for (let slice = 0; slice < settings.slices; slice++) {
-      const serving = new Map<ServerProcess, number>()
+      const servingMicros = new Map<ServerProcess, number>()
       for (const server of slice % 2 === 0 ? [bare, linkline] : [linkline, bare]) {
         const before = server.cpuByThread()
         const result = await load(server, 1)
         if (result.unexpected > 0) throw new Error(`${server.name}: ${result.unexpected} unexpected answers`)
-        const used = microsPerResponse(before, server.cpuByThread(), result.responses)
-        const total = totals.get(server) ?? { responses: 0, cpu: { serving: 0, recording: 0, runtime: 0, other: 0 } }
-        for (const kind of Object.keys(used) as (keyof ThreadCpu)[]) total.cpu[kind] += used[kind] * result.responses
+        const after = server.cpuByThread()
+        const total = totals.get(server) as { responses: number; cpu: ThreadCpu }
+        for (const kind of Object.keys(total.cpu) as (keyof ThreadCpu)[]) total.cpu[kind] += after[kind] - before[kind]
         total.responses += result.responses
-        totals.set(server, total)
-        serving.set(server, used.serving)
+        servingMicros.set(server, microsPerResponse(before, after, result.responses).serving)
       }
-      servingRatios.push((serving.get(linkline) as number) / (serving.get(bare) as number))
+      servingRatios.push((servingMicros.get(linkline) as number) / (servingMicros.get(bare) as number))
     }
     await drainClicks(linkline)
-    const perResponse = (server: ServerProcess): ThreadCpu => {
+    const perResponse = (server: ServerProcess) => {
       const { responses, cpu } = totals.get(server) as { responses: number; cpu: ThreadCpu }
-      return { serving: cpu.serving / responses, recording: cpu.recording / responses, runtime: cpu.runtime / responses, other: cpu.other / responses }
+      return microsPerResponse(none, cpu, responses)
     }
     const b = perResponse(bare)
     const l = perResponse(linkline)
     // The writer thread works between slices too (its roll-ups): all of its time since the first slice.
-    l.recording = ((linkline.cpuByThread().recording - linklineStart.recording) / (totals.get(linkline) as { responses: number }).responses) * 1e6
+    l.recording = microsPerResponse(linklineStart, linkline.cpuByThread(), (totals.get(linkline) as { responses: number }).responses).recording
     const sum = (cpu: ThreadCpu) => cpu.serving + cpu.recording + cpu.runtime + cpu.other
     return { settings, bare: b, linkline: l, efficiency: sum(b) / sum(l), servingRatio: median(servingRatios) }
   } finally {

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { newId } from '../src/shared/ids.js'
 import { createSecretBox, newSecret } from '../src/webhooks/signing.js'
-import { median, runLoad, type LoadGenerator, type LoadRequest } from './load.js'
-import { browserUa, drainClicks, sample } from './redirect.bench.js'
-import { insertLinks, linklineEnv, linkRow, prepareDatabase, redirectLinks, SMALL_OWNER } from './seed.js'
+import { median, runLoad, type LoadGenerator } from './load.js'
+import { drainClicks, rotationRequests, sample } from './redirect.bench.js'
+import { insertLinks, linklineEnv, prepareDatabase, redirectLinkRow, redirectLinks, SMALL_OWNER } from './seed.js'
 import { startServer, type ServerProcess } from './servers.js'
 
 export interface ClickedWebhookReport {
@@ -46,10 +46,7 @@ export async function benchClickedWebhook(
   const files = { plain: join(workDir, 'webhooks-plain.db'), subscribed: join(workDir, 'webhooks-subscribed.db') }
   for (const [name, file] of Object.entries(files)) {
     await prepareDatabase(file, async (db) => {
-      await insertLinks(db, links.length, (i) => {
-        const link = links[i] as (typeof links)[number]
-        return linkRow(SMALL_OWNER, link.path, link.destination, null, Date.UTC(2026, 0, 1) + i)
-      })
+      await insertLinks(db, links.length, (i) => redirectLinkRow(links, i))
       if (name === 'subscribed') {
         const now = Date.now()
         await db
@@ -81,7 +78,7 @@ export async function benchClickedWebhook(
   const plain = await start('Linkline', files.plain)
   const subscribed = await start('Linkline with a link.clicked subscriber', files.subscribed)
   try {
-    const requests: LoadRequest[] = links.map((link, i) => ({ path: link.path, headers: { 'user-agent': browserUa(i) } }))
+    const requests = rotationRequests(links)
     const measure = async (server: ServerProcess, seconds: number) => {
       const result = await runLoad(settings.generator, { url: server.url, connections: settings.connections, seconds, requests, expect: 302 })
       await drainClicks(server)
