@@ -37,6 +37,7 @@ try {
   let now = start
   const writer = createVisitWriter(createStatsRepository(storage.db, storage.adapter), createRollup(storage.db, storage.adapter), {
     shared: false,
+    blockIntervalMs: 0,
     now: () => now,
   })
   const rounds: { append: number; rollUp: number }[] = []

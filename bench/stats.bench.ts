@@ -44,7 +44,7 @@ export async function seedClicks(db: Db, owner: string, count: number, now: numb
       batch.push(link, now - Math.floor(((count - i) / count) * SPREAD_DAYS * DAY_MS), profile, batch.intern(`visitor-${i % 50_000}`))
     }
     const id = await rollup.append('seed', batch.build(), now)
-    await rollup.rollUp('seed', new Map([[id, batch.build()]]), Infinity, now)
+    await rollup.rollUp('seed', new Map([[id, batch.build()]]), Infinity, now, true)
   }
   return linkId
 }

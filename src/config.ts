@@ -42,8 +42,10 @@ export interface Config {
   readonly clickRetentionDays: number
   readonly clickBufferSize: number
   readonly clickFlushIntervalMs: number
-  /** How often written visits are rolled up into the statistics (rollups, breakdowns, uniques, the export). */
+  /** How often written visits are rolled up into the statistics (rollups, breakdowns, uniques). */
   readonly clickRollupIntervalMs: number
+  /** How long written visits may wait for the click blocks of the export (a roll-up writes them for every visit waiting then). */
+  readonly clickBlockIntervalMs: number
   /** The click writer thread's nice value: 19 (the default) lets it use only CPU that serving leaves idle. */
   readonly clickWriterNice: number
   readonly shutdownTimeoutMs: number
@@ -178,6 +180,8 @@ export function loadConfig(env: Env = process.env): Config {
     clickBufferSize: int('LINKLINE_CLICK_BUFFER_SIZE', 500_000, 100, 10_000_000),
     clickFlushIntervalMs: int('LINKLINE_CLICK_FLUSH_INTERVAL_MS', 1000, 10, 60_000),
     clickRollupIntervalMs: int('LINKLINE_CLICK_ROLLUP_INTERVAL_MS', 10_000, 10, 60_000),
+    // At most 30 s: a release before 0016 takes another instance's journal rows as stale at 60 s (docs/operations.md).
+    clickBlockIntervalMs: int('LINKLINE_CLICK_BLOCK_INTERVAL_MS', 30_000, 10, 30_000),
     clickWriterNice: int('LINKLINE_CLICK_WRITER_NICE', 19, 0, 19),
     shutdownTimeoutMs: int('LINKLINE_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     qrThreads: int('LINKLINE_QR_THREADS', 1, 1, 64),

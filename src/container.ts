@@ -46,6 +46,9 @@ export const CLICK_BATCH_SIZE = 50_000
 // A roll-up starts once this many visits wait for one, whatever the interval: it bounds the writer's
 // memory (the journaled batches are kept for the roll-up) and the length of its transaction.
 export const CLICK_ROLLUP_VISITS = 500_000
+// A roll-up writes the click blocks once this many visits wait for them, whatever the interval: the
+// writer keeps their batches until then (~40 bytes a visit).
+export const CLICK_BLOCK_VISITS = 1_000_000
 
 export interface ContainerOptions {
   clock?: Clock
@@ -137,6 +140,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       databaseUrl: config.databaseUrl,
       databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
       clickWriterNice: config.clickWriterNice,
+      clickBlockIntervalMs: config.clickBlockIntervalMs,
     },
     (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'),
   )
@@ -173,6 +177,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     intervalMs: config.clickFlushIntervalMs,
     rollupIntervalMs: config.clickRollupIntervalMs,
     rollupVisits: CLICK_ROLLUP_VISITS,
+    blockIntervalMs: config.clickBlockIntervalMs,
+    blockVisits: CLICK_BLOCK_VISITS,
   })
 
   /** Reloads the custom domains, then drops cached targets: always when `force`, else if the set changed. */

@@ -178,9 +178,9 @@ export function createClickCounter() {
           if (counts === undefined) journaled.set(written, (counts = new Map()))
           for (const [linkId, n] of batch.counted) add(counts, linkId, n)
         },
-        async rollUp() {
+        async rollUp(blocks) {
           const upTo = generation++
-          await sink.rollUp()
+          await sink.rollUp(blocks)
           for (const [written, counts] of journaled) {
             if (written > upTo) continue
             for (const [linkId, n] of counts) add(pending, linkId, -n)

@@ -158,6 +158,15 @@ export function createMetrics() {
       this.set(clickJournalSize())
     },
   })
+  let clickBlocksPending = () => 0
+  new Gauge({
+    name: 'linkline_click_blocks_pending',
+    help: 'Visits this instance wrote that are not in the clicks export yet: their click blocks are written every LINKLINE_CLICK_BLOCK_INTERVAL_MS (including a roll-up under way that writes them)',
+    registers: [registry],
+    collect() {
+      this.set(clickBlocksPending())
+    },
+  })
   const webhookDeliveries = new Counter({
     name: 'linkline_webhook_deliveries_total',
     help: 'Webhook delivery attempts, by outcome: delivered (2xx), retry (failed, retried later), refused (a private address, retried later), failed (the last attempt failed; given up)',
@@ -206,9 +215,10 @@ export function createMetrics() {
     countFault(site: FaultSite) {
       faults.inc({ site })
     },
-    watchClickBuffer(buffered: () => number, journaled: () => number) {
+    watchClickBuffer(buffered: () => number, journaled: () => number, unblocked: () => number) {
       clickBufferSize = buffered
       clickJournalSize = journaled
+      clickBlocksPending = unblocked
     },
     countWebhookDelivery(outcome: 'delivered' | 'retry' | 'refused' | 'failed') {
       webhookDeliveries.inc({ outcome })

@@ -20,7 +20,11 @@ for (const backend of backends) {
     let now = at('2026-06-01T12:00:00Z')
     /** A click writer as the writer thread builds it; several of them stand for several instances. */
     const writer = (): ClickSink =>
-      createVisitWriter(repo, createRollup(t.storage.db, t.storage.adapter), { shared: t.storage.adapter.sharedAcrossInstances, now: () => now })
+      createVisitWriter(repo, createRollup(t.storage.db, t.storage.adapter), {
+        shared: t.storage.adapter.sharedAcrossInstances,
+        blockIntervalMs: 0,
+        now: () => now,
+      })
     const journalRows = async () =>
       Number(
         (
@@ -131,6 +135,56 @@ for (const backend of backends) {
       // The writer that stopped comes back (it had not crashed after all): nothing is counted twice.
       await crashed.rollUp()
       assert.equal(await total(link.id), 2)
+    })
+
+    const marks = async () => (await t.storage.db.selectFrom('click_journal_marks').select('rolled_through').execute()).length
+
+    test("a roll-up without click blocks counts the visits and keeps their rows, under the writer's mark; the next one with blocks writes one block per link and hour for both, counting nothing twice", async () => {
+      const link = await insertLink(t.storage.db)
+      const sink = writer()
+      await sink.write(encodeVisits([visit(link.id, now), visit(link.id, now + 1, { ip: '198.51.100.9' })]))
+      await sink.rollUp(false)
+      assert.deepEqual(
+        { total: await total(link.id), journal: await journalRows(), marks: await marks(), exported: (await recordedClicks(t.storage.db, link.id)).length },
+        { total: 2, journal: 1, marks: 1, exported: 0 },
+        'counted, not in the export yet',
+      )
+      await sink.write(encodeVisits([visit(link.id, now + 2)]))
+      await sink.rollUp(false)
+      assert.equal(await total(link.id), 3, 'only the new row counted')
+      await sink.rollUp(true)
+      assert.deepEqual(
+        { total: await total(link.id), journal: await journalRows(), marks: await marks(), blocks: await count('click_blocks', link.id) },
+        { total: 3, journal: 0, marks: 0, blocks: 1 },
+      )
+      assert.deepEqual(
+        (await recordedClicks(t.storage.db, link.id)).map((c) => c.clickedAt),
+        [now, now + 1, now + 2],
+      )
+      const [day] = await repo.buckets(link.id, 0, at('2030-01-01T00:00:00Z'), DAY_MS)
+      assert.equal(day?.uniques, 2)
+    })
+
+    test(`rows counted but not in blocks when their writer stopped are put in blocks once and not counted again, ${backend === 'sqlite' ? 'by the next writer' : 'by another instance once stale'}; the rows after the mark are counted once`, async () => {
+      const link = await insertLink(t.storage.db)
+      const crashed = writer()
+      await crashed.write(encodeVisits([visit(link.id, now), visit(link.id, now + 1)]))
+      await crashed.rollUp(false)
+      await crashed.write(encodeVisits([visit(link.id, now + 2)]))
+      const next = writer()
+      if (backend === 'postgres') {
+        await next.rollUp()
+        assert.deepEqual({ total: await total(link.id), journal: await journalRows() }, { total: 2, journal: 2 }, "a live instance's rows are not taken early")
+        now += STALE_JOURNAL_MS + 1
+      }
+      await next.rollUp()
+      assert.deepEqual(
+        { total: await total(link.id), journal: await journalRows(), marks: await marks(), exported: (await recordedClicks(t.storage.db, link.id)).length },
+        { total: 3, journal: 0, marks: 0, exported: 3 },
+      )
+      // The writer that stopped comes back: its rows are gone, so nothing is counted or exported twice.
+      await crashed.rollUp()
+      assert.deepEqual({ total: await total(link.id), exported: (await recordedClicks(t.storage.db, link.id)).length }, { total: 3, exported: 3 })
     })
 
     test('visits of a link deleted before the roll-up are dropped, and of one already purged; the others are counted', async () => {

@@ -347,17 +347,22 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
     /**
      * Rolls up, in one transaction, the journal rows of `instance` (their batches are in `own`, so they
      * are not parsed again) and those of other writers older than `staleBefore` (a writer that stopped
-     * without rolling up): the raw visits into click blocks, the daily visitors, the hourly rollups and
-     * the breakdowns, then deletes those rows. Visits of links deleted since are left out. Roll-ups of
-     * all instances take turns (an advisory lock on PostgreSQL), so that uniques are exact and
-     * read-modify-writes of facets rows never race. Returns how many visits were rolled up.
+     * without rolling up). Rows not counted yet (after their writer's mark) go into the daily visitors,
+     * the hourly rollups and the breakdowns. With `blocks`, every row taken also goes into click blocks
+     * (the export) and is deleted; without, this writer's rows stay, counted, under its mark, for a
+     * later roll-up with blocks: a link's visits of several roll-ups then make one block, not one each
+     * (per block, an entry at a random place of the (link_id, start_at) index). Another writer's rows
+     * are always finished at once. Visits of links deleted since are left out. Roll-ups of all
+     * instances take turns (an advisory lock on PostgreSQL), so that uniques are exact and
+     * read-modify-writes of facets rows never race. Returns how many visits were counted.
      */
-    async rollUp(instance: string, own: ReadonlyMap<string, VisitColumns>, staleBefore: number, now: number): Promise<number> {
+    async rollUp(instance: string, own: ReadonlyMap<string, VisitColumns>, staleBefore: number, now: number, blocks: boolean): Promise<number> {
       const remembered: { link_id: string; day: number; visitor_key: string }[] = []
       let hourRows: WrittenHourFacets = []
       let generation: number | undefined
       const visits = await inTransaction(db, async (trx) => {
         remembered.length = 0
+        generation = undefined
         await dialect.lockForTransaction(trx, ROLLUP_LOCK)
         const rows = await trx
           .selectFrom('click_journal')
@@ -366,32 +371,60 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
           .orderBy('id')
           .execute()
         if (rows.length === 0) return 0
-        generation = await written.begin(trx)
-        const batches: VisitColumns[] = []
-        const foreign: string[] = []
-        for (const r of rows) {
-          const batch = r.instance === instance ? own.get(r.id) : undefined
-          if (batch === undefined) foreign.push(r.id)
-          else batches.push(batch)
+        const writers = [...new Set(rows.map((r) => r.instance))]
+        const marks = new Map<string, string>()
+        for (const r of await trx.selectFrom('click_journal_marks').selectAll().where('instance', 'in', writers).execute())
+          marks.set(r.instance, r.rolled_through)
+        const uncounted = rows.filter((r) => r.id > (marks.get(r.instance) ?? ''))
+        const finished = blocks ? rows : rows.filter((r) => r.instance !== instance)
+        if (uncounted.length === 0 && finished.length === 0) return 0
+
+        const batches = await batchesOf(trx, instance, own, uniqueRows([...uncounted, ...finished]))
+        let counted: Tally | undefined
+        if (uncounted.length > 0) {
+          generation = await written.begin(trx)
+          counted = tally(uncounted.map((r) => batches.get(r.id) as VisitColumns))
+          await dropDeletedLinks(trx, counted.links)
+          await writeVisitors(trx, statements, counted.links, known, remembered)
+          await hourFacets(trx, counted.links, counted.profiles.list, written)
+          hourRows = await writeRollups(trx, statements, counted.links)
+          await writeDayFacets(trx, statements, counted.links, counted.profiles.list, dayOf(now))
         }
-        for (const ids of chunks(foreign, 100)) {
-          for (const r of await trx.selectFrom('click_journal').select('data').where('id', 'in', ids).orderBy('id').execute()) {
-            batches.push(JSON.parse(r.data) as VisitColumns)
+        if (finished.length > 0) {
+          // Usually the same rows as counted (both are in `rows` order): their tally serves both.
+          let blocked = finished.length === uncounted.length && finished.every((r, i) => r === uncounted[i]) ? counted : undefined
+          if (blocked === undefined) {
+            blocked = tally(finished.map((r) => batches.get(r.id) as VisitColumns))
+            await dropDeletedLinks(trx, blocked.links)
           }
+          await writeBlocks(trx, statements, blocked.links, blocked.visits, blocked.profiles.list)
+          for (const ids of chunks(
+            finished.map((r) => r.id),
+            CHUNK,
+          ))
+            await trx.deleteFrom('click_journal').where('id', 'in', ids).execute()
         }
-        const { links, profiles, visits: list } = tally(batches)
-        await dropDeletedLinks(trx, links)
-        await writeVisitors(trx, statements, links, known, remembered)
-        await hourFacets(trx, links, profiles.list, written)
-        hourRows = await writeRollups(trx, statements, links)
-        await writeDayFacets(trx, statements, links, profiles.list, dayOf(now))
-        await writeBlocks(trx, statements, links, list, profiles.list)
-        for (const ids of chunks(
-          rows.map((r) => r.id),
-          CHUNK,
-        ))
-          await trx.deleteFrom('click_journal').where('id', 'in', ids).execute()
-        return batches.reduce((sum, b) => sum + b.visits.length / VISIT_FIELDS, 0)
+        // This writer's rows left in the journal are all counted now; a writer whose rows are all gone needs no mark.
+        const left = rows.filter((r) => r.instance === instance && !blocks)
+        if (left.length > 0) {
+          const through = (left.at(-1) as { id: string }).id
+          await trx
+            .insertInto('click_journal_marks')
+            .values({ instance, rolled_through: through })
+            .onConflict((oc) => oc.column('instance').doUpdateSet({ rolled_through: through }))
+            .execute()
+        }
+        const done = writers.filter((w) => w !== instance || blocks)
+        if (done.length > 0) {
+          await trx
+            .deleteFrom('click_journal_marks')
+            .where('instance', 'in', done)
+            .where(({ not, exists, selectFrom }) =>
+              not(exists(selectFrom('click_journal').select('click_journal.id').whereRef('click_journal.instance', '=', 'click_journal_marks.instance'))),
+            )
+            .execute()
+        }
+        return uncounted.reduce((sum, r) => sum + (batches.get(r.id) as VisitColumns).visits.length / VISIT_FIELDS, 0)
       })
       // Only what committed is known to be in the tables.
       remember(remembered)
@@ -483,6 +516,31 @@ function rollupStatements() {
   }
 }
 type Statements = ReturnType<typeof rollupStatements>
+
+/** Journal rows once each, in id order. */
+const uniqueRows = <R extends { id: string }>(rows: readonly R[]): R[] =>
+  [...new Map(rows.map((r) => [r.id, r])).values()].sort((a, b) => (a.id < b.id ? -1 : 1))
+
+/** The batches of journal rows by id: this writer's from `own`, the others (and any `own` lacks) parsed from the journal. */
+async function batchesOf(
+  trx: Transaction<Database>,
+  instance: string,
+  own: ReadonlyMap<string, VisitColumns>,
+  rows: readonly { id: string; instance: string }[],
+): Promise<Map<string, VisitColumns>> {
+  const batches = new Map<string, VisitColumns>()
+  const foreign: string[] = []
+  for (const r of rows) {
+    const batch = r.instance === instance ? own.get(r.id) : undefined
+    if (batch === undefined) foreign.push(r.id)
+    else batches.set(r.id, batch)
+  }
+  for (const ids of chunks(foreign, 100)) {
+    for (const r of await trx.selectFrom('click_journal').select(['id', 'data']).where('id', 'in', ids).execute())
+      batches.set(r.id, JSON.parse(r.data) as VisitColumns)
+  }
+  return batches
+}
 
 /** A link deleted since its visits: they are dropped, not a reason to fail the roll-up. */
 async function dropDeletedLinks(trx: Transaction<Database>, links: Map<string, LinkTally>): Promise<void> {

@@ -3,11 +3,11 @@ import type { Config } from '../config.js'
 import type { ClickSink } from './clicks.js'
 import type { EncodedVisits } from './visit-batch.js'
 
-export type WriterSettings = Pick<Config, 'databaseUrl' | 'databaseStatementTimeoutMs' | 'clickWriterNice'>
+export type WriterSettings = Pick<Config, 'databaseUrl' | 'databaseStatementTimeoutMs' | 'clickWriterNice' | 'clickBlockIntervalMs'>
 
 /** To the thread: a batch of visits; a roll-up; a kick of the purge of deleted links; a wait until it is idle; the end. */
 export type WriterMessage =
-  { id: number; visits: EncodedVisits } | { id: number; rollUp: true } | { purge: true } | { id: number; purgeIdle: true } | { close: true }
+  { id: number; visits: EncodedVisits } | { id: number; rollUp: { blocks: boolean } } | { purge: true } | { id: number; purgeIdle: true } | { close: true }
 
 interface ErrorReply {
   readonly message: string
@@ -64,7 +64,7 @@ export function startClickWriterThread(settings: WriterSettings, onPurgeError: (
     sink: {
       // Copied (a typed array is one memcpy), not moved: a batch whose write fails is sent again.
       write: ({ strings, links, numbers }) => request((id) => ({ id, visits: { strings, links, numbers } })),
-      rollUp: () => request((id) => ({ id, rollUp: true })),
+      rollUp: (blocks = true) => request((id) => ({ id, rollUp: { blocks } })),
     } satisfies ClickSink,
 
     /** The purge of deleted links (links.purger.ts), which runs in this thread. */

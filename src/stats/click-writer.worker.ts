@@ -22,6 +22,7 @@ const storage = openStorage({ ...settings, databasePoolSize: 1 })
 const stats = createStatsRepository(storage.db, storage.adapter)
 const writer = createVisitWriter(stats, createRollup(storage.db, storage.adapter, recordClickEvents), {
   shared: storage.adapter.sharedAcrossInstances,
+  blockIntervalMs: settings.clickBlockIntervalMs,
   now: () => Date.now(),
 })
 const purger = createLinkPurger({
@@ -48,7 +49,7 @@ port.on('message', (message: WriterMessage) => {
     let reply: WriteReply
     try {
       if ('visits' in message) await writer.write(message.visits)
-      else if ('rollUp' in message) await writer.rollUp()
+      else if ('rollUp' in message) await writer.rollUp(message.rollUp.blocks)
       else await purger.idle()
       reply = { id: message.id }
     } catch (error) {

@@ -40,19 +40,21 @@ export interface ClickRecorder {
 
 /**
  * Where visits go. `write` makes one batch durable in one transaction, all of it or none (the click
- * journal); `rollUp` turns what was written before it into statistics (rollups, breakdowns, uniques,
- * the export's click blocks), which costs per distinct link, hour and value, not per visit.
+ * journal); `rollUp` turns what was written before it into statistics (rollups, breakdowns, uniques),
+ * which costs per distinct link, hour and value, not per visit, and, unless `blocks` is false, into the
+ * export's click blocks (with what earlier roll-ups without blocks counted), which cost per link and hour.
  */
 export interface ClickSink {
   write(batch: EncodedVisits): Promise<void>
-  rollUp(): Promise<void>
+  rollUp(blocks?: boolean): Promise<void>
 }
 
 /**
  * The in-process click buffer: the redirect appends, a background flusher writes batches through
  * the sink — every `intervalMs`, as soon as a full batch is waiting, and on close — and has them
  * rolled up `rollupIntervalMs` after the first of them was written, once `rollupVisits` visits wait for
- * it, and on flush. A failed batch goes back to the head of the buffer and is retried by the next
+ * it, and on flush; their click blocks come with the roll-up due `blockIntervalMs` after the first of
+ * them was written (or once `blockVisits` wait), in a roll-up of their own if none is due then. A failed batch goes back to the head of the buffer and is retried by the next
  * flush. The buffer is bounded (visits being written count too): when the database is slow or down,
  * visits beyond the bound are dropped and counted, so that the redirect never waits for statistics.
  */
@@ -79,7 +81,13 @@ export class ClickBuffer implements ClickRecorder {
    * a burst's first second alone cost nearly as much as the whole burst).
    */
   #pendingSince: number | undefined
-  #rolling: Promise<void> | undefined
+  /** Visits written and not in click blocks yet (the running roll-up's that writes them apart), and since when the first of them was written. */
+  #unblocked = 0
+  #blockingVisits = 0
+  #blocksSince: number | undefined
+  readonly #blockIntervalMs: number
+  readonly #blockVisits: number
+  #rolling: { readonly done: Promise<void>; readonly blocks: boolean } | undefined
   #writing = 0
   #draining: Promise<void> | undefined
   #timer: NodeJS.Timeout | undefined
@@ -96,6 +104,8 @@ export class ClickBuffer implements ClickRecorder {
     intervalMs: number
     rollupIntervalMs: number
     rollupVisits: number
+    blockIntervalMs: number
+    blockVisits: number
   }) {
     this.#sink = options.sink
     this.#metrics = options.metrics
@@ -103,12 +113,15 @@ export class ClickBuffer implements ClickRecorder {
     this.#metrics.watchClickBuffer(
       () => this.size,
       () => this.#unrolled + this.#rollingVisits,
+      () => this.#unblocked + this.#blockingVisits,
     )
     this.#capacity = options.capacity
     this.#batchSize = options.batchSize
     this.#intervalMs = options.intervalMs
     this.#rollupIntervalMs = options.rollupIntervalMs
     this.#rollupVisits = options.rollupVisits
+    this.#blockIntervalMs = options.blockIntervalMs
+    this.#blockVisits = options.blockVisits
   }
 
   /**
@@ -124,7 +137,7 @@ export class ClickBuffer implements ClickRecorder {
         .then(() => {
           if (recovered) return this.#rollUpIfDue()
           recovered = true
-          return this.#rollUp()
+          return this.#rollUp(true)
         })
         .catch(() => {})
     }, this.#intervalMs).unref()
@@ -189,21 +202,34 @@ export class ClickBuffer implements ClickRecorder {
     await this.#kick(true)
   }
 
-  /** Rolls up what was written, if anything: a CLI command that recorded no visit never opens the writer's connection. */
+  /** Rolls up what was written, click blocks included, if anything: a CLI command that recorded no visit never opens the writer's connection. */
   async #rollUpWritten(): Promise<void> {
-    if (this.#unrolled > 0 || this.#rolling !== undefined) await this.#rollUp()
+    if (this.#unrolled > 0 || this.#unblocked > 0 || this.#rolling !== undefined) await this.#rollUp(true)
   }
 
   /**
    * A roll-up when one is due: once `rollupVisits` visits wait for it, or `rollupIntervalMs` after the
-   * first of those waiting was written.
+   * first of those waiting was written; with the click blocks when they are due (#blocksDue), and then
+   * even with nothing new to count.
    */
   #rollUpIfDue(): Promise<void> | undefined {
-    const waited = this.#pendingSince === undefined ? 0 : Date.now() - this.#pendingSince
-    // Half a flush interval early at most: the timer tick an interval after the write's own may fire a
-    // hair before a whole interval has passed since the write started, and the next is a tick later.
-    const due = this.#unrolled >= this.#rollupVisits || (this.#unrolled > 0 && waited >= this.#rollupIntervalMs - this.#intervalMs / 2)
-    return due ? this.#rollUp() : undefined
+    const blocks = this.#blocksDue()
+    const due = blocks || this.#unrolled >= this.#rollupVisits || (this.#unrolled > 0 && this.#waited(this.#pendingSince, this.#rollupIntervalMs))
+    return due ? this.#rollUp(blocks) : undefined
+  }
+
+  /** Click blocks are due once `blockVisits` visits wait for them, or `blockIntervalMs` after the first of those waiting was written. */
+  #blocksDue(): boolean {
+    return this.#unblocked >= this.#blockVisits || (this.#unblocked > 0 && this.#waited(this.#blocksSince, this.#blockIntervalMs))
+  }
+
+  /**
+   * Whether `intervalMs` has passed since `since`, give or take half a flush interval: the timer tick an
+   * interval after the write's own may fire a hair before a whole interval has passed since the write
+   * started, and the next is a tick later.
+   */
+  #waited(since: number | undefined, intervalMs: number): boolean {
+    return since !== undefined && Date.now() - since >= intervalMs - this.#intervalMs / 2
   }
 
   /** Starts draining unless a drain runs; returns the running drain (which a timer tick ignores if it fails). */
@@ -217,32 +243,49 @@ export class ClickBuffer implements ClickRecorder {
     return this.#draining
   }
 
-  /** Rolls up what was written, unless a roll-up runs (then waits for it and rolls up again: it may have started before the latest writes). */
-  async #rollUp(): Promise<void> {
-    await this.#rolling?.catch(() => {})
-    this.#rolling ??= (async () => {
-      this.#rollingVisits = this.#unrolled
-      this.#unrolled = 0
-      this.#pendingSince = undefined
-      const begun = Date.now()
-      const started = process.hrtime.bigint()
-      try {
-        await this.#sink.rollUp()
-        this.#metrics.observeClickRollup('ok', seconds(started))
-      } catch (error) {
-        this.#unrolled += this.#rollingVisits
-        // Tried again an interval after this attempt, not at once (the database may be down).
-        this.#pendingSince = begun
-        this.#metrics.observeClickRollup('error', seconds(started))
-        // At shutdown close() says it once, with what happens next (the next start rolls them up).
-        if (!this.#closed) this.#logger.warn({ err: error }, 'rolling up written clicks failed; retried with the next roll-up')
-        throw error
+  /**
+   * Rolls up what was written (with the click blocks: `blocks`), unless a roll-up runs: then waits for it
+   * and rolls up again, as it may have started before the latest writes; a roll-up started meanwhile by
+   * another caller serves too, unless it leaves out click blocks asked for.
+   */
+  async #rollUp(blocks: boolean): Promise<void> {
+    await this.#rolling?.done.catch(() => {})
+    while (blocks && this.#rolling !== undefined && !this.#rolling.blocks) await this.#rolling.done.catch(() => {})
+    this.#rolling ??= { done: this.#startRollUp(blocks), blocks }
+    return this.#rolling.done
+  }
+
+  async #startRollUp(blocks: boolean): Promise<void> {
+    this.#rollingVisits = this.#unrolled
+    this.#unrolled = 0
+    this.#pendingSince = undefined
+    if (blocks) {
+      this.#blockingVisits = this.#unblocked
+      this.#unblocked = 0
+      this.#blocksSince = undefined
+    }
+    const begun = Date.now()
+    const started = process.hrtime.bigint()
+    try {
+      await this.#sink.rollUp(blocks)
+      this.#metrics.observeClickRollup('ok', seconds(started))
+    } catch (error) {
+      // Tried again an interval after this attempt, not at once (the database may be down).
+      this.#unrolled += this.#rollingVisits
+      this.#pendingSince = begun
+      if (blocks) {
+        this.#unblocked += this.#blockingVisits
+        this.#blocksSince = begun
       }
-    })().finally(() => {
+      this.#metrics.observeClickRollup('error', seconds(started))
+      // At shutdown close() says it once, with what happens next (the next start rolls them up).
+      if (!this.#closed) this.#logger.warn({ err: error }, 'rolling up written clicks failed; retried with the next roll-up')
+      throw error
+    } finally {
       this.#rollingVisits = 0
+      this.#blockingVisits = 0
       this.#rolling = undefined
-    })
-    return this.#rolling
+    }
   }
 
   /** Closes the open batch: from now on it is written as it is. */
@@ -275,10 +318,12 @@ export class ClickBuffer implements ClickRecorder {
         this.#metrics.observeClickFlush('ok', size, seconds(started))
         this.#unrolled += size
         this.#pendingSince ??= begun
+        this.#unblocked += size
+        this.#blocksSince ??= begun
         // Visits of links with a click limit are rolled up at once: other instances read the limit's
         // count from the rollups, so it stays within a flush interval everywhere (docs/api.md, maxClicks).
         const limited = batch.counted !== undefined && batch.counted.size > 0
-        void (limited ? this.#rollUp() : this.#rollUpIfDue())?.catch(() => {})
+        void (limited ? this.#rollUp(this.#blocksDue()) : this.#rollUpIfDue())?.catch(() => {})
         if (this.#failing) this.#logger.info('writing clicks works again')
         this.#failing = false
       } catch (error) {

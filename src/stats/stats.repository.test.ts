@@ -19,7 +19,11 @@ for (const backend of backends) {
     before(async () => {
       t = await openTestStorage(backend)
       repo = createStatsRepository(t.storage.db, t.storage.adapter)
-      const sink = createVisitWriter(repo, createRollup(t.storage.db, t.storage.adapter), { shared: t.storage.adapter.sharedAcrossInstances, now: Date.now })
+      const sink = createVisitWriter(repo, createRollup(t.storage.db, t.storage.adapter), {
+        shared: t.storage.adapter.sharedAcrossInstances,
+        blockIntervalMs: 0,
+        now: Date.now,
+      })
       write = (visits) => writeAndRollUp(sink, visits)
     })
     after(() => t.close())

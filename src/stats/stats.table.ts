@@ -13,7 +13,19 @@ export interface ClickJournalTable {
   data: string
 }
 
-/** A link's recorded visits of one hour from one roll-up, oldest first, for the clicks export: a VisitColumns in JSON. */
+/**
+ * Per writer, the last of its journal rows counted in the statistics: those up to it wait only for their
+ * click blocks, which a later roll-up writes (with every row it then takes) before it deletes them.
+ */
+export interface ClickJournalMarksTable {
+  instance: string
+  rolled_through: string
+}
+
+/**
+ * A link's recorded visits of one hour from one roll-up that writes blocks (every few roll-ups: those of
+ * the rows it takes), oldest first, for the clicks export: a BlockColumns in JSON.
+ */
 export interface ClickBlocksTable {
   id: string
   link_id: string

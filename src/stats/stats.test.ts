@@ -360,7 +360,7 @@ describe('click pipeline under write failures', () => {
       if (failing) throw new Error('injected: the database is down')
       await sink.write(visits)
     },
-    rollUp: () => sink.rollUp(),
+    rollUp: (blocks) => sink.rollUp(blocks),
   })
   before(async () => {
     const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as { msg: string }) })
@@ -485,6 +485,7 @@ describe('click flusher triggers', () => {
     const link = await insertLink(t.storage.db)
     const crashed = createVisitWriter(createStatsRepository(t.storage.db, t.storage.adapter), createRollup(t.storage.db, t.storage.adapter), {
       shared: false,
+      blockIntervalMs: 0,
       now: Date.now,
     })
     await crashed.write(encodeVisits([visit(link.id, Date.now()), visit(link.id, Date.now(), { ip: '198.51.100.9' })]))

@@ -7,8 +7,9 @@ import { classifyBatch, daysOf, type EncodedVisits } from './visit-batch.js'
 import type { VisitColumns } from './visit-columns.js'
 
 /**
- * Another writer's journal rows are rolled up by this one once they are this old: that writer stopped
- * without rolling them up (a crash), as a live one rolls up its own every few seconds.
+ * Another writer's journal rows are rolled up by this one once they are this much older than the
+ * longest a live writer keeps them (its click blocks' interval, and then the roll-up's): that writer
+ * stopped without rolling them up (a crash).
  */
 export const STALE_JOURNAL_MS = 60_000
 
@@ -19,10 +20,10 @@ export const STALE_JOURNAL_MS = 60_000
  * database (each rolls up its own batches); without them, any row in the journal is this writer's
  * to roll up (those a crashed process left).
  */
-export function createVisitWriter(repo: StatsRepository, rollup: Rollup, options: { shared: boolean; now: () => number }): ClickSink {
+export function createVisitWriter(repo: StatsRepository, rollup: Rollup, options: { shared: boolean; blockIntervalMs: number; now: () => number }): ClickSink {
   const salts = new Map<number, Promise<string>>()
   const instance = randomBytes(12).toString('base64url')
-  /** This writer's journal rows not rolled up yet, as appended: a roll-up need not parse them again. */
+  /** This writer's journal rows not in click blocks yet, as appended: a roll-up need not parse them again. */
   const own = new Map<string, VisitColumns>()
 
   /** The day's salt, read once per day (every instance shares the one in the database). */
@@ -50,12 +51,13 @@ export function createVisitWriter(repo: StatsRepository, rollup: Rollup, options
   return {
     write: writeEncoded,
 
-    async rollUp() {
+    async rollUp(blocks = true) {
       const now = options.now()
-      const rolled = new Set(own.keys())
-      await rollup.rollUp(instance, own, options.shared ? now - STALE_JOURNAL_MS : Infinity, now)
-      // Rolled up now, or before by another writer (then no longer in the journal): gone either way.
-      for (const id of rolled) own.delete(id)
+      const taken = new Set(own.keys())
+      const staleBefore = options.shared ? now - options.blockIntervalMs - STALE_JOURNAL_MS : Infinity
+      await rollup.rollUp(instance, own, staleBefore, now, blocks)
+      // In blocks now, or before by another writer (then no longer in the journal): gone either way.
+      if (blocks) for (const id of taken) own.delete(id)
       // After the roll-up: a visit of yesterday that it added is then in the hour rows the day is built from.
       await rollup.compactDays(now)
     },

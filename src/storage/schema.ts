@@ -7,6 +7,7 @@ import type { TokensTable } from '../tokens/tokens.table.js'
 import type { WebhookDeliveriesTable, WebhooksTable } from '../webhooks/webhooks.table.js'
 import type {
   ClickBlocksTable,
+  ClickJournalMarksTable,
   ClickJournalTable,
   ClickSaltsTable,
   FacetsCompactionTable,
@@ -25,6 +26,7 @@ export interface Database {
   conversations: ConversationsTable
   messages: MessagesTable
   click_journal: ClickJournalTable
+  click_journal_marks: ClickJournalMarksTable
   click_blocks: ClickBlocksTable
   link_click_rollups: LinkClickRollupsTable
   link_click_facets: LinkClickFacetsTable

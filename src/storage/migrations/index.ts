@@ -13,6 +13,7 @@ import * as createSessions from './0012-create-sessions.js'
 import * as clickJournal from './0013-click-journal.js'
 import * as compactDayFacets from './0014-compact-day-facets.js'
 import * as hourFacetsInRollups from './0015-hour-facets-in-rollups.js'
+import * as clickJournalMarks from './0016-click-journal-marks.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -31,4 +32,5 @@ export const migrations = {
   '0013-click-journal': clickJournal,
   '0014-compact-day-facets': compactDayFacets,
   '0015-hour-facets-in-rollups': hourFacetsInRollups,
+  '0016-click-journal-marks': clickJournalMarks,
 }
