@@ -182,21 +182,25 @@ async function verify(server: ServerProcess, links: { path: string; destination:
 }
 
 /**
- * Polls Linkline's click gauges until every visit is written and rolled up. The roll-up comes an
- * interval (LINKLINE_CLICK_ROLLUP_INTERVAL_MS) after the run's first batch was written, an idle wait of
- * up to that long, polled once a second: each poll is a /metrics scrape that the server's CPU time
- * counts, ~1.3 ms of its serving thread (prom-client's default metrics), ~0.15 µs per redirect of a
- * 5 s run when polled four times a second.
+ * Polls Linkline's click gauges until every visit is written, rolled up and in its click block. The
+ * roll-up comes an interval (LINKLINE_CLICK_ROLLUP_INTERVAL_MS) after the run's first batch was
+ * written, the blocks up to LINKLINE_CLICK_BLOCK_INTERVAL_MS after it: an idle wait of up to that
+ * long, polled once a second, as each poll is a /metrics scrape that the server's CPU time counts,
+ * ~1.3 ms of its serving thread (prom-client's default metrics).
  */
 export async function drainClicks(server: ServerProcess): Promise<{ backlog: number; drainSeconds: number }> {
   const started = performance.now()
   const waiting = async () => {
     const metrics = await (await fetch(`${server.url}/metrics`)).text()
-    return (sample(metrics, 'linkline_click_buffer_size') ?? NaN) + (sample(metrics, 'linkline_click_journal_size') ?? 0)
+    return (
+      (sample(metrics, 'linkline_click_buffer_size') ?? NaN) +
+      (sample(metrics, 'linkline_click_journal_size') ?? 0) +
+      (sample(metrics, 'linkline_click_blocks_pending') ?? 0)
+    )
   }
   const backlog = await waiting()
   for (let left = backlog; left > 0; left = await waiting()) {
-    if (performance.now() - started > 60_000) throw new Error(`Linkline still had ${left} visits to write a minute after the load stopped`)
+    if (performance.now() - started > 60_000) throw new Error(`Linkline still had ${left} visits to write or roll up a minute after the load stopped`)
     await new Promise((resolve) => setTimeout(resolve, 1000))
   }
   return { backlog, drainSeconds: (performance.now() - started) / 1000 }

@@ -14,11 +14,12 @@ import { insertLinks, linkRow, redirectLinks, SMALL_OWNER } from './seed.js'
  * One measurement of the click writer without HTTP, in this process (run by rollup.bench.ts, one child
  * process per measurement): `links` links on a fresh SQLite file, then `rollups` times `visits` visits
  * spread over them in rotation (each link keeps its User-Agent, as in the redirect bench), appended in
- * batches of 50,000 and rolled up. Prints the CPU µs per visit of each round's appends and roll-up
- * (process CPU time: garbage collection on V8's helper threads included).
- * Usage: node dist/bench/rollup-runner.js <links> <visits per roll-up> <roll-ups>
+ * batches of 50,000 and rolled up, with the click blocks every `blocksEvery` roll-ups (and the last).
+ * Prints the CPU µs per visit of each round's appends and roll-up (process CPU time: garbage collection
+ * on V8's helper threads included).
+ * Usage: node dist/bench/rollup-runner.js <links> <visits per roll-up> <roll-ups> [blocksEvery, default 1]
  */
-const [links, visits, rollups] = process.argv.slice(2).map(Number) as [number, number, number]
+const [links, visits, rollups, blocksEvery = 1] = process.argv.slice(2).map(Number) as [number, number, number, number?]
 const BATCH = 50_000
 const dir = mkdtempSync(join(tmpdir(), 'linkline-rollup-'))
 const storage = openStorage({ databaseUrl: `sqlite:${join(dir, 'rollup.db')}`, databasePoolSize: 1, databaseStatementTimeoutMs: 60_000 })
@@ -74,7 +75,7 @@ try {
     for (const batch of batches) await writer.write(batch)
     const append = micros(appending)
     const rolling = process.cpuUsage()
-    await writer.rollUp()
+    await writer.rollUp((round + 1) % blocksEvery === 0 || round === rollups - 1)
     rounds.push({ append, rollUp: micros(rolling) })
   }
   console.log(JSON.stringify(rounds))
