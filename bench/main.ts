@@ -60,7 +60,8 @@ if (values.only === 'rollup') {
   const settings = {
     links: 100_000,
     visits: 450_000,
-    rollups: values.quick ? 3 : 4,
+    rollups: values.quick ? 4 : 7,
+    blocksEvery: 3,
     repeats: values.quick ? 2 : 4,
     baseline: values.baseline === undefined ? undefined : resolve(values.baseline),
   }

@@ -7,11 +7,11 @@ const human: Profile = { bot: false, qr: false, referrer: null, browser: 'Firefo
 const bot: Profile = { ...human, bot: true }
 const at = (iso: string) => Date.parse(iso)
 
-/** A journal batch of [link, time, profile, visitor] visits. */
-function batch(visits: [string, string, Profile, string][]) {
+/** A journal batch of [link, time, profile, visitor] visits, to count and to put in blocks unless told otherwise. */
+function batch(visits: [string, string, Profile, string][], use = { count: true, block: true }) {
   const columns = new VisitColumnsBuilder()
   for (const [link, time, profile, visitor] of visits) columns.push(columns.intern(link), at(time), columns.profile(profile), columns.intern(visitor))
-  return columns.build()
+  return { batch: columns.build(), ...use }
 }
 
 test('the tally keeps each visitor’s first visit of the day, per link, whatever the order of visits and batches', () => {
@@ -46,4 +46,33 @@ test('the tally keeps each visitor’s first visit of the day, per link, whateve
   assert.deepEqual(Object.fromEntries(links.get('lnk_b')?.visitors.get(at('2026-06-01T00:00:00Z')) ?? []), { v1: at('2026-06-01T10:31:00Z') })
   assert.equal(a.hours.get(at('2026-06-01T10:00:00Z'))?.start, at('2026-06-01T10:10:00Z'))
   assert.equal(a.hours.get(at('2026-06-01T10:00:00Z'))?.end, at('2026-06-01T10:50:00Z'))
+})
+
+test('visits counted by an earlier roll-up are only listed for their blocks; visits left for a later block are only counted', () => {
+  const { links, visits } = tally([
+    batch([['lnk_a', '2026-06-01T10:30:00Z', human, 'v1']], { count: false, block: true }),
+    batch(
+      [
+        ['lnk_a', '2026-06-01T10:20:00Z', human, 'v2'],
+        ['lnk_a', '2026-06-01T11:20:00Z', bot, 'v2'],
+      ],
+      { count: true, block: false },
+    ),
+    batch([['lnk_a', '2026-06-01T10:40:00Z', human, 'v3']]),
+  ])
+  const a = links.get('lnk_a')
+  assert.ok(a)
+  const hours = Object.fromEntries(
+    [...a.hours].map(([hour, t]) => [new Date(hour).toISOString(), { counted: [t.total, t.human, t.bot], listed: t.listed, from: t.start, to: t.end }]),
+  )
+  assert.deepEqual(hours, {
+    '2026-06-01T10:00:00.000Z': { counted: [2, 2, 0], listed: 2, from: at('2026-06-01T10:30:00Z'), to: at('2026-06-01T10:40:00Z') },
+    '2026-06-01T11:00:00.000Z': { counted: [1, 0, 1], listed: 0, from: Infinity, to: -Infinity },
+  })
+  assert.deepEqual(
+    Object.keys(Object.fromEntries(a.visitors.get(at('2026-06-01T00:00:00Z')) ?? [])).sort(),
+    ['v2', 'v3'],
+    'visitors of the counted visits only',
+  )
+  assert.equal(visits.at.length, 2, 'only the listed visits')
 })

@@ -44,7 +44,7 @@ const KNOWN_VISITORS_MAX = 250_000
  */
 const WRITTEN_FACETS_MAX_CHARS = 4_000_000
 
-/** What one roll-up adds for one link and hour. */
+/** What one roll-up adds for one link and hour: counters of the visits it counts, and the list of those it puts in blocks. */
 interface HourTally {
   total: number
   human: number
@@ -56,7 +56,8 @@ interface HourTally {
   profiles: Map<number, number>
   /** The hour's breakdowns as they will be written: what the table holds, plus `profiles` (hourFacets). */
   facets: Facets | undefined
-  /** The hour's visits, for its click block (the export): the first and last of its list in the roll-up's VisitList. */
+  /** The hour's visits for its click block (the export): how many, the first and last of their list in the roll-up's VisitList, their times. */
+  listed: number
   first: number
   last: number
   start: number
@@ -100,18 +101,25 @@ export interface Tally {
   visits: VisitList
 }
 
+/** A journal batch as a roll-up takes it: to count (not counted before), to put in click blocks, or both. */
+export interface TalliedBatch {
+  batch: VisitColumns
+  count: boolean
+  block: boolean
+}
+
 /**
  * Sums batches of classified visits per link, hour and profile, in memory: the database then receives
- * one row per distinct key, not one per visit, so a flood on one link costs a handful of rows.
+ * one row per distinct key, not one per visit, so a flood on one link costs a handful of rows. The
+ * visits of batches to put in blocks are listed per link and hour, in the same pass.
  */
-export function tally(batches: Iterable<VisitColumns>): Tally {
+export function tally(batches: readonly TalliedBatch[]): Tally {
   const links = new Map<string, LinkTally>()
   const table = new ProfileTable()
-  const all = [...batches]
-  const size = all.reduce((sum, b) => sum + b.visits.length / VISIT_FIELDS, 0)
+  const size = batches.reduce((sum, b) => sum + (b.block ? b.batch.visits.length / VISIT_FIELDS : 0), 0)
   const visits: VisitList = { at: new Float64Array(size), profile: new Int32Array(size), next: new Int32Array(size) }
   let n = 0
-  for (const batch of all) {
+  for (const { batch, count, block } of batches) {
     const { base, strings, visits: v } = batch
     // The batch's own profile numbers, as the roll-up's.
     const ids = profilesOf(batch).map((p) => table.id(p))
@@ -145,26 +153,31 @@ export function tally(batches: Iterable<VisitColumns>): Tally {
             lastHuman: null,
             profiles: new Map(),
             facets: undefined,
+            listed: 0,
             first: -1,
             last: -1,
-            start: at,
-            end: at,
+            start: Infinity,
+            end: -Infinity,
             ordered: true,
           }
           link.hours.set(hour, link.current)
         }
       }
       const tally = link.current as HourTally
-      if (at < tally.end) tally.ordered = false
-      tally.start = Math.min(tally.start, at)
-      tally.end = Math.max(tally.end, at)
+      if (block) {
+        if (at < tally.end) tally.ordered = false
+        tally.start = Math.min(tally.start, at)
+        tally.end = Math.max(tally.end, at)
+        tally.listed++
+        visits.at[n] = at
+        visits.profile[n] = id
+        visits.next[n] = -1
+        if (tally.last === -1) tally.first = n
+        else visits.next[tally.last] = n
+        tally.last = n++
+      }
+      if (!count) continue
       tally.total++
-      visits.at[n] = at
-      visits.profile[n] = id
-      visits.next[n] = -1
-      if (tally.last === -1) tally.first = n
-      else visits.next[tally.last] = n
-      tally.last = n++
       if (profile.bot) {
         tally.bot++
         continue
@@ -192,7 +205,7 @@ export function tally(batches: Iterable<VisitColumns>): Tally {
 
 /** An hour's visits as a click block, in time order (batches from several writers can interleave: a stale journal taken over). */
 function blockOf(hour: HourTally, visits: VisitList, profiles: readonly Profile[]): string {
-  let pairs: number[] = new Array<number>(hour.total * BLOCK_FIELDS)
+  let pairs: number[] = new Array<number>(hour.listed * BLOCK_FIELDS)
   for (let i = hour.first, o = 0; i !== -1; i = visits.next[i] as number, o += BLOCK_FIELDS) {
     pairs[o] = visits.at[i] as number
     pairs[o + 1] = visits.profile[i] as number
@@ -379,25 +392,25 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
         const finished = blocks ? rows : rows.filter((r) => r.instance !== instance)
         if (uncounted.length === 0 && finished.length === 0) return 0
 
-        const batches = await batchesOf(trx, instance, own, uniqueRows([...uncounted, ...finished]))
-        let counted: Tally | undefined
+        const counting = new Set(uncounted)
+        const blocking = new Set(finished)
+        const taken = rows.filter((r) => counting.has(r) || blocking.has(r))
+        const batches = await batchesOf(trx, instance, own, taken)
+        const {
+          links,
+          profiles,
+          visits: list,
+        } = tally(taken.map((r) => ({ batch: batches.get(r.id) as VisitColumns, count: counting.has(r), block: blocking.has(r) })))
+        await dropDeletedLinks(trx, links)
         if (uncounted.length > 0) {
           generation = await written.begin(trx)
-          counted = tally(uncounted.map((r) => batches.get(r.id) as VisitColumns))
-          await dropDeletedLinks(trx, counted.links)
-          await writeVisitors(trx, statements, counted.links, known, remembered)
-          await hourFacets(trx, counted.links, counted.profiles.list, written)
-          hourRows = await writeRollups(trx, statements, counted.links)
-          await writeDayFacets(trx, statements, counted.links, counted.profiles.list, dayOf(now))
+          await writeVisitors(trx, statements, links, known, remembered)
+          await hourFacets(trx, links, profiles.list, written)
+          hourRows = await writeRollups(trx, statements, links)
+          await writeDayFacets(trx, statements, links, profiles.list, dayOf(now))
         }
         if (finished.length > 0) {
-          // Usually the same rows as counted (both are in `rows` order): their tally serves both.
-          let blocked = finished.length === uncounted.length && finished.every((r, i) => r === uncounted[i]) ? counted : undefined
-          if (blocked === undefined) {
-            blocked = tally(finished.map((r) => batches.get(r.id) as VisitColumns))
-            await dropDeletedLinks(trx, blocked.links)
-          }
-          await writeBlocks(trx, statements, blocked.links, blocked.visits, blocked.profiles.list)
+          await writeBlocks(trx, statements, links, list, profiles.list)
           for (const ids of chunks(
             finished.map((r) => r.id),
             CHUNK,
@@ -517,10 +530,6 @@ function rollupStatements() {
 }
 type Statements = ReturnType<typeof rollupStatements>
 
-/** Journal rows once each, in id order. */
-const uniqueRows = <R extends { id: string }>(rows: readonly R[]): R[] =>
-  [...new Map(rows.map((r) => [r.id, r])).values()].sort((a, b) => (a.id < b.id ? -1 : 1))
-
 /** The batches of journal rows by id: this writer's from `own`, the others (and any `own` lacks) parsed from the journal. */
 async function batchesOf(
   trx: Transaction<Database>,
@@ -628,7 +637,9 @@ async function hourFacets(trx: Transaction<Database>, links: Map<string, LinkTal
 async function writeRollups(trx: Transaction<Database>, statements: Statements, links: Map<string, LinkTally>): Promise<WrittenHourFacets> {
   const written: WrittenHourFacets = []
   const rows = [...links].flatMap(([linkId, link]) =>
-    [...link.hours].map(([hour, t]) => {
+    [...link.hours].flatMap(([hour, t]) => {
+      // An hour of visits counted before, only put in blocks by this roll-up.
+      if (t.total === 0) return []
       const facets = t.facets === undefined ? null : JSON.stringify(t.facets)
       if (t.facets !== undefined) written.push({ link_id: linkId, period_start: hour, facets: t.facets, chars: (facets as string).length })
       return {
@@ -751,14 +762,16 @@ async function writeBlocks(
   profiles: readonly Profile[],
 ): Promise<void> {
   const rows = [...links].flatMap(([linkId, link]) =>
-    [...link.hours.values()].map((hour) => ({
-      id: newId('blk'),
-      link_id: linkId,
-      start_at: hour.start,
-      end_at: hour.end,
-      clicks: hour.total,
-      data: blockOf(hour, visits, profiles),
-    })),
+    [...link.hours.values()]
+      .filter((hour) => hour.listed > 0)
+      .map((hour) => ({
+        id: newId('blk'),
+        link_id: linkId,
+        start_at: hour.start,
+        end_at: hour.end,
+        clicks: hour.listed,
+        data: blockOf(hour, visits, profiles),
+      })),
   )
   for (const chunk of chunks(rows, BLOCK_CHUNK)) await statements.blocks(trx, chunk)
 }

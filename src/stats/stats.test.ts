@@ -479,6 +479,26 @@ describe('click flusher triggers', () => {
     }
   })
 
+  test('a visit is in the statistics at the roll-up and in the clicks export once its click block is written: at the block interval, or at a flush', async () => {
+    const s = await startTestServer({
+      env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50', LINKLINE_CLICK_ROLLUP_INTERVAL_MS: '100', LINKLINE_CLICK_BLOCK_INTERVAL_MS: '30000' },
+    })
+    try {
+      const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/blocks-later' } })).body.data.id
+      const exported = async () => (await s.request('GET', `/v1/links/${id}/clicks?format=ndjson`)).text.split('\n').filter((l) => l !== '').length
+      const metrics = async () => (await s.request('GET', '/metrics', { token: null })).text
+      assert.equal((await s.request('GET', '/blocks-later', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
+      await eventually(async () => (await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks === 1)
+      assert.equal(await exported(), 0, 'counted, not in the export yet')
+      assert.equal(metric(await metrics(), 'linkline_click_blocks_pending'), 1)
+      await s.container.clicks.flush()
+      assert.equal(await exported(), 1)
+      assert.equal(metric(await metrics(), 'linkline_click_blocks_pending'), 0)
+    } finally {
+      await s.close()
+    }
+  })
+
   test('visits a process appended to the journal before it died are rolled up once the next one starts', async () => {
     // A writer that appended a batch and died before its roll-up, on the server's database (SQLite: one server per file).
     const t = await openTestStorage('sqlite')
