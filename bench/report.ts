@@ -126,8 +126,8 @@ export function renderReport(input: {
         'as a share of one core (above 100 %: the click writer thread worked beside the serving one). It is split by thread ' +
         '(Linux /proc/<pid>/task): serving is the main thread, recording the worker threads (the click writer: classifying, ' +
         "journaling and rolling up the visits), runtime V8's helper threads (garbage collection, compilation) and libuv's. " +
-        'Click backlog is how many visits were still to be written or rolled up when the load stopped, and how long ' +
-        "until they were (the roll-up comes 10 s after the run's first batch was written: mostly an idle wait).",
+        'Click backlog is how many visits were still to be written, rolled up or put in click blocks when the load stopped, and how long ' +
+        "until they were (the roll-up comes 10 s after the run's first batch was written, the blocks 30 s after it: mostly an idle wait).",
       '',
       '| pair | bare req/s | Linkline req/s | ratio | bare p50 / p99 ms | Linkline p50 / p99 ms | bare CPU µs/req (serving + recording + runtime) | Linkline CPU µs/req (serving + recording + runtime) | CPU share bare / Linkline | click backlog | unexpected bare / Linkline |',
       '|---|---|---|---|---|---|---|---|---|---|---|',

@@ -50,34 +50,70 @@ test('the roll-up interval counts from the first visit written after a quiet spe
   }
 })
 
-test('click blocks come with the roll-up due once the block interval has passed since the first visit waiting for them, then in a roll-up of their own; a flush writes them at once', async () => {
-  const [ROLLUP_MS, BLOCK_MS] = [200, 1200]
+const blocksPending = async (metrics: ReturnType<typeof createMetrics>) =>
+  Number(/^linkline_click_blocks_pending (\d+)$/m.exec(await metrics.registry.metrics())?.[1])
+
+test('while visits keep coming, roll-ups count them and their click blocks wait for the block interval; once the visits stop, the roll-up writes the blocks too', async () => {
+  // Quiet after 200 ms without a write: far more than the test's visits leave between them, even on a busy machine.
+  const [ROLLUP_MS, BLOCK_MS] = [400, 1600]
   const sink = recordingSink()
   const metrics = createMetrics()
-  const pending = async () => Number(/^linkline_click_blocks_pending (\d+)$/m.exec(await metrics.registry.metrics())?.[1])
   const buffer = new ClickBuffer({ ...bufferOptions, sink, metrics, rollupIntervalMs: ROLLUP_MS, blockIntervalMs: BLOCK_MS })
+  buffer.start()
+  const rollUps = () => sink.calls.filter((c) => c === 'r' || c === 'R')
+  try {
+    while (!sink.calls.includes('R')) await sleep(10)
+    // A visit every 30 ms: a batch written every flush interval (20 ms).
+    let firstWritten: number | undefined
+    let pendingSeen = 0
+    while (rollUps().length < 2 || rollUps().at(-1) === 'r') {
+      buffer.record(visit('lnk_1', Date.now()))
+      await sleep(30)
+      firstWritten ??= Date.now()
+      if (rollUps().length === 2 && pendingSeen === 0) pendingSeen = await blocksPending(metrics)
+    }
+    const elapsed = Date.now() - (firstWritten as number)
+    assert.ok(rollUps().filter((c) => c === 'r').length >= 2, `counted without blocks while the visits came: ${rollUps().join(' ')}`)
+    assert.ok(pendingSeen > 0, 'counted visits wait for their click blocks')
+    // Roughly: this test may notice the roll-up late on a busy machine, never early.
+    assert.ok(elapsed >= (BLOCK_MS * 2) / 3, `blocks about a block interval after the first visit was written (${elapsed} ms)`)
+    while ((await blocksPending(metrics)) > 0 || buffer.size > 0) await sleep(20)
+    assert.equal(rollUps().at(-1), 'R')
+
+    // A burst after a quiet spell: its one roll-up writes its blocks, instead of a second pass over its links later.
+    await sleep(ROLLUP_MS)
+    const from = sink.calls.length
+    buffer.record(visit('lnk_1', Date.now()))
+    while (sink.calls.length < from + 2) await sleep(10)
+    await sleep(ROLLUP_MS / 2)
+    assert.deepEqual(sink.calls.slice(from), ['w1', 'R'])
+  } finally {
+    await buffer.close()
+  }
+})
+
+test('counted while visits were being written, then no more visits: the blocks come in a roll-up of their own at the block interval; a flush writes them at once', async () => {
+  const BLOCK_MS = 900
+  const sink = recordingSink()
+  const metrics = createMetrics()
+  // A roll-up per visit written (the visit count's trigger), right after its write: never quiet.
+  const buffer = new ClickBuffer({ ...bufferOptions, rollupVisits: 1, sink, metrics, rollupIntervalMs: 60_000, blockIntervalMs: BLOCK_MS })
   buffer.start()
   try {
     while (!sink.calls.includes('R')) await sleep(10)
     buffer.record(visit('lnk_1', Date.now()))
     while (!sink.calls.includes('w1')) await sleep(10)
-    const firstWritten = Date.now()
+    const written = Date.now()
     while (!sink.calls.includes('r')) await sleep(10)
-    assert.deepEqual(sink.calls, ['R', 'w1', 'r'], 'counted, without blocks')
-    assert.equal(await pending(), 1, 'the visit waits for its click block')
-    buffer.record(visit('lnk_1', Date.now()))
+    assert.equal(await blocksPending(metrics), 1)
     while (sink.calls.filter((c) => c === 'R').length < 2) await sleep(10)
-    assert.deepEqual(
-      sink.calls,
-      ['R', 'w1', 'r', 'w1', 'r', 'R'],
-      'each visit counted a roll-up interval after its write, then both in blocks, in a roll-up with nothing new to count',
-    )
-    // Roughly: this test may notice the roll-up late on a busy machine, never early.
-    assert.ok(Date.now() - firstWritten >= (BLOCK_MS * 2) / 3, 'about a block interval after the first was written')
-    assert.equal(await pending(), 0)
+    assert.deepEqual(sink.calls, ['R', 'w1', 'r', 'R'], 'a roll-up with nothing new to count')
+    assert.ok(Date.now() - written >= (BLOCK_MS * 2) / 3, 'about a block interval after the visit was written')
+    assert.equal(await blocksPending(metrics), 0)
     buffer.record(visit('lnk_1', Date.now()))
     await buffer.flush()
-    assert.deepEqual(sink.calls.slice(6), ['w1', 'R'], 'a flush writes the blocks too')
+    assert.equal(sink.calls.at(-1), 'R', 'a flush writes the blocks too')
+    assert.equal(await blocksPending(metrics), 0)
   } finally {
     await buffer.close()
   }

@@ -54,7 +54,8 @@ export interface ClickSink {
  * the sink — every `intervalMs`, as soon as a full batch is waiting, and on close — and has them
  * rolled up `rollupIntervalMs` after the first of them was written, once `rollupVisits` visits wait for
  * it, and on flush; their click blocks come with the roll-up due `blockIntervalMs` after the first of
- * them was written (or once `blockVisits` wait), in a roll-up of their own if none is due then. A failed batch goes back to the head of the buffer and is retried by the next
+ * them was written (or once `blockVisits` wait), in a roll-up of their own if none is due then, and
+ * with any roll-up once the writes have stopped (#quiet). A failed batch goes back to the head of the buffer and is retried by the next
  * flush. The buffer is bounded (visits being written count too): when the database is slow or down,
  * visits beyond the bound are dropped and counted, so that the redirect never waits for statistics.
  */
@@ -85,6 +86,8 @@ export class ClickBuffer implements ClickRecorder {
   #unblocked = 0
   #blockingVisits = 0
   #blocksSince: number | undefined
+  /** When the last batch was written. */
+  #lastWritten = 0
   readonly #blockIntervalMs: number
   readonly #blockVisits: number
   #rolling: { readonly done: Promise<void>; readonly blocks: boolean } | undefined
@@ -213,9 +216,19 @@ export class ClickBuffer implements ClickRecorder {
    * even with nothing new to count.
    */
   #rollUpIfDue(): Promise<void> | undefined {
-    const blocks = this.#blocksDue()
-    const due = blocks || this.#unrolled >= this.#rollupVisits || (this.#unrolled > 0 && this.#waited(this.#pendingSince, this.#rollupIntervalMs))
-    return due ? this.#rollUp(blocks) : undefined
+    const count = this.#unrolled >= this.#rollupVisits || (this.#unrolled > 0 && this.#waited(this.#pendingSince, this.#rollupIntervalMs))
+    const blocks = this.#blocksDue() || (count && this.#quiet())
+    return count || blocks ? this.#rollUp(blocks) : undefined
+  }
+
+  /**
+   * Nothing buffered, and no batch written for half a roll-up interval: the visits have stopped, so no
+   * later roll-up's visits would join these in their blocks, and writing them apart would only cost a
+   * second pass over the same links (a burst's blocks then come with its roll-up, as before the blocks
+   * had an interval of their own).
+   */
+  #quiet(): boolean {
+    return this.size === 0 && Date.now() - this.#lastWritten >= this.#rollupIntervalMs / 2
   }
 
   /** Click blocks are due once `blockVisits` visits wait for them, or `blockIntervalMs` after the first of those waiting was written. */
@@ -320,6 +333,7 @@ export class ClickBuffer implements ClickRecorder {
         this.#pendingSince ??= begun
         this.#unblocked += size
         this.#blocksSince ??= begun
+        this.#lastWritten = Date.now()
         // Visits of links with a click limit are rolled up at once: other instances read the limit's
         // count from the rollups, so it stays within a flush interval everywhere (docs/api.md, maxClicks).
         const limited = batch.counted !== undefined && batch.counted.size > 0

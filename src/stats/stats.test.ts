@@ -479,22 +479,35 @@ describe('click flusher triggers', () => {
     }
   })
 
-  test('a visit is in the statistics at the roll-up and in the clicks export once its click block is written: at the block interval, or at a flush', async () => {
+  test('while visits keep coming, a visit is in the statistics at its roll-up and in the clicks export once its click block is written: at the block interval, or at a flush', async () => {
     const s = await startTestServer({
-      env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50', LINKLINE_CLICK_ROLLUP_INTERVAL_MS: '100', LINKLINE_CLICK_BLOCK_INTERVAL_MS: '30000' },
+      env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50', LINKLINE_CLICK_ROLLUP_INTERVAL_MS: '1000', LINKLINE_CLICK_BLOCK_INTERVAL_MS: '30000' },
     })
+    let visiting = true
+    let sent = 0
     try {
       const id = (await s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/blocks-later' } })).body.data.id
       const exported = async () => (await s.request('GET', `/v1/links/${id}/clicks?format=ndjson`)).text.split('\n').filter((l) => l !== '').length
+      const humanClicks = async () => (await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks as number
       const metrics = async () => (await s.request('GET', '/metrics', { token: null })).text
-      assert.equal((await s.request('GET', '/blocks-later', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
-      await eventually(async () => (await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks === 1)
+      // A visit every 30 ms: the roll-ups never find the writes stopped (which would write the blocks with them).
+      const visits = (async () => {
+        while (visiting) {
+          assert.equal((await s.request('GET', '/blocks-later', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
+          sent++
+          await new Promise((resolve) => setTimeout(resolve, 30))
+        }
+      })()
+      await eventually(async () => (await humanClicks()) > 0)
       assert.equal(await exported(), 0, 'counted, not in the export yet')
-      assert.equal(metric(await metrics(), 'linkline_click_blocks_pending'), 1)
+      assert.ok(metric(await metrics(), 'linkline_click_blocks_pending') > 0)
+      visiting = false
+      await visits
       await s.container.clicks.flush()
-      assert.equal(await exported(), 1)
+      assert.deepEqual({ exported: await exported(), counted: await humanClicks() }, { exported: sent, counted: sent })
       assert.equal(metric(await metrics(), 'linkline_click_blocks_pending'), 0)
     } finally {
+      visiting = false
       await s.close()
     }
   })
