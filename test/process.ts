@@ -68,8 +68,8 @@ export interface ServerProcess {
   output(): string
   stdout(): string
   stderr(): string
-  /** Resolves with the exit code. */
-  exited: Promise<number | null>
+  /** Resolves with the exit code, or with the signal's name when one killed the process (so that a failed assertion says which). */
+  exited: Promise<number | NodeJS.Signals>
 }
 
 /**
@@ -97,7 +97,7 @@ export async function startServerProcess(
   let stderr = ''
   child.stdout?.on('data', (c: Buffer) => ((out += c.toString()), (stdout += c.toString())))
   child.stderr?.on('data', (c: Buffer) => ((out += c.toString()), (stderr += c.toString())))
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const exited = new Promise<number | NodeJS.Signals>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal as NodeJS.Signals))))
   const url = options.url ?? `http://127.0.0.1:${env.PORT}`
   // A deadline that only ends a start that hangs: generous, as a loaded machine (and coverage, which
   // slows every process down) took over 10 s to start a server through npm.

@@ -379,7 +379,7 @@ for (const backend of backends)
         assert.match(server.stderr(), /ll_[\w-]{43}/, 'the first token is still to be shown')
       } finally {
         server.child.kill('SIGTERM')
-        assert.equal(await server.exited, 0)
+        assert.equal(await server.exited, 0, server.output())
       }
       assert.match(cli(['serve', '--port', 'eighty'], fresh).stderr, /PORT must be an integer/)
     })
