@@ -388,20 +388,21 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
         const marks = new Map<string, string>()
         for (const r of await trx.selectFrom('click_journal_marks').selectAll().where('instance', 'in', writers).execute())
           marks.set(r.instance, r.rolled_through)
-        const uncounted = rows.filter((r) => r.id > (marks.get(r.instance) ?? ''))
-        const finished = blocks ? rows : rows.filter((r) => r.instance !== instance)
-        if (uncounted.length === 0 && finished.length === 0) return 0
+        // Count the rows after their writer's mark; put in blocks every row taken with `blocks`, and another writer's always.
+        const taken = rows
+          .map((row) => ({ row, count: row.id > (marks.get(row.instance) ?? ''), block: blocks || row.instance !== instance }))
+          .filter((t) => t.count || t.block)
+        if (taken.length === 0) return 0
 
-        const counting = new Set(uncounted)
-        const blocking = new Set(finished)
-        const taken = rows.filter((r) => counting.has(r) || blocking.has(r))
-        const batches = await batchesOf(trx, instance, own, taken)
-        const {
-          links,
-          profiles,
-          visits: list,
-        } = tally(taken.map((r) => ({ batch: batches.get(r.id) as VisitColumns, count: counting.has(r), block: blocking.has(r) })))
+        const batches = await batchesOf(
+          trx,
+          instance,
+          own,
+          taken.map((t) => t.row),
+        )
+        const { links, profiles, visits: list } = tally(taken.map((t) => ({ batch: batches.get(t.row.id) as VisitColumns, count: t.count, block: t.block })))
         await dropDeletedLinks(trx, links)
+        const uncounted = taken.filter((t) => t.count)
         if (uncounted.length > 0) {
           generation = await written.begin(trx)
           await writeVisitors(trx, statements, links, known, remembered)
@@ -409,25 +410,24 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
           hourRows = await writeRollups(trx, statements, links)
           await writeDayFacets(trx, statements, links, profiles.list, dayOf(now))
         }
+        const finished = taken.filter((t) => t.block).map((t) => t.row.id)
         if (finished.length > 0) {
           await writeBlocks(trx, statements, links, list, profiles.list)
-          for (const ids of chunks(
-            finished.map((r) => r.id),
-            CHUNK,
-          ))
-            await trx.deleteFrom('click_journal').where('id', 'in', ids).execute()
+          for (const ids of chunks(finished, CHUNK)) await trx.deleteFrom('click_journal').where('id', 'in', ids).execute()
         }
-        // This writer's rows left in the journal are all counted now; a writer whose rows are all gone needs no mark.
-        const left = rows.filter((r) => r.instance === instance && !blocks)
-        if (left.length > 0) {
-          const through = (left.at(-1) as { id: string }).id
-          await trx
-            .insertInto('click_journal_marks')
-            .values({ instance, rolled_through: through })
-            .onConflict((oc) => oc.column('instance').doUpdateSet({ rolled_through: through }))
-            .execute()
+        if (!blocks) {
+          // This writer's rows left in the journal, all counted now: the mark moves to the last of them.
+          const through = rows.findLast((r) => r.instance === instance)?.id
+          if (through !== undefined) {
+            await trx
+              .insertInto('click_journal_marks')
+              .values({ instance, rolled_through: through })
+              .onConflict((oc) => oc.column('instance').doUpdateSet({ rolled_through: through }))
+              .execute()
+          }
         }
-        const done = writers.filter((w) => w !== instance || blocks)
+        // A writer whose rows are all gone needs no mark (this one's stays while its rows wait for their blocks).
+        const done = blocks ? writers : writers.filter((w) => w !== instance)
         if (done.length > 0) {
           await trx
             .deleteFrom('click_journal_marks')
@@ -437,7 +437,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
             )
             .execute()
         }
-        return uncounted.reduce((sum, r) => sum + (batches.get(r.id) as VisitColumns).visits.length / VISIT_FIELDS, 0)
+        return uncounted.reduce((sum, t) => sum + (batches.get(t.row.id) as VisitColumns).visits.length / VISIT_FIELDS, 0)
       })
       // Only what committed is known to be in the tables.
       remember(remembered)

@@ -72,20 +72,10 @@ export class ClickBuffer implements ClickRecorder {
   readonly #open = new VisitBatchBuilder()
   #sealed: EncodedVisits[] = []
   #sealedVisits = 0
-  /** Visits written since the last roll-up started, and those the running roll-up takes. */
-  #unrolled = 0
-  #rollingVisits = 0
-  /**
-   * When the first batch that waits for a roll-up was written (undefined while none waits). The interval
-   * counts from there, not from the last roll-up: after a quiet spell the first visits then wait like
-   * any others, instead of being rolled up at once on their own (a roll-up costs per link and hour, so
-   * a burst's first second alone cost nearly as much as the whole burst).
-   */
-  #pendingSince: number | undefined
-  /** Visits written and not in click blocks yet (the running roll-up's that writes them apart), and since when the first of them was written. */
-  #unblocked = 0
-  #blockingVisits = 0
-  #blocksSince: number | undefined
+  /** Visits written and not counted yet by a roll-up. */
+  readonly #uncounted = new Backlog()
+  /** Visits written and not in click blocks yet. */
+  readonly #unblocked = new Backlog()
   /** When the last batch was written. */
   #lastWritten = 0
   readonly #blockIntervalMs: number
@@ -115,8 +105,8 @@ export class ClickBuffer implements ClickRecorder {
     this.#logger = options.logger
     this.#metrics.watchClickBuffer(
       () => this.size,
-      () => this.#unrolled + this.#rollingVisits,
-      () => this.#unblocked + this.#blockingVisits,
+      () => this.#uncounted.size,
+      () => this.#unblocked.size,
     )
     this.#capacity = options.capacity
     this.#batchSize = options.batchSize
@@ -207,7 +197,8 @@ export class ClickBuffer implements ClickRecorder {
 
   /** Rolls up what was written, click blocks included, if anything: a CLI command that recorded no visit never opens the writer's connection. */
   async #rollUpWritten(): Promise<void> {
-    if (this.#unrolled > 0 || this.#unblocked > 0 || this.#rolling !== undefined) await this.#rollUp(true)
+    // Every visit not counted yet waits for its blocks too.
+    if (this.#unblocked.waiting > 0 || this.#rolling !== undefined) await this.#rollUp(true)
   }
 
   /**
@@ -216,7 +207,7 @@ export class ClickBuffer implements ClickRecorder {
    * even with nothing new to count.
    */
   #rollUpIfDue(): Promise<void> | undefined {
-    const count = this.#unrolled >= this.#rollupVisits || (this.#unrolled > 0 && this.#waited(this.#pendingSince, this.#rollupIntervalMs))
+    const count = this.#uncounted.due(this.#rollupVisits, this.#rollupIntervalMs, this.#intervalMs)
     const blocks = this.#blocksDue() || (count && this.#quiet())
     return count || blocks ? this.#rollUp(blocks) : undefined
   }
@@ -233,16 +224,7 @@ export class ClickBuffer implements ClickRecorder {
 
   /** Click blocks are due once `blockVisits` visits wait for them, or `blockIntervalMs` after the first of those waiting was written. */
   #blocksDue(): boolean {
-    return this.#unblocked >= this.#blockVisits || (this.#unblocked > 0 && this.#waited(this.#blocksSince, this.#blockIntervalMs))
-  }
-
-  /**
-   * Whether `intervalMs` has passed since `since`, give or take half a flush interval: the timer tick an
-   * interval after the write's own may fire a hair before a whole interval has passed since the write
-   * started, and the next is a tick later.
-   */
-  #waited(since: number | undefined, intervalMs: number): boolean {
-    return since !== undefined && Date.now() - since >= intervalMs - this.#intervalMs / 2
+    return this.#unblocked.due(this.#blockVisits, this.#blockIntervalMs, this.#intervalMs)
   }
 
   /** Starts draining unless a drain runs; returns the running drain (which a timer tick ignores if it fails). */
@@ -269,14 +251,8 @@ export class ClickBuffer implements ClickRecorder {
   }
 
   async #startRollUp(blocks: boolean): Promise<void> {
-    this.#rollingVisits = this.#unrolled
-    this.#unrolled = 0
-    this.#pendingSince = undefined
-    if (blocks) {
-      this.#blockingVisits = this.#unblocked
-      this.#unblocked = 0
-      this.#blocksSince = undefined
-    }
+    const taken = blocks ? [this.#uncounted, this.#unblocked] : [this.#uncounted]
+    for (const backlog of taken) backlog.take()
     const begun = Date.now()
     const started = process.hrtime.bigint()
     try {
@@ -284,19 +260,13 @@ export class ClickBuffer implements ClickRecorder {
       this.#metrics.observeClickRollup('ok', seconds(started))
     } catch (error) {
       // Tried again an interval after this attempt, not at once (the database may be down).
-      this.#unrolled += this.#rollingVisits
-      this.#pendingSince = begun
-      if (blocks) {
-        this.#unblocked += this.#blockingVisits
-        this.#blocksSince = begun
-      }
+      for (const backlog of taken) backlog.putBack(begun)
       this.#metrics.observeClickRollup('error', seconds(started))
       // At shutdown close() says it once, with what happens next (the next start rolls them up).
       if (!this.#closed) this.#logger.warn({ err: error }, 'rolling up written clicks failed; retried with the next roll-up')
       throw error
     } finally {
-      this.#rollingVisits = 0
-      this.#blockingVisits = 0
+      for (const backlog of taken) backlog.taken = 0
       this.#rolling = undefined
     }
   }
@@ -329,10 +299,8 @@ export class ClickBuffer implements ClickRecorder {
       try {
         await this.#sink.write(batch)
         this.#metrics.observeClickFlush('ok', size, seconds(started))
-        this.#unrolled += size
-        this.#pendingSince ??= begun
-        this.#unblocked += size
-        this.#blocksSince ??= begun
+        this.#uncounted.add(size, begun)
+        this.#unblocked.add(size, begun)
         this.#lastWritten = Date.now()
         // Visits of links with a click limit are rolled up at once: other instances read the limit's
         // count from the rollups, so it stays within a flush interval everywhere (docs/api.md, maxClicks).
@@ -352,6 +320,51 @@ export class ClickBuffer implements ClickRecorder {
         this.#writing = 0
       }
     }
+  }
+}
+
+/**
+ * Visits written and waiting for a step of the roll-up (their counts, or their click blocks): how many,
+ * how many the running roll-up took, and when the first of those waiting was written (undefined while
+ * none waits). The step's interval counts from there, not from its last run: after a quiet spell the
+ * first visits then wait like any others, instead of being rolled up at once on their own (a roll-up
+ * costs per link and hour, so a burst's first second alone cost nearly as much as the whole burst).
+ */
+class Backlog {
+  waiting = 0
+  taken = 0
+  #since: number | undefined
+
+  get size(): number {
+    return this.waiting + this.taken
+  }
+
+  add(visits: number, writtenAt: number): void {
+    this.waiting += visits
+    this.#since ??= writtenAt
+  }
+
+  /**
+   * Due once `visits` wait, or `intervalMs` after the first of them was written, give or take half a
+   * flush interval: the timer tick an interval after the write's own may fire a hair before a whole
+   * interval has passed since the write started, and the next is a tick later.
+   */
+  due(visits: number, intervalMs: number, flushMs: number): boolean {
+    if (this.waiting >= visits) return true
+    return this.waiting > 0 && this.#since !== undefined && Date.now() - this.#since >= intervalMs - flushMs / 2
+  }
+
+  /** A roll-up takes every visit waiting. */
+  take(): void {
+    this.taken = this.waiting
+    this.waiting = 0
+    this.#since = undefined
+  }
+
+  /** The roll-up failed: what it took waits again, as if written at `at`. */
+  putBack(at: number): void {
+    this.waiting += this.taken
+    this.#since = at
   }
 }
 
