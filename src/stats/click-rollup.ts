@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely'
+import type { Insertable, Transaction } from 'kysely'
 import { newId } from '../shared/ids.js'
 import { DAY_MS } from '../shared/time.js'
 import { dayOf, hourOf } from './classify.js'
@@ -523,7 +523,7 @@ function rollupStatements() {
         .values(rows)
         .onConflict((oc) => oc.columns(['link_id', 'granularity', 'period_start']).doUpdateSet((eb) => ({ counts: eb.ref('excluded.counts') }))),
     ),
-    blocks: repeatedStatement<ClickBlocksTable>(['id', 'link_id', 'start_at', 'end_at', 'clicks', 'data'], BLOCK_CHUNK, (trx, rows) =>
+    blocks: repeatedStatement<Insertable<ClickBlocksTable>>(['link_id', 'start_at', 'end_at', 'clicks', 'data'], BLOCK_CHUNK, (trx, rows) =>
       trx.insertInto('click_blocks').values(rows),
     ),
   }
@@ -765,7 +765,6 @@ async function writeBlocks(
     [...link.hours.values()]
       .filter((hour) => hour.listed > 0)
       .map((hour) => ({
-        id: newId('blk'),
         link_id: linkId,
         start_at: hour.start,
         end_at: hour.end,

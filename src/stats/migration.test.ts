@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { backends } from '../../test/backends.js'
 import { linkRow, recordedClicks } from '../../test/factories.js'
 import { migrateToLatest } from '../storage/migrate.js'
@@ -217,4 +217,77 @@ for (const backend of backends) {
       }
     })
   })
+  describe(`migration 0017 (${backend})`, () => {
+    test('click blocks are numbered in the order of their old ids, keep their visits, export the same, and new ones number on after them', async () => {
+      const t = await openTestStorage(backend, '0016-click-journal-marks')
+      const storage = t.storage
+      try {
+        const link = linkRow()
+        await storage.db.insertInto('links').values(link).execute()
+        const hour = Date.parse('2026-03-01T10:00:00Z')
+        // Ids in the order written; start times not (a stale journal rolled up late wrote an older hour last).
+        const block = (id: string, start: number, visits: number) => ({
+          id,
+          link_id: link.id,
+          start_at: start,
+          end_at: start + visits - 1,
+          clicks: visits,
+          data: JSON.stringify({
+            base: start,
+            strings: ['Firefox'],
+            profiles: [0, -1, 0, -1, -1, -1],
+            visits: Array.from({ length: visits }, (_, i) => [i, 0]).flat(),
+          }),
+        })
+        const old = storage.db as unknown as Kysely<TablesBefore0017>
+        await old
+          .insertInto('click_blocks')
+          .values([block('blk_01A', hour, 2), block('blk_01B', hour + HOUR_MS, 3), block('blk_01C', hour - HOUR_MS, 1)])
+          .execute()
+        await migrateToLatest(storage)
+        const rows = await storage.db.selectFrom('click_blocks').select(['id', 'start_at', 'clicks']).orderBy('id').execute()
+        assert.deepEqual(
+          rows.map((r) => [Number(r.start_at) - hour, Number(r.clicks)]),
+          [
+            [0, 2],
+            [HOUR_MS, 3],
+            [-HOUR_MS, 1],
+          ],
+        )
+        assert.ok(rows.every((r) => Number.isInteger(Number(r.id))))
+        assert.deepEqual(
+          (await recordedClicks(storage.db, link.id)).map((c) => [c.clickedAt - hour, c.browser]),
+          [
+            [-HOUR_MS, 'Firefox'],
+            [0, 'Firefox'],
+            [1, 'Firefox'],
+            [HOUR_MS, 'Firefox'],
+            [HOUR_MS + 1, 'Firefox'],
+            [HOUR_MS + 2, 'Firefox'],
+          ],
+        )
+        const { id: next } = await storage.db
+          .insertInto('click_blocks')
+          .values({ link_id: link.id, start_at: hour, end_at: hour, clicks: 1, data: block('', hour, 1).data })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+        assert.ok(Number(next) > Math.max(...rows.map((r) => Number(r.id))))
+        const indexes = await sql<{ name: string }>`${sql.raw(
+          backend === 'sqlite'
+            ? "select name from sqlite_master where type = 'index' and tbl_name = 'click_blocks'"
+            : "select indexname as name from pg_indexes where tablename = 'click_blocks' and schemaname = current_schema()",
+        )}`.execute(storage.db)
+        assert.deepEqual(
+          indexes.rows.map((r) => r.name).filter((n) => !n.endsWith('_pkey')),
+          ['click_blocks_link_start'],
+        )
+      } finally {
+        await t.close()
+      }
+    })
+  })
+}
+
+interface TablesBefore0017 {
+  click_blocks: { id: string; link_id: string; start_at: number; end_at: number; clicks: number; data: string }
 }

@@ -108,5 +108,18 @@ for (const backend of backends) {
         2,
       )
     })
+
+    test('prune deletes expired blocks written after a newer one too (a late roll-up), walking the blocks in the order written', async () => {
+      const link = await insertLink(t.storage.db)
+      // Written in this order: a block to keep, then two old ones (a journal rolled up late).
+      await write([visit(link.id, at('2026-05-01T00:00:00Z'))])
+      await write([visit(link.id, at('2025-01-01T00:00:00Z'))])
+      await write([visit(link.id, at('2025-02-01T00:00:00Z')), visit(link.id, at('2026-05-02T00:00:00Z'))])
+      await repo.prune(at('2026-01-01T00:00:00Z'), at('2026-01-01T00:00:00Z'))
+      assert.deepEqual(
+        (await recordedClicks(t.storage.db, link.id)).map((c) => new Date(c.clickedAt).toISOString()),
+        ['2026-05-01T00:00:00.000Z', '2026-05-02T00:00:00.000Z'],
+      )
+    })
   })
 }

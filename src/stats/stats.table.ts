@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely'
+import type { Generated, Selectable } from 'kysely'
 
 /**
  * Batches of classified visits not yet rolled up: the durable form of a visit between a flush (every
@@ -24,10 +24,11 @@ export interface ClickJournalMarksTable {
 
 /**
  * A link's recorded visits of one hour from one roll-up that writes blocks (every few roll-ups: those of
- * the rows it takes), oldest first, for the clicks export: a BlockColumns in JSON.
+ * the rows it takes), oldest first, for the clicks export: a BlockColumns in JSON. Numbered by the
+ * database in the order written (migration 0017).
  */
 export interface ClickBlocksTable {
-  id: string
+  id: Generated<number>
   link_id: string
   start_at: number
   end_at: number

@@ -14,6 +14,7 @@ import * as clickJournal from './0013-click-journal.js'
 import * as compactDayFacets from './0014-compact-day-facets.js'
 import * as hourFacetsInRollups from './0015-hour-facets-in-rollups.js'
 import * as clickJournalMarks from './0016-click-journal-marks.js'
+import * as clickBlocksByNumber from './0017-click-blocks-by-number.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -33,4 +34,5 @@ export const migrations = {
   '0014-compact-day-facets': compactDayFacets,
   '0015-hour-facets-in-rollups': hourFacetsInRollups,
   '0016-click-journal-marks': clickJournalMarks,
+  '0017-click-blocks-by-number': clickBlocksByNumber,
 }
