@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache'
 import type { BatchSlot } from '../stats/visit-batch.js'
 import type { Controls } from './link-controls.js'
 
@@ -13,39 +12,97 @@ export interface RedirectTarget {
   readonly clickSlot: BatchSlot
 }
 
+/** A cached answer, in the nested maps and in the clock's ring. */
+interface Entry {
+  readonly domain: string
+  readonly path: string
+  target: RedirectTarget | false
+  /** Read since the clock's hand last passed it. */
+  used: boolean
+  /** Still in the maps (false once invalidated or evicted: its slot is free). */
+  live: boolean
+}
+
 /**
  * The in-process cache of (domain, path) → target, negative entries included. Correctness rests on
  * two rules: every write invalidates the keys it touched after it commits, and a fill that raced
  * with an invalidation is dropped (the generation check), so a stale row never lands after the
  * invalidation that should have removed it. A size of 0 disables the cache; `setEnabled(false)`
  * suspends it while invalidations from other instances could be missed (it starts enabled).
+ *
+ * Every redirect reads it, so a hit is two Map lookups (domain, then path) and a flag set, nothing
+ * else: no key string built per request, no recency list relinked (lru-cache with `domain + path`
+ * keys cost 0.3–0.6 µs per hit, a sixth of what the redirect adds to a bare server). Eviction is the
+ * CLOCK approximation of least-recently-used: once `maxEntries` are held, a new entry takes the
+ * slot of the first one, going round, that was not read since the hand last passed it.
  */
 export function createRedirectCache(maxEntries: number) {
-  const entries = maxEntries > 0 ? new LRUCache<string, RedirectTarget | false>({ max: maxEntries }) : undefined
+  let entries = new Map<string, Map<string, Entry>>()
+  let ring: Entry[] = []
+  let hand = 0
   let generation = 0
-  let enabled = true
-  const key = (domain: string, path: string) => `${domain}${path}`
+  let enabled = maxEntries > 0
+
+  function remove(entry: Entry): void {
+    entry.live = false
+    entries.get(entry.domain)?.delete(entry.path)
+  }
+
+  function add(domain: string, path: string, target: RedirectTarget | false): void {
+    let paths = entries.get(domain)
+    if (paths === undefined) entries.set(domain, (paths = new Map()))
+    const known = paths.get(path)
+    if (known !== undefined) {
+      known.target = target
+      return
+    }
+    const entry: Entry = { domain, path, target, used: false, live: true }
+    paths.set(path, entry)
+    if (ring.length < maxEntries) {
+      ring.push(entry)
+      return
+    }
+    // Each entry passed loses its second chance, so the hand stops within one turn.
+    for (let victim = ring[hand] as Entry; victim.live && victim.used; victim = ring[hand] as Entry) {
+      victim.used = false
+      hand = (hand + 1) % maxEntries
+    }
+    const victim = ring[hand] as Entry
+    if (victim.live) remove(victim)
+    ring[hand] = entry
+    hand = (hand + 1) % maxEntries
+  }
+
+  function drop(): void {
+    generation++
+    entries = new Map()
+    ring = []
+    hand = 0
+  }
 
   return {
-    get: (domain: string, path: string): RedirectTarget | false | undefined => (enabled ? entries?.get(key(domain, path)) : undefined),
+    get(domain: string, path: string): RedirectTarget | false | undefined {
+      if (!enabled) return undefined
+      const entry = entries.get(domain)?.get(path)
+      if (entry === undefined) return undefined
+      entry.used = true
+      return entry.target
+    },
     /** Take before the lookup; pass to `fill` after it. */
     generation: () => generation,
     fill(domain: string, path: string, target: RedirectTarget | false, seenGeneration: number): void {
-      if (entries && enabled && seenGeneration === generation) entries.set(key(domain, path), target)
+      if (enabled && seenGeneration === generation) add(domain, path, target)
     },
     invalidate(domain: string, path: string): void {
       generation++
-      entries?.delete(key(domain, path))
+      const entry = entries.get(domain)?.get(path)
+      if (entry !== undefined) remove(entry)
     },
-    clear(): void {
-      generation++
-      entries?.clear()
-    },
+    clear: drop,
     /** Suspending or resuming drops every entry: nothing cached before or during a gap is trusted. */
     setEnabled(value: boolean): void {
-      enabled = value
-      generation++
-      entries?.clear()
+      enabled = value && maxEntries > 0
+      drop()
     },
   }
 }
