@@ -257,6 +257,7 @@ export class ClickBuffer implements ClickRecorder {
     const started = process.hrtime.bigint()
     try {
       await this.#sink.rollUp(blocks)
+      for (const backlog of taken) backlog.release()
       this.#metrics.observeClickRollup('ok', seconds(started))
     } catch (error) {
       // Tried again an interval after this attempt, not at once (the database may be down).
@@ -266,7 +267,6 @@ export class ClickBuffer implements ClickRecorder {
       if (!this.#closed) this.#logger.warn({ err: error }, 'rolling up written clicks failed; retried with the next roll-up')
       throw error
     } finally {
-      for (const backlog of taken) backlog.taken = 0
       this.#rolling = undefined
     }
   }
@@ -332,11 +332,11 @@ export class ClickBuffer implements ClickRecorder {
  */
 class Backlog {
   waiting = 0
-  taken = 0
+  #taken = 0
   #since: number | undefined
 
   get size(): number {
-    return this.waiting + this.taken
+    return this.waiting + this.#taken
   }
 
   add(visits: number, writtenAt: number): void {
@@ -356,14 +356,20 @@ class Backlog {
 
   /** A roll-up takes every visit waiting. */
   take(): void {
-    this.taken = this.waiting
+    this.#taken = this.waiting
     this.waiting = 0
     this.#since = undefined
   }
 
+  /** The roll-up committed: what it took is done. */
+  release(): void {
+    this.#taken = 0
+  }
+
   /** The roll-up failed: what it took waits again, as if written at `at`. */
   putBack(at: number): void {
-    this.waiting += this.taken
+    this.waiting += this.#taken
+    this.#taken = 0
     this.#since = at
   }
 }

@@ -6,10 +6,12 @@ import { linkRow, recordedClicks } from '../../test/factories.js'
 import { migrateToLatest } from '../storage/migrate.js'
 import type { TablesBefore } from '../storage/migrations/0013-click-journal.js'
 import type { TablesBefore as TablesBefore0015 } from '../storage/migrations/0015-hour-facets-in-rollups.js'
+import type { TablesBefore as TablesBefore0017 } from '../storage/migrations/0017-click-blocks-by-number.js'
 import { openTestStorage } from '../../test/storage.js'
 import { DAY_MS, HOUR_MS } from '../shared/time.js'
 import { createRollup, facetsCompactedBefore } from './click-rollup.js'
 import { createStatsRepository } from './stats.repository.js'
+import { BLOCK_FIELDS, encodeBlock, type Profile } from './visit-columns.js'
 
 for (const backend of backends) {
   describe(`migration 0013 (${backend})`, () => {
@@ -226,18 +228,22 @@ for (const backend of backends) {
         await storage.db.insertInto('links').values(link).execute()
         const hour = Date.parse('2026-03-01T10:00:00Z')
         // Ids in the order written; start times not (a stale journal rolled up late wrote an older hour last).
+        const firefox: Profile = { bot: false, qr: false, referrer: null, browser: 'Firefox', os: null, device: null, country: null }
+        // A block of `visits` visits, a millisecond apart from `start`, as a roll-up writes it.
+        const data = (start: number, visits: number) =>
+          JSON.stringify(
+            encodeBlock(
+              Array.from({ length: visits * BLOCK_FIELDS }, (_, i) => (i % BLOCK_FIELDS === 0 ? start + i / BLOCK_FIELDS : 0)),
+              [firefox],
+            ),
+          )
         const block = (id: string, start: number, visits: number) => ({
           id,
           link_id: link.id,
           start_at: start,
           end_at: start + visits - 1,
           clicks: visits,
-          data: JSON.stringify({
-            base: start,
-            strings: ['Firefox'],
-            profiles: [0, -1, 0, -1, -1, -1],
-            visits: Array.from({ length: visits }, (_, i) => [i, 0]).flat(),
-          }),
+          data: data(start, visits),
         })
         const old = storage.db as unknown as Kysely<TablesBefore0017>
         await old
@@ -268,7 +274,7 @@ for (const backend of backends) {
         )
         const { id: next } = await storage.db
           .insertInto('click_blocks')
-          .values({ link_id: link.id, start_at: hour, end_at: hour, clicks: 1, data: block('', hour, 1).data })
+          .values({ link_id: link.id, start_at: hour, end_at: hour, clicks: 1, data: data(hour, 1) })
           .returning('id')
           .executeTakeFirstOrThrow()
         assert.ok(Number(next) > Math.max(...rows.map((r) => Number(r.id))))
@@ -286,8 +292,4 @@ for (const backend of backends) {
       }
     })
   })
-}
-
-interface TablesBefore0017 {
-  click_blocks: { id: string; link_id: string; start_at: number; end_at: number; clicks: number; data: string }
 }

@@ -1,9 +1,10 @@
 import { PostgresAdapter, type Kysely } from 'kysely'
 
-interface Tables {
-  click_blocks: { id: string | number; link_id: string; start_at: number; end_at: number; clicks: number; data: string }
-  click_blocks_next: { id: number; link_id: string; start_at: number; end_at: number; clicks: number; data: string }
+/** `click_blocks` as this migration finds it. */
+export interface TablesBefore {
+  click_blocks: { id: string; link_id: string; start_at: number; end_at: number; clicks: number; data: string }
 }
+type Tables = TablesBefore & { click_blocks_next: Omit<TablesBefore['click_blocks'], 'id'> & { id: number } }
 
 /**
  * Click blocks numbered by the database instead of by a text id, without the `end_at` index (issue #14,
