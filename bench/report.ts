@@ -181,12 +181,15 @@ export function renderReport(input: {
     // flatter Linkline, so the target is judged on the other rounds when there are any.
     const usual = r.rounds.filter((x) => x.bare.threadMicros.runtime < 1)
     const usualRatio = median(usual.map((x) => x.linkline.cpuMicros / x.bare.cpuMicros))
+    // Noise on a shared host only adds CPU: each server's fastest run is its least disturbed one.
+    const fastest = Math.min(...r.rounds.map((x) => x.linkline.cpuMicros)) / Math.min(...r.rounds.map((x) => x.bare.cpuMicros))
     targets.push(
       {
         target: 'CPU per recorded redirect ≤ 1.15× the bare server (efficiency ≥ 0.85, median of the pairs)',
         measured:
           `${ratio(ratios.cpu)} (efficiency ${(1 / ratios.cpu).toFixed(2)}); over the ${usual.length} pairs whose bare server's ` +
-          `runtime threads stayed under 1 µs per request: ${usual.length === 0 ? 'none' : `${ratio(usualRatio)} (efficiency ${(1 / usualRatio).toFixed(2)})`}`,
+          `runtime threads stayed under 1 µs per request: ${usual.length === 0 ? 'none' : `${ratio(usualRatio)} (efficiency ${(1 / usualRatio).toFixed(2)})`}; ` +
+          `the two servers' fastest runs: ${ratio(fastest)} (efficiency ${(1 / fastest).toFixed(2)})`,
         met: (usual.length === 0 ? ratios.cpu : usualRatio) <= 1.15,
       },
       { target: 'redirect req/s ≥ 0.90× the bare server (median of the pairs)', measured: ratio(ratios.rps), met: ratios.rps >= 0.9 },
