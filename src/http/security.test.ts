@@ -330,5 +330,10 @@ describe('values that could never work', () => {
     }
     assert.equal((await s.request('GET', `/v1/links/${id}/stats?from=1970-01-01&to=1970-01-02`)).status, 200)
     assert.equal((await s.request('GET', `/v1/links/${id}/stats?to=2099-12-31`)).status, 200)
+    // The default 30 days before `to` stop at the epoch instead of answering buckets of 1969.
+    const early = await s.request('GET', `/v1/links/${id}/stats?to=1970-01-01`)
+    assert.equal(early.status, 200)
+    assert.equal(early.body.data.from, '1970-01-01T00:00:00.000Z')
+    assert.equal(early.body.data.timeseries[0].start, '1970-01-01T00:00:00.000Z')
   })
 })

@@ -26,11 +26,12 @@ export interface Range {
 /**
  * The range of a statistics request. Rollups are hourly, so `from` is rounded down and `to` up to
  * the hour. A date alone means its whole UTC day (as `to`: up to the end of that day); a date-time
- * without an offset is UTC. Default: the last 30 days, today included.
+ * without an offset is UTC. Default: the last 30 days, today included, and never before 1970.
  */
 export function resolveRange(input: { from?: string; to?: string; interval: Interval }, now: number): Range {
   const to = input.to === undefined ? now : parseInstant(input.to, 'to')
-  const from = input.from === undefined ? startOf('day', to - 1) - (DEFAULT_DAYS - 1) * DAY_MS : parseInstant(input.from, 'from')
+  // The default span never reaches before the epoch: `to=1970-01-01` alone starts at `to`'s day.
+  const from = input.from === undefined ? Math.max(EARLIEST, startOf('day', to - 1) - (DEFAULT_DAYS - 1) * DAY_MS) : parseInstant(input.from, 'from')
   if (from > to) throw rangeReversed()
   const range = { from: hourOf(from), to: hourOf(to + HOUR_MS - 1), interval: input.interval }
   const starts: number[] = []
