@@ -140,7 +140,7 @@ export async function buildApp(c: Container): Promise<App> {
   domainsRoutes(app, { domains: c.domains })
   sessionsRoutes(app, { sessions: c.sessions })
   tokensRoutes(app, { tokens: c.tokens })
-  dashboardRoutes(app, { rootUrl: config.rootUrl, domains: c.domains })
+  dashboardRoutes(app, { rootUrl: config.rootUrl, domains: c.domains, bootstrapWorkspace: config.bootstrapOwner })
   webhooksRoutes(app, { webhooks: c.webhooks })
 
   return app

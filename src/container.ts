@@ -198,7 +198,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
    * Nothing runs in the background, and Redis is not contacted.
    */
   async function prepare(): Promise<void> {
-    await migrateToLatest(storage)
+    const applied = await migrateToLatest(storage)
+    // A schema change is worth a line of its own in the start log: it is when an upgrade happened.
+    if (applied.length > 0) logger.info({ migrations: applied }, `applied ${applied.length} database migration(s), the last ${applied.at(-1)}`)
     await domains.load()
   }
 

@@ -9,7 +9,7 @@ import { withDatabaseContext, redactPassword } from './storage/database-context.
 import { isDatabaseUnavailable } from './storage/errors.js'
 import { VERSION } from './shared/version.js'
 
-function firstTokenNotice(token: string, owner: string): string {
+function firstTokenNotice(token: string, owner: string, dashboard: string): string {
   const rule = '='.repeat(76)
   return [
     '',
@@ -19,7 +19,7 @@ function firstTokenNotice(token: string, owner: string): string {
     '',
     `    ${token}`,
     '',
-    'More tokens, e.g. for another owner: npx linkline tokens create --owner <owner>',
+    `Sign in to the dashboard (${dashboard}) with it. More tokens: npx linkline tokens create --owner ${owner}`,
     rule,
     '',
     '',
@@ -56,6 +56,18 @@ async function startWhenTheDatabaseAnswers(container: Container, timeoutMs: numb
   }
 }
 
+/** A listen failure that says which settings choose the address: Node's own names only the address. */
+function listenError(error: unknown, config: Pick<Config, 'port' | 'host'>): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  const address = `${config.host}:${config.port}`
+  if (code === 'EADDRINUSE')
+    return new Error(`${address} is already in use by another process (EADDRINUSE): stop it, or set PORT or HOST (--port, --host)`, { cause: error })
+  if (code === 'EACCES')
+    return new Error(`${address} may not be listened on by this user (EACCES): ports below 1024 need privileges; set PORT (--port)`, { cause: error })
+  if (code === 'EADDRNOTAVAIL') return new Error(`${config.host} is not an address of this machine (EADDRNOTAVAIL): set HOST (--host)`, { cause: error })
+  return error
+}
+
 /** Left of the shutdown timeout for closing connections once the click store has had its chance. */
 const SHUTDOWN_MARGIN_MS = 1000
 
@@ -76,7 +88,9 @@ export async function serve(config: Config): Promise<void> {
     await withDatabaseContext(config, () => startWhenTheDatabaseAnswers(container, config.databaseStartTimeoutMs))
     if (config.bootstrapToken !== undefined) await container.tokens.ensure(config.bootstrapToken, config.bootstrapOwner)
     const started = await buildApp(container)
-    await startOrClose(started, () => started.listen({ port: config.port, host: config.host }))
+    await startOrClose(started, () =>
+      started.listen({ port: config.port, host: config.host }).catch((error: unknown) => Promise.reject(listenError(error, config))),
+    )
     return started
   })
   for (const { domain, links } of await container.links.strandedDomains()) {
@@ -94,11 +108,11 @@ export async function serve(config: Config): Promise<void> {
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${(app.server.address() as AddressInfo).port}`
   container.logger.info(
     { version: VERSION, url, database: redactPassword(config.databaseUrl), domains: config.domains },
-    `Linkline ${VERSION} serving ${config.domains.join(', ')} at ${url} (API reference: ${url}/docs)` +
-      (firstToken === undefined ? '; more API tokens: npx linkline tokens create --owner <owner>' : ''),
+    `Linkline ${VERSION} serving ${config.domains.join(', ')} at ${url} (dashboard: ${url}/app/, API reference: ${url}/docs)` +
+      (firstToken === undefined ? `; more API tokens: npx linkline tokens create --owner ${config.bootstrapOwner}` : ''),
   )
   // On stderr, framed, so that it stands out of the JSON log lines and is not mixed into them.
-  if (firstToken !== undefined) process.stderr.write(firstTokenNotice(firstToken, config.bootstrapOwner))
+  if (firstToken !== undefined) process.stderr.write(firstTokenNotice(firstToken, config.bootstrapOwner, `${url}/app/`))
 
   let shuttingDown = false
   const shutdown = (signal: string) => {

@@ -88,6 +88,8 @@ for (const backend of backends)
       const printed = /\n={76}\nLinkline created your first API token \(owner "default", every scope\)\.\n.*\n\n {4}(ll_[\w-]{43})\n/.exec(first.stderr())?.[1]
       assert.ok(printed, `the first start prints a token: ${first.stderr()}`)
       assert.doesNotMatch(first.stdout(), /ll_/)
+      assert.match(first.stderr(), new RegExp(`\\n {4}ll_[\\w-]{43}\\n\\nSign in to the dashboard \\(http://127\\.0\\.0\\.1:${env.PORT}/app/\\) with it\\.`))
+      assert.match(first.stdout(), /"msg":"applied \d+ database migration\(s\), the last \d{4}-/, 'the first start says it created the schema')
       const started = first
         .stdout()
         .split('\n')
@@ -97,7 +99,9 @@ for (const backend of backends)
       assert.deepEqual([started[0]!.url, started[0]!.domains], [`http://127.0.0.1:${env.PORT}`, [`localhost:${env.PORT}`]])
       assert.match(
         String(started[0]!.msg),
-        new RegExp(`^Linkline \\S+ serving localhost:${env.PORT} at http://127.0.0.1:${env.PORT} \\(API reference: http://127.0.0.1:${env.PORT}/docs\\)$`),
+        new RegExp(
+          `^Linkline \\S+ serving localhost:${env.PORT} at http://127.0.0.1:${env.PORT} \\(dashboard: http://127.0.0.1:${env.PORT}/app/, API reference: http://127.0.0.1:${env.PORT}/docs\\)$`,
+        ),
       )
       const created = await send(first.url, 'POST', '/v1/links', { token: printed, json: { destination: 'https://restart.example/', path: '/kept' } })
       assert.equal(created.status, 201)
@@ -142,7 +146,12 @@ for (const backend of backends)
       try {
         assert.doesNotMatch(second.output(), /ll_[\w-]{43}/, 'no new token on a restart')
         for (let i = 0; i < 100 && !/"version"/.test(second.stdout()); i++) await sleep(20)
-        assert.match(second.stdout(), /more API tokens: npx linkline tokens create --owner <owner>/, 'a restart says how to make a token')
+        assert.match(
+          second.stdout(),
+          /more API tokens: npx linkline tokens create --owner default"/,
+          'a restart says how to make a token for the bootstrap workspace',
+        )
+        assert.doesNotMatch(second.stdout(), /applied \d+ database migration/, 'nothing to migrate on a restart')
         const list = await send(second.url, 'GET', '/v1/links', { token: printed })
         assert.equal(list.status, 200)
         assert.deepEqual(
@@ -366,7 +375,10 @@ for (const backend of backends)
       const busy = cli(['serve', '--port', String(port)], fresh)
       blocker.close()
       assert.equal(busy.status, 1)
-      assert.match(busy.stderr, /EADDRINUSE/)
+      assert.match(
+        busy.stderr,
+        new RegExp(`^linkline: 127\\.0\\.0\\.1:${port} is already in use by another process \\(EADDRINUSE\\): stop it, or set PORT or HOST`),
+      )
       assert.doesNotMatch(busy.stdout + busy.stderr, /ll_[\w-]{43}/)
 
       const server = await startServerProcess(
@@ -388,6 +400,12 @@ for (const backend of backends)
       const sqlite = cli(['migrate'], { ...env, DATABASE_URL: 'sqlite:/etc/passwd/linkline.db' })
       assert.equal(sqlite.status, 1)
       assert.match(sqlite.stderr, /^linkline: DATABASE_URL=sqlite:\/etc\/passwd\/linkline\.db: /)
+      // SQLite gives one message whatever the reason: the start says which reason it is.
+      const folder = mkdtempSync(join(tmpdir(), 'linkline-folder-'))
+      const directory = cli(['migrate'], { ...env, DATABASE_URL: `sqlite:${folder}` })
+      rmSync(folder, { recursive: true })
+      assert.equal(directory.status, 1)
+      assert.equal(directory.stderr, `linkline: DATABASE_URL=sqlite:${folder}: unable to open database file: ${folder} is a directory, not a database file\n`)
       const postgres = cli(['tokens', 'list'], { ...env, DATABASE_URL: 'postgres://linkline:secret@127.0.0.1:1/linkline' })
       assert.equal(postgres.status, 1)
       assert.match(postgres.stderr, /^linkline: DATABASE_URL=postgres:\/\/linkline:\*\*\*@127\.0\.0\.1:1\/linkline: .*ECONNREFUSED/)

@@ -54,6 +54,7 @@ describe('the dashboard in a real browser', { skip: missing }, () => {
     const response = await page.goto('/app/')
     assert.equal(response?.status(), 200)
     assert.match(response?.headers()['content-security-policy'] ?? '', /script-src 'self'/)
+    assert.match(await field('token').innerText(), /npx linkline tokens create --owner default/, 'the hint names the bootstrap workspace')
     await page.getByLabel('API token').fill('ll_not_a_token')
     await page.getByRole('button', { name: 'Sign in' }).click()
     await field('token').locator('.field-error').waitFor()

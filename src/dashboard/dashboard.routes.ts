@@ -48,7 +48,7 @@ interface Asset {
 }
 
 /** Reads the built dashboard once, into memory (a few hundred KiB at most), gzipped where it pays. */
-function loadAssets(root: string): Map<string, Asset> {
+function loadAssets(root: string, page: (html: string) => string): Map<string, Asset> {
   const assets = new Map<string, Asset>()
   if (!existsSync(root)) return assets
   const walk = (dir: string, prefix: string) => {
@@ -58,7 +58,7 @@ function loadAssets(root: string): Map<string, Asset> {
         walk(full, `${prefix}${name}/`)
         continue
       }
-      const body = readFileSync(full)
+      const body = prefix === '' && name === 'index.html' ? Buffer.from(page(readFileSync(full, 'utf8'))) : readFileSync(full)
       const type = TYPES[extname(name)] ?? 'application/octet-stream'
       const compressible = /^(text|application\/json|image\/svg)/.test(type) && body.length > 1024
       assets.set(`${prefix}${name}`, { body, gzip: compressible ? gzipSync(body, { level: 9 }) : undefined, type, immutable: prefix.startsWith('assets/') })
@@ -73,13 +73,22 @@ const NOT_BUILT_PAGE =
   '<h1>The dashboard is not built</h1><p>Run <code>npm run build</code> (it builds <code>dist/web</code>), then restart. ' +
   'The API and its <a href="/docs/">reference</a> work without it.</p></body></html>'
 
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
+
+/**
+ * The page names the bootstrap workspace, so that the sign-in form can say which `--owner` makes a
+ * token for it (the first start printed one for that workspace).
+ */
+const withBootstrapWorkspace = (workspace: string) => (html: string) =>
+  html.replace('<meta charset="utf-8">', `<meta charset="utf-8"><meta name="linkline-bootstrap-workspace" content="${escapeAttribute(workspace)}">`)
+
 /**
  * The web dashboard (API.md §11) under `/app`, on default domains, and `/` sending a person there (or
  * to LINKLINE_ROOT_URL). Paths under `/app` that are not files are the dashboard's own pages: they
  * get index.html, whose script routes them.
  */
-export function dashboardRoutes(app: App, deps: { rootUrl: string | undefined; domains: DomainsService; webRoot?: string }): void {
-  const assets = loadAssets(deps.webRoot ?? WEB_ROOT)
+export function dashboardRoutes(app: App, deps: { rootUrl: string | undefined; domains: DomainsService; bootstrapWorkspace: string; webRoot?: string }): void {
+  const assets = loadAssets(deps.webRoot ?? WEB_ROOT, withBootstrapWorkspace(deps.bootstrapWorkspace))
   const onDefaultDomain = (req: FastifyRequest) => deps.domains.isDefault(deps.domains.effectiveHost(req.host.toLowerCase()))
 
   const send = (req: FastifyRequest, reply: FastifyReply, asset: Asset) => {

@@ -7,7 +7,7 @@ describe('the root of a default domain', () => {
   let elsewhere: TestServer
   before(async () => {
     s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
-    elsewhere = await startTestServer({ env: { LINKLINE_ROOT_URL: 'https://www.example.com/' } })
+    elsewhere = await startTestServer({ env: { LINKLINE_ROOT_URL: 'https://www.example.com/', LINKLINE_BOOTSTRAP_OWNER: 'acme"<ops>' } })
   })
   after(async () => {
     await s.close()
@@ -51,6 +51,12 @@ describe('the root of a default domain', () => {
     assert.equal(deep.status, 200)
     assert.equal(deep.text, index.text)
     assert.equal((await s.request('GET', '/app/assets/index-missing.js', { token: null })).status, 404)
+  })
+
+  test('the page names the bootstrap workspace, for the sign-in hint, escaped', async () => {
+    assert.match((await s.request('GET', '/app/', { token: null })).text, /<meta name="linkline-bootstrap-workspace" content="default">/)
+    const other = await elsewhere.request('GET', '/app/', { token: null })
+    assert.match(other.text, /<meta name="linkline-bootstrap-workspace" content="acme&quot;&lt;ops>">/)
   })
 
   test('the dashboard is served on default domains only', async () => {

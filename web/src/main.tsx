@@ -10,6 +10,10 @@ import { TokensPage } from './pages/tokens'
 import { ConversationsPage } from './pages/conversations'
 import './styles.css'
 
+// The server names its bootstrap workspace in the page: the first start printed a token for it.
+const BOOTSTRAP_WORKSPACE = document.querySelector<HTMLMetaElement>('meta[name="linkline-bootstrap-workspace"]')?.content || 'default'
+const TOKEN_HINT = `The token the first start printed, or a new one: npx linkline tokens create --owner ${BOOTSTRAP_WORKSPACE}`
+
 function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [token, setToken] = useState('')
   const [error, setError] = useState<unknown>(null)
@@ -39,7 +43,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
           Linkline
         </h1>
         <p>Sign in with an API token. It is exchanged for a session and not kept in this browser.</p>
-        <Field label="API token" name="token" error={error} hint="Create one with: npx linkline tokens create --owner <you>">
+        <Field label="API token" name="token" error={error} hint={TOKEN_HINT}>
           <input name="token" type="password" autocomplete="off" placeholder="ll_…" value={token} onInput={(e) => setToken(e.currentTarget.value)} required />
         </Field>
         <ErrorBox error={generalError(error, ['token'])} />
