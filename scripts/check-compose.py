@@ -2,7 +2,8 @@
 scripts/container-check.sh): it parses as YAML (merge keys resolved), and in each profile every service
 has an image, a health check and a restart policy, every `depends_on` names a service of the same
 profile with a condition (and `service_healthy` only on one with a health check), every named volume
-is declared, every bind mount exists, and every ${VAR} has a default. The expected shape: "embedded" is
+is declared, every bind mount exists, every ${VAR} has a default, every port is published on
+LINKLINE_BIND (localhost by default), and PostgreSQL is the major version the docs name as tested. The expected shape: "embedded" is
 one service with one volume, "scale-out" two Linkline instances, PostgreSQL, Redis and a proxy."""
 import os
 import re
@@ -51,6 +52,10 @@ for profile in profiles:
                 problems.append(f'{where}: depends on {target} without a condition')
             if condition == 'service_healthy' and not active[target].get('healthcheck'):
                 problems.append(f'{where}: waits for {target} to be healthy, which has no health check')
+        # "8080:8080" publishes on every interface; the README promises localhost until LINKLINE_BIND says otherwise.
+        for port in service.get('ports') or []:
+            if not str(port).startswith('${LINKLINE_BIND:-127.0.0.1}:'):
+                problems.append(f'{where}: port {port} is not published on ${{LINKLINE_BIND:-127.0.0.1}}')
         for mount in service.get('volumes') or []:
             source = mount.split(':')[0] if isinstance(mount, str) else mount.get('source')
             if source.startswith(('.', '/')):
@@ -72,6 +77,11 @@ for profile in profiles:
             env = active[name].get('environment') or {}
             if not str(env.get('DATABASE_URL', '')).startswith('postgres://') or not env.get('REDIS_URL'):
                 problems.append(f'scale-out/{name}: DATABASE_URL and REDIS_URL must name the PostgreSQL and Redis services')
+        # The major version docs/operations.md names as tested (the test suite's PostgreSQL).
+        tested = re.search(r'Tested with PostgreSQL (\d+)', open(os.path.join(root, 'docs/operations.md'), encoding='utf-8').read())
+        image = str(active.get('postgres', {}).get('image', ''))
+        if not tested or not image.startswith(f'postgres:{tested.group(1)}-'):
+            problems.append(f'scale-out/postgres: image {image} is not the tested major version ({tested.group(1) if tested else "?"})')
 
 for problem in problems:
     print(f'compose.yaml: {problem}', file=sys.stderr)
