@@ -1,3 +1,4 @@
+import './shared/runtime-check.js'
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { pathToFileURL } from 'node:url'

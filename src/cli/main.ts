@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import '../shared/runtime-check.js'
 import { ConfigError, loadConfig } from '../config.js'
 import { VERSION } from '../shared/version.js'
 import { CliError, type Command } from './command.js'
