@@ -56,6 +56,8 @@ export interface ContainerOptions {
   logger?: FastifyBaseLogger
   /** Wraps the click sink (the batch writer), e.g. to inject write failures in tests. */
   wrapClickSink?: (sink: ClickSink) => ClickSink
+  /** How much older than the click block interval a crashed writer's journal rows must be to be adopted (default 60 s; tests shorten it). */
+  staleJournalMs?: number
   /** Where custom-domain verification looks TXT records up; by default `node:dns`. */
   txtResolver?: TxtResolver
   /** How webhook deliveries resolve host names (and so which addresses they reach); by default `node:dns`. */
@@ -141,6 +143,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
       clickWriterNice: config.clickWriterNice,
       clickBlockIntervalMs: config.clickBlockIntervalMs,
+      staleJournalMs: options.staleJournalMs,
     },
     (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'),
   )

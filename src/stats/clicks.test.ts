@@ -14,6 +14,7 @@ function recordingSink(): ClickSink & { calls: string[] } {
     calls,
     write: async (batch) => void calls.push(`w${visitCount(batch)}`),
     rollUp: async (blocks = true) => void calls.push(blocks ? 'R' : 'r'),
+    adoptStale: async () => {},
   }
 }
 
