@@ -93,6 +93,7 @@ export class ClickBuffer implements ClickRecorder {
   /** Logged on the change only, so that an outage writes two lines, not one per flush. */
   #failing = false
   /** When other writers' stale journal rows were last looked for (#adoptIfDue). */
+  #droppedAtClose = 0
   #lastAdopted = 0
   #adopting: Promise<void> | undefined
 
@@ -182,6 +183,11 @@ export class ClickBuffer implements ClickRecorder {
     return this.#open.size + this.#sealedVisits + this.#writing
   }
 
+  /** Visits that never reached the journal: those buffered, and those close() dropped (a shutdown's last line counts both). */
+  get unwritten(): number {
+    return this.size + this.#droppedAtClose
+  }
+
   async close(deadline = 0): Promise<number> {
     if (this.#closed) return 0
     this.#closed = true
@@ -198,6 +204,7 @@ export class ClickBuffer implements ClickRecorder {
           continue
         }
         dropped = this.size
+        this.#droppedAtClose = dropped
         this.#logger.error({ err: error, dropped }, `could not write ${dropped} buffered visits at shutdown; they are dropped`)
         this.#metrics.dropClicks('shutdown', dropped)
         this.#open.take()
