@@ -77,7 +77,8 @@ try {
 
   const server = await startServer({ name: 'Linkline', script: fileURLToPath(new URL('../src/main.js', import.meta.url)), env: linklineEnv(file) })
   const reader = new SQLite(file, { readonly: true })
-  const remaining = () => (reader.prepare('select count(*) as n from clicks where link_id = ?').get(linkId) as { n: number }).n
+  // The raw visits are in click blocks (migration 0013 replaced the clicks table), which the purge deletes.
+  const remaining = () => (reader.prepare('select coalesce(sum(clicks), 0) as n from click_blocks where link_id = ?').get(linkId) as { n: number }).n
   try {
     const hot = `${server.url}/hot`
     await timed(hot, 'GET') // fills the redirect cache

@@ -89,7 +89,7 @@ export async function buildApp(c: Container): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  const answerUnknownRoutes = registerErrorHandling(app)
+  const answerUnknownRoutes = registerErrorHandling(app, c.databaseHealth.failed)
   registerBodyParsers(app)
   app.addHook('preClose', async () => {
     closing = true
@@ -131,7 +131,7 @@ export async function buildApp(c: Container): Promise<App> {
     DeliveryObject,
   ])
 
-  opsRoutes(app, { storage: c.storage, metrics: c.metrics })
+  opsRoutes(app, { storage: c.storage, health: c.databaseHealth, metrics: c.metrics })
   linksRoutes(app, { links: c.links })
   statsRoutes(app, { stats: c.stats, links: c.links })
   portingRoutes(app, { links: c.links, stats: c.stats })

@@ -25,7 +25,8 @@ import { startClickWriterThread } from './stats/click-writer.thread.js'
 import { ClickBuffer, type ClickSink } from './stats/clicks.js'
 import { createStatsRepository } from './stats/stats.repository.js'
 import { createStatsService } from './stats/stats.service.js'
-import { openStorage } from './storage/database.js'
+import { openStorage, type StorageOptions } from './storage/database.js'
+import { createDatabaseHealth } from './storage/health.js'
 import { migrateToLatest } from './storage/migrate.js'
 import { createSessionsRepository } from './sessions/sessions.repository.js'
 import { createSessionsService } from './sessions/sessions.service.js'
@@ -56,6 +57,10 @@ export interface ContainerOptions {
   logger?: FastifyBaseLogger
   /** Wraps the click sink (the batch writer), e.g. to inject write failures in tests. */
   wrapClickSink?: (sink: ClickSink) => ClickSink
+  /** How much older than the click block interval a crashed writer's journal rows must be to be adopted (default 60 s; tests shorten it). */
+  staleJournalMs?: number
+  /** Receives the serving SQLite writer connection, to make faults reproducible in tests (storage/database.ts). */
+  sqliteWriter?: StorageOptions['sqliteWriter']
   /** Where custom-domain verification looks TXT records up; by default `node:dns`. */
   txtResolver?: TxtResolver
   /** How webhook deliveries resolve host names (and so which addresses they reach); by default `node:dns`. */
@@ -68,8 +73,6 @@ export interface ContainerOptions {
  */
 export function createContainer(config: Config, options: ContainerOptions = {}) {
   const clock = options.clock ?? systemClock
-  const storage = openStorage(config)
-  const db = storage.db
   // The one logger: Fastify's requests and the container's background work (Redis, reloads) share it.
   // Request logs carry client addresses cut to /24 or /48, in full only when debugging.
   const fullAddresses = config.logLevel === 'debug' || config.logLevel === 'trace'
@@ -81,6 +84,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       serializers: { req: requestLogSerializer(fullAddresses) },
       ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
     })
+  const storage = openStorage(config, { sqliteWriter: options.sqliteWriter })
+  const db = storage.db
+  const databaseHealth = createDatabaseHealth({ storage, logger })
   const metrics = createMetrics()
   const faults = createFaults({ logger, metrics })
   const redis = config.redisUrl === undefined ? undefined : connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, logger, metrics, faults })
@@ -141,6 +147,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
       clickWriterNice: config.clickWriterNice,
       clickBlockIntervalMs: config.clickBlockIntervalMs,
+      staleJournalMs: options.staleJournalMs,
     },
     (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'),
   )
@@ -215,6 +222,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     clock,
     logger,
     storage,
+    databaseHealth,
     redis: redis?.client,
     metrics,
     faults,
@@ -246,6 +254,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
      */
     async start(): Promise<void> {
       await prepare()
+      // A file restored as another user reads fine and fails every write: said now, and /readyz says 503.
+      await databaseHealth.checkWrites()
       // Not awaited: a server starts without Redis, and its connections keep trying.
       void redis?.connect()
       clicks.start()
@@ -299,6 +309,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         await writer.close()
         await qrRenderer.close()
         await bus.close()
+        databaseHealth.close()
         await storage.close()
         return dropped
       })()

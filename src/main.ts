@@ -121,7 +121,8 @@ export async function serve(config: Config): Promise<void> {
     shuttingDown = true
     app.log.info({ signal }, 'shutting down')
     const force = setTimeout(() => {
-      app.log.error({ dropped: container.clicks.size }, `shutdown timed out; exiting with ${container.clicks.size} buffered visits unwritten`)
+      const unwritten = container.clicks.unwritten
+      app.log.error({ dropped: unwritten }, `shutdown timed out; exiting with ${unwritten} buffered visits unwritten`)
       process.exit(1)
     }, config.shutdownTimeoutMs).unref()
     const deadline = Date.now() + config.shutdownTimeoutMs - SHUTDOWN_MARGIN_MS

@@ -92,7 +92,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
  * Returns the hook that answers 404/405 in `onRequest` — after authentication, before any body is
  * read or parsed: a request no route takes never costs a parse.
  */
-export function registerErrorHandling(app: App): (req: FastifyRequest) => Promise<void> {
+export function registerErrorHandling(app: App, onDatabaseUnavailable: (error: unknown) => void): (req: FastifyRequest) => Promise<void> {
   const patterns: { url: string; regex: RegExp; methods: Set<string> }[] = []
   app.addHook('onRoute', (route) => {
     let entry = patterns.find((p) => p.url === route.url)
@@ -105,7 +105,12 @@ export function registerErrorHandling(app: App): (req: FastifyRequest) => Promis
 
   app.setErrorHandler(async (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const appError = toAppError(error)
-    if (appError.statusCode >= 500) req.log.error({ err: error }, 'request failed')
+    if (appError.statusCode === 503) {
+      // Not a bug (a database outage, a shutdown, /readyz): no stack. A database outage is logged once,
+      // with its cause and its end (storage/health.ts); each request it fails, briefly.
+      if (isDatabaseUnavailable(error)) onDatabaseUnavailable(error)
+      req.log.warn({ code: (error as { code?: unknown }).code }, `answered 503: ${error.message}`)
+    } else if (appError.statusCode >= 500) req.log.error({ err: error }, 'request failed')
     return sendError(reply, appError)
   })
 

@@ -187,6 +187,8 @@ export function createClickCounter() {
             journaled.delete(written)
           }
         },
+        // Other writers' rows only: nothing this counter waits for.
+        adoptStale: () => sink.adoptStale(),
       }
     },
   }

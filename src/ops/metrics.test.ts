@@ -41,3 +41,14 @@ test('the redirect latency histogram counts each redirect in its bucket, cumulat
     ],
   )
 })
+
+test('the event-loop lag of an idle process reads near zero, not the sampling interval', async () => {
+  const metrics = createMetrics()
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  const text = await metrics.registry.metrics()
+  const sample = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1])
+  // Sampled every 100 ms: before, an idle loop read about 0.1 s. A loaded machine may delay a tick a
+  // little, never by half the interval at the median.
+  assert.ok(sample('nodejs_eventloop_lag_p50_seconds') < 0.05, text)
+  assert.ok(sample('nodejs_eventloop_lag_min_seconds') < 0.05, text)
+})

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
 type RedirectOutcome = 'found' | 'not_found' | 'error'
@@ -54,6 +55,40 @@ class CountedHistogram extends Histogram {
 /** How often the event-loop delay is sampled (nodejs_eventloop_lag_*). */
 const EVENT_LOOP_SAMPLE_MS = 100
 
+/**
+ * prom-client's nodejs_eventloop_lag_{min,max,mean,p50,p90,p99}_seconds report what
+ * monitorEventLoopDelay records: the time between two of its timer's ticks, so an idle loop reads the
+ * sampling interval (100 ms) instead of no lag. The same gauges here report that time minus the
+ * interval: how late each tick was (the stddev is the same either way, and stays prom-client's).
+ */
+function watchEventLoopDelay(registry: Registry): void {
+  const histogram = monitorEventLoopDelay({ resolution: EVENT_LOOP_SAMPLE_MS })
+  histogram.enable()
+  const late = (ns: number) => (Number.isFinite(ns) ? Math.max(0, ns / 1e6 - EVENT_LOOP_SAMPLE_MS) / 1000 : 0)
+  const reads: [string, () => number][] = [
+    ['min', () => histogram.min],
+    ['max', () => histogram.max],
+    ['mean', () => histogram.mean],
+    ['p50', () => histogram.percentile(50)],
+    ['p90', () => histogram.percentile(90)],
+    ['p99', () => histogram.percentile(99)],
+  ]
+  reads.forEach(([stat, read], i) => {
+    const name = `nodejs_eventloop_lag_${stat}_seconds`
+    registry.removeSingleMetric(name)
+    new Gauge({
+      name,
+      help: `The ${stat} of how late the event loop ran a timer since the last scrape, in seconds.`,
+      registers: [registry],
+      collect() {
+        this.set(late(read()))
+        // The last of them starts the next period.
+        if (i === reads.length - 1) histogram.reset()
+      },
+    })
+  })
+}
+
 /** Every Prometheus metric, on a registry of its own (so that several apps can live in one process). */
 export function createMetrics() {
   const registry = new Registry()
@@ -61,6 +96,7 @@ export function createMetrics() {
   // server 100 times a second (~1 % of a core, docs/performance.md); ten samples a second are plenty for
   // a gauge scraped every few seconds, and a stall still shows in full (a late timer measures it).
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS })
+  watchEventLoopDelay(registry)
   const httpRequests = new Counter({
     name: 'linkline_http_requests_total',
     help: 'API and operational requests answered, by method, route and status',

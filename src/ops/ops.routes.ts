@@ -3,6 +3,7 @@ import { Type } from 'typebox'
 import type { App } from '../http/types.js'
 import { serviceUnavailable } from '../shared/errors.js'
 import type { Storage } from '../storage/database.js'
+import type { DatabaseHealth } from '../storage/health.js'
 import type { Metrics } from './metrics.js'
 
 const tags = ['operations']
@@ -13,7 +14,7 @@ const security: [] = []
 const QUIETER_THAN_WARN = new Set(['error', 'fatal', 'silent'])
 const Status = Type.Object({ status: Type.String() })
 
-export function opsRoutes(app: App, { storage, metrics }: { storage: Storage; metrics: Metrics }): void {
+export function opsRoutes(app: App, { storage, health, metrics }: { storage: Storage; health: DatabaseHealth; metrics: Metrics }): void {
   const PROBE_LOG_LEVEL = (QUIETER_THAN_WARN.has(app.log.level) ? app.log.level : 'warn') as LogLevel
   app.get('/healthz', { logLevel: PROBE_LOG_LEVEL, schema: { tags, security, summary: 'The process is up', response: { 200: Status } } }, async () => ({
     status: 'ok',
@@ -21,6 +22,8 @@ export function opsRoutes(app: App, { storage, metrics }: { storage: Storage; me
 
   app.get('/readyz', { logLevel: PROBE_LOG_LEVEL, schema: { tags, security, summary: 'The database answers', response: { 200: Status } } }, async () => {
     if (!(await storage.ping())) throw serviceUnavailable('the database is not reachable')
+    // Reads work, writes fail (a full disk, a file the server cannot write): not ready either.
+    if (health.writesFailing) throw serviceUnavailable('the database cannot be written')
     return { status: 'ready' }
   })
 

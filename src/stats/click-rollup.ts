@@ -367,9 +367,18 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
      * (per block, an entry at a random place of the (link_id, start_at) index). Another writer's rows
      * are always finished at once. Visits of links deleted since are left out. Roll-ups of all
      * instances take turns (an advisory lock on PostgreSQL), so that uniques are exact and
-     * read-modify-writes of facets rows never race. Returns how many visits were counted.
+     * read-modify-writes of facets rows never race. `staleOnly`: other writers' stale rows only, this
+     * writer's left as they are (an idle instance adopting a crashed one's journal). Returns how many
+     * visits were counted.
      */
-    async rollUp(instance: string, own: ReadonlyMap<string, VisitColumns>, staleBefore: number, now: number, blocks: boolean): Promise<number> {
+    async rollUp(
+      instance: string,
+      own: ReadonlyMap<string, VisitColumns>,
+      staleBefore: number,
+      now: number,
+      blocks: boolean,
+      staleOnly = false,
+    ): Promise<number> {
       const remembered: { link_id: string; day: number; visitor_key: string }[] = []
       let hourRows: WrittenHourFacets = []
       let generation: number | undefined
@@ -380,7 +389,11 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
         const rows = await trx
           .selectFrom('click_journal')
           .select(['id', 'instance'])
-          .where((eb) => eb.or([eb('instance', '=', instance), eb('created_at', '<', staleBefore)]))
+          .where((eb) =>
+            staleOnly
+              ? eb.and([eb('instance', '<>', instance), eb('created_at', '<', staleBefore)])
+              : eb.or([eb('instance', '=', instance), eb('created_at', '<', staleBefore)]),
+          )
           .orderBy('id')
           .execute()
         if (rows.length === 0) return 0
@@ -444,6 +457,18 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
       if (generation !== undefined) written.remember(generation, hourRows)
       forgetBefore(dayOf(now) - DAY_MS)
       return visits
+    },
+
+    /** Whether the journal holds rows of another writer older than `staleBefore` (one that stopped without rolling them up). */
+    async hasStale(instance: string, staleBefore: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('click_journal')
+        .select('id')
+        .where('instance', '<>', instance)
+        .where('created_at', '<', staleBefore)
+        .limit(1)
+        .executeTakeFirst()
+      return row !== undefined
     },
 
     /**

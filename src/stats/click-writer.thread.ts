@@ -3,11 +3,19 @@ import type { Config } from '../config.js'
 import type { ClickSink } from './clicks.js'
 import type { EncodedVisits } from './visit-batch.js'
 
-export type WriterSettings = Pick<Config, 'databaseUrl' | 'databaseStatementTimeoutMs' | 'clickWriterNice' | 'clickBlockIntervalMs'>
+export type WriterSettings = Pick<Config, 'databaseUrl' | 'databaseStatementTimeoutMs' | 'clickWriterNice' | 'clickBlockIntervalMs'> & {
+  /** How much older than the block interval another writer's journal rows must be to be taken as stale (visit-writer.ts; tests shorten it). */
+  readonly staleJournalMs?: number
+}
 
-/** To the thread: a batch of visits; a roll-up; a kick of the purge of deleted links; a wait until it is idle; the end. */
+/** To the thread: a batch of visits; a roll-up; a look for stale journal rows; a kick of the purge of deleted links; a wait until it is idle; the end. */
 export type WriterMessage =
-  { id: number; visits: EncodedVisits } | { id: number; rollUp: { blocks: boolean } } | { purge: true } | { id: number; purgeIdle: true } | { close: true }
+  | { id: number; visits: EncodedVisits }
+  | { id: number; rollUp: { blocks: boolean } }
+  | { id: number; adoptStale: true }
+  | { purge: true }
+  | { id: number; purgeIdle: true }
+  | { close: true }
 
 interface ErrorReply {
   readonly message: string
@@ -65,6 +73,7 @@ export function startClickWriterThread(settings: WriterSettings, onPurgeError: (
       // Copied (a typed array is one memcpy), not moved: a batch whose write fails is sent again.
       write: ({ strings, links, numbers }) => request((id) => ({ id, visits: { strings, links, numbers } })),
       rollUp: (blocks = true) => request((id) => ({ id, rollUp: { blocks } })),
+      adoptStale: () => request((id) => ({ id, adoptStale: true })),
     } satisfies ClickSink,
 
     /** The purge of deleted links (links.purger.ts), which runs in this thread. */

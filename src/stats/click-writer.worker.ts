@@ -23,6 +23,7 @@ const stats = createStatsRepository(storage.db, storage.adapter)
 const writer = createVisitWriter(stats, createRollup(storage.db, storage.adapter, recordClickEvents), {
   shared: storage.adapter.sharedAcrossInstances,
   blockIntervalMs: settings.clickBlockIntervalMs,
+  staleJournalMs: settings.staleJournalMs,
   now: () => Date.now(),
 })
 const purger = createLinkPurger({
@@ -50,6 +51,7 @@ port.on('message', (message: WriterMessage) => {
     try {
       if ('visits' in message) await writer.write(message.visits)
       else if ('rollUp' in message) await writer.rollUp(message.rollUp.blocks)
+      else if ('adoptStale' in message) await writer.adoptStale()
       else await purger.idle()
       reply = { id: message.id }
     } catch (error) {

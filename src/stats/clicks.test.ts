@@ -14,6 +14,7 @@ function recordingSink(): ClickSink & { calls: string[] } {
     calls,
     write: async (batch) => void calls.push(`w${visitCount(batch)}`),
     rollUp: async (blocks = true) => void calls.push(blocks ? 'R' : 'r'),
+    adoptStale: async () => {},
   }
 }
 
@@ -117,4 +118,18 @@ test('counted while visits were being written, then no more visits: the blocks c
   } finally {
     await buffer.close()
   }
+})
+
+test('visits dropped at close still count as unwritten: the shutdown line that comes after the drop says how many', async () => {
+  const failing: ClickSink = {
+    write: async () => {
+      throw new Error('injected: the store is locked')
+    },
+    rollUp: async () => {},
+    adoptStale: async () => {},
+  }
+  const buffer = new ClickBuffer({ ...bufferOptions, sink: failing, metrics: createMetrics(), rollupIntervalMs: 1000, blockIntervalMs: 1000 })
+  for (let i = 0; i < 5; i++) buffer.record(visit('lnk_1', Date.now()))
+  assert.equal(await buffer.close(), 5)
+  assert.deepEqual({ size: buffer.size, unwritten: buffer.unwritten }, { size: 0, unwritten: 5 })
 })

@@ -47,6 +47,11 @@ export interface ClickRecorder {
 export interface ClickSink {
   write(batch: EncodedVisits): Promise<void>
   rollUp(blocks?: boolean): Promise<void>
+  /**
+   * Rolls up the journal rows other writers left stale (an instance that crashed before rolling them
+   * up), if any; nothing else. Called on a timer, so that they are counted without traffic here.
+   */
+  adoptStale(): Promise<void>
 }
 
 /**
@@ -87,6 +92,10 @@ export class ClickBuffer implements ClickRecorder {
   #closed = false
   /** Logged on the change only, so that an outage writes two lines, not one per flush. */
   #failing = false
+  /** When other writers' stale journal rows were last looked for (#adoptIfDue). */
+  #droppedAtClose = 0
+  #lastAdopted = 0
+  #adopting: Promise<void> | undefined
 
   constructor(options: {
     sink: ClickSink
@@ -119,7 +128,8 @@ export class ClickBuffer implements ClickRecorder {
 
   /**
    * Starts the periodic flush, and a first roll-up for what a previous process may have left in the
-   * journal (a crash between a flush and its roll-up); the timer never keeps the process alive.
+   * journal (a crash between a flush and its roll-up); then, every roll-up interval, adopts what other
+   * writers left stale, traffic or not (#adoptIfDue). The timer never keeps the process alive.
    */
   start(): void {
     if (this.#timer || this.#closed) return
@@ -128,12 +138,27 @@ export class ClickBuffer implements ClickRecorder {
     this.#timer = setInterval(() => {
       this.#kick()
         .then(() => {
-          if (recovered) return this.#rollUpIfDue()
+          if (recovered) return this.#rollUpIfDue() ?? this.#adoptIfDue()
           recovered = true
+          this.#lastAdopted = Date.now()
           return this.#rollUp(true)
         })
         .catch(() => {})
     }, this.#intervalMs).unref()
+  }
+
+  /**
+   * Looks for other writers' stale journal rows once per roll-up interval: a crashed instance's
+   * visits must not wait for traffic to this one (an idle survivor, or the crashed one's successor,
+   * whose writer is new). A failure is the database's, which the writes and /readyz report.
+   */
+  #adoptIfDue(): Promise<void> | undefined {
+    if (this.#adopting !== undefined || Date.now() - this.#lastAdopted < this.#rollupIntervalMs) return undefined
+    this.#lastAdopted = Date.now()
+    this.#adopting = this.#sink.adoptStale().finally(() => {
+      this.#adopting = undefined
+    })
+    return this.#adopting
   }
 
   record(visit: Visit, counted = false): boolean {
@@ -158,6 +183,11 @@ export class ClickBuffer implements ClickRecorder {
     return this.#open.size + this.#sealedVisits + this.#writing
   }
 
+  /** Visits that never reached the journal: those buffered, and those close() dropped (a shutdown's last line counts both). */
+  get unwritten(): number {
+    return this.size + this.#droppedAtClose
+  }
+
   async close(deadline = 0): Promise<number> {
     if (this.#closed) return 0
     this.#closed = true
@@ -174,6 +204,7 @@ export class ClickBuffer implements ClickRecorder {
           continue
         }
         dropped = this.size
+        this.#droppedAtClose = dropped
         this.#logger.error({ err: error, dropped }, `could not write ${dropped} buffered visits at shutdown; they are dropped`)
         this.#metrics.dropClicks('shutdown', dropped)
         this.#open.take()

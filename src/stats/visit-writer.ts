@@ -20,11 +20,16 @@ export const STALE_JOURNAL_MS = 60_000
  * database (each rolls up its own batches); without them, any row in the journal is this writer's
  * to roll up (those a crashed process left).
  */
-export function createVisitWriter(repo: StatsRepository, rollup: Rollup, options: { shared: boolean; blockIntervalMs: number; now: () => number }): ClickSink {
+export function createVisitWriter(
+  repo: StatsRepository,
+  rollup: Rollup,
+  options: { shared: boolean; blockIntervalMs: number; now: () => number; staleJournalMs?: number },
+): ClickSink {
   const salts = new Map<number, Promise<string>>()
   const instance = randomBytes(12).toString('base64url')
   /** This writer's journal rows not in click blocks yet, as appended: a roll-up need not parse them again. */
   const own = new Map<string, VisitColumns>()
+  const staleBefore = (now: number) => (options.shared ? now - options.blockIntervalMs - (options.staleJournalMs ?? STALE_JOURNAL_MS) : Infinity)
 
   /** The day's salt, read once per day (every instance shares the one in the database). */
   function daySalt(day: number): Promise<string> {
@@ -54,12 +59,19 @@ export function createVisitWriter(repo: StatsRepository, rollup: Rollup, options
     async rollUp(blocks = true) {
       const now = options.now()
       const taken = new Set(own.keys())
-      const staleBefore = options.shared ? now - options.blockIntervalMs - STALE_JOURNAL_MS : Infinity
-      await rollup.rollUp(instance, own, staleBefore, now, blocks)
+      await rollup.rollUp(instance, own, staleBefore(now), now, blocks)
       // In blocks now, or before by another writer (then no longer in the journal): gone either way.
       if (blocks) for (const id of taken) own.delete(id)
       // After the roll-up: a visit of yesterday that it added is then in the hour rows the day is built from.
       await rollup.compactDays(now)
+    },
+
+    async adoptStale() {
+      // Alone on its database, a writer took every row at its first roll-up: none can be another's.
+      if (!options.shared) return
+      const now = options.now()
+      // One cheap query when there is nothing to adopt, rather than a roll-up under the lock.
+      if (await rollup.hasStale(instance, staleBefore(now))) await rollup.rollUp(instance, own, staleBefore(now), now, false, true)
     },
   }
 }

@@ -9,6 +9,7 @@ import { isSqliteBusy } from './errors.js'
 import type { Database } from './schema.js'
 import { ConcurrentSqliteDialect } from './sqlite-driver.js'
 import { withStatementCache } from './statement-cache.js'
+import { explainSqliteFault, sqliteWriteProblem } from './write-faults.js'
 
 export type Db = Kysely<Database>
 
@@ -25,6 +26,13 @@ export interface Storage {
   /** True when the database answers a trivial query (for /readyz). */
   ping(): Promise<boolean>
   /**
+   * SQLite: the error that stops writes now (no room, with `room` enough free space too; no
+   * permission), or undefined (storage/write-faults.ts). PostgreSQL: undefined (its faults are outages).
+   */
+  writeProblem(room: boolean): Promise<unknown>
+  /** A log line and its fields that say what to fix, for a write fault (SQLite); undefined for any other error. */
+  explain(error: unknown): { message: string; fields: Record<string, unknown> } | undefined
+  /**
    * Makes this process the one server of the database, until close(); throws if another server holds
    * it. SQLite only (one process serves a file; the CLI may run beside it); PostgreSQL takes many.
    */
@@ -35,13 +43,18 @@ export interface Storage {
 // int8 (bigint) columns hold epoch milliseconds and counters, far below 2^53: parse them as numbers.
 pg.types.setTypeParser(20, (value) => Number(value))
 
-export function openStorage(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeoutMs'>): Storage {
+/** Tests only: `sqliteWriter` receives the serving writer connection, to make faults reproducible (PRAGMA max_page_count, query_only). */
+export interface StorageOptions {
+  sqliteWriter?: (connection: SQLite.Database) => void
+}
+
+export function openStorage(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeoutMs'>, options: StorageOptions = {}): Storage {
   const url = config.databaseUrl
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length))
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options)
   return openPostgres(url, config.databasePoolSize, config.databaseStatementTimeoutMs)
 }
 
-function openSqlite(path: string): Storage {
+function openSqlite(path: string, options: StorageOptions): Storage {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const sqlite = new SQLite(path)
   // A server's database: WAL lets readers run beside the writer; FULL makes every commit durable
@@ -55,8 +68,9 @@ function openSqlite(path: string): Storage {
   const reader = new SQLite(path)
   reader.pragma('busy_timeout = 0')
   reader.pragma('query_only = ON')
+  options.sqliteWriter?.(sqlite)
   const db = new Kysely<Database>({
-    dialect: new ConcurrentSqliteDialect({ writer: withStatementCache(sqlite), reader: withStatementCache(reader) }),
+    dialect: new ConcurrentSqliteDialect({ writer: withStatementCache(sqlite), reader: withStatementCache(reader), inTransaction: () => sqlite.inTransaction }),
   })
   let claim: SQLite.Database | undefined
   return {
@@ -64,6 +78,8 @@ function openSqlite(path: string): Storage {
     dialect: 'sqlite',
     adapter: sqliteAdapter,
     ping: async () => sqlite.open && sqlite.prepare('select 1').get() !== undefined,
+    writeProblem: (room) => sqliteWriteProblem(db, path, room),
+    explain: (error) => explainSqliteFault(path, error),
     claimServer() {
       // An exclusive lock on a marker database beside the file, held for the process's life: the
       // operating system releases it when the process dies, however it dies.
@@ -120,6 +136,8 @@ function openPostgres(url: string, poolSize: number, statementTimeoutMs: number)
         clearTimeout(timer)
       }
     },
+    writeProblem: async () => undefined,
+    explain: () => undefined,
     claimServer: () => {},
     close: () => db.destroy(),
   }

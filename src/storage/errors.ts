@@ -1,3 +1,5 @@
+import { isSqliteWriteFault } from './write-faults.js'
+
 /** Driver errors, recognised without asking which driver runs. */
 const code = (error: unknown): unknown => (error as { code?: unknown } | null)?.code
 
@@ -43,6 +45,8 @@ const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when tryi
 export function isDatabaseUnavailable(error: unknown): boolean {
   const c = code(error)
   if (typeof c === 'string' && (UNAVAILABLE_CODES.has(c) || c.startsWith('08'))) return true
+  // SQLite cannot write for want of room or permission: an operator's fix, not a bug (storage/health.ts).
+  if (isSqliteWriteFault(error)) return true
   if (isRetryableConflict(error)) return true
   if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable)
   if (!(error instanceof Error)) return false

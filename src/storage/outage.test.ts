@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
+import { pino } from 'pino'
 import { needsPostgres } from '../../test/backends.js'
 import { createTestDatabase, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
 import { freePort } from '../../test/free-port.js'
@@ -51,6 +52,43 @@ describe('PostgreSQL goes away and comes back', { skip: needsPostgres }, () => {
     assert.equal((await s.request('GET', '/readyz')).status, 200)
     assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://a.example', path: '/after' } })).status, 201)
     assert.equal((await s.request('GET', '/after', { token: null })).headers.location, 'https://a.example/')
+  })
+
+  test('an outage is logged once at error level, with its cause, and once more when it ends; the requests it fails get a warning each, without a stack', async () => {
+    const lines: { level: number; msg: string; err?: unknown }[] = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) })
+    const logged = await startTestServer({ database: { env: { ...database.env, DATABASE_URL: proxy.url }, drop: async () => {} }, container: { logger } })
+    let cut = false
+    try {
+      assert.equal((await logged.request('GET', '/v1/links')).status, 200)
+      await proxy.cut()
+      cut = true
+      const from = lines.length
+      for (let i = 0; i < 20; i++) {
+        assert.equal((await logged.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: `/down-${i}` } })).status, 503)
+        assert.equal((await logged.request('GET', '/readyz', { token: null })).status, 503)
+      }
+      const during = lines.slice(from)
+      const errors = during.filter((l) => l.level >= 50)
+      assert.equal(errors.length, 1, JSON.stringify(errors))
+      assert.match((errors[0] as { msg: string }).msg, /^the database is unavailable \(.+\); requests answer 503 until it answers again$/)
+      const warnings = during.filter((l) => l.level === 40 && l.msg.startsWith('answered 503'))
+      assert.ok(warnings.length >= 20, `one warning per failed request (${warnings.length})`)
+      assert.ok(
+        warnings.every((l) => l.err === undefined),
+        'no stack',
+      )
+      await proxy.restore()
+      cut = false
+      for (let waited = 0; !lines.some((l) => l.msg.startsWith('the database answers again')); waited += 100) {
+        assert.ok(waited < 30_000, 'the end of the outage is logged')
+        await sleep(100)
+      }
+      assert.match(lines.find((l) => l.msg.startsWith('the database answers again'))?.msg ?? '', /; \d+ requests were answered 503 meanwhile$/)
+    } finally {
+      if (cut) await proxy.restore()
+      await logged.close()
+    }
   })
 
   const expect503 = (r: { status: number; headers: Record<string, unknown>; body: { error: { code: string } }; text: string }) => {

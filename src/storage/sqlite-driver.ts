@@ -33,10 +33,11 @@ const MAX_PAUSE_MS = 50
  * when it comes to write (SQLITE_BUSY_SNAPSHOT), and their reads see their own writes.
  */
 export class ConcurrentSqliteDialect implements Dialect {
-  constructor(private readonly connections: { writer: SqliteDatabase; reader: SqliteDatabase }) {}
+  /** `inTransaction`: whether the writer connection has a transaction open (better-sqlite3's `inTransaction`). */
+  constructor(private readonly connections: { writer: SqliteDatabase; reader: SqliteDatabase; inTransaction: () => boolean }) {}
 
   createDriver(): Driver {
-    return new ConcurrentSqliteDriver(this.connections.writer, this.connections.reader)
+    return new ConcurrentSqliteDriver(this.connections.writer, this.connections.reader, this.connections.inTransaction)
   }
   createQueryCompiler() {
     return new SqliteQueryCompiler()
@@ -60,6 +61,7 @@ class ConcurrentSqliteDriver implements Driver {
   constructor(
     private readonly writer: SqliteDatabase,
     private readonly reader: SqliteDatabase,
+    private readonly writerInTransaction: () => boolean,
   ) {}
 
   async init(): Promise<void> {}
@@ -96,6 +98,9 @@ class ConcurrentSqliteDriver implements Driver {
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // SQLite ends the transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR): a ROLLBACK then
+    // fails with "no transaction is active", and Kysely would throw that instead of the cause.
+    if (!this.writerInTransaction()) return this.#endTransaction(connection as RoutedConnection, undefined)
     await this.#endTransaction(connection as RoutedConnection, 'rollback')
   }
 
@@ -106,10 +111,10 @@ class ConcurrentSqliteDriver implements Driver {
     this.writer.close()
   }
 
-  async #endTransaction(connection: RoutedConnection, statement: 'commit' | 'rollback'): Promise<void> {
+  async #endTransaction(connection: RoutedConnection, statement: 'commit' | 'rollback' | undefined): Promise<void> {
     try {
       // A COMMIT can meet a reader's lock at checkpoint time: wait for it as a statement would.
-      await whenUnlocked(() => run(this.writer, CompiledQuery.raw(statement)), performance.now() + WRITE_WAIT_MS)
+      if (statement !== undefined) await whenUnlocked(() => run(this.writer, CompiledQuery.raw(statement)), performance.now() + WRITE_WAIT_MS)
     } finally {
       connection.inTransaction = false
       this.#writeLock.release()
