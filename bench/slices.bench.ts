@@ -28,7 +28,7 @@ export interface SlicesReport {
 /**
  * The redirect's CPU per response, bare server against Linkline, both running all along and loaded in
  * turn for one second each: the machine's speed here changes from one second to the next (by up to
- * 30 %, docs/performance.md, session 20), faster than runs of 5 s in turn can cancel out. Linkline's
+ * 30 %, docs/performance.md, "Reading the figures"), faster than runs of 5 s in turn can cancel out. Linkline's
  * writer thread is counted as a whole, from the first slice to the roll-up of the last one's visits.
  */
 export async function benchSlices(settings: SlicesSettings, workDir: string, log: (line: string) => void): Promise<SlicesReport> {

@@ -93,7 +93,7 @@ function watchEventLoopDelay(registry: Registry): void {
 export function createMetrics() {
   const registry = new Registry()
   // The event-loop delay is sampled by a libuv timer: prom-client's default of every 10 ms woke an idle
-  // server 100 times a second (~1 % of a core, docs/performance.md); ten samples a second are plenty for
+  // server 100 times a second (~1 % of a core, docs/performance.md, "The redirect path"); ten samples a second are plenty for
   // a gauge scraped every few seconds, and a stall still shows in full (a late timer measures it).
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS })
   watchEventLoopDelay(registry)
