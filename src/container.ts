@@ -166,7 +166,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock, events })
   const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
   const porting = createPortingService({ links, domains })
-  const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
+  const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue, perOwner: config.qrPerOwner })
   const qr = createQrService({ links, renderer: qrRenderer })
   const clicks = new ClickBuffer({
     sink: clickCounter.wrapSink(options.wrapClickSink ? options.wrapClickSink(writer.sink) : writer.sink),
