@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path'
 import { normalizeHostAndPort, parseHost } from './shared/hosts.js'
 import proxyAddr from '@fastify/proxy-addr'
 import type { TrustProxy } from './http/client-address.js'
@@ -60,6 +61,11 @@ export interface Config {
   readonly webhooksAllowPrivate: boolean
   /** Key material that encrypts webhook signing secrets at rest (docs/adr/0006-webhook-secrets-at-rest.md). */
   readonly webhooksSecretKey: string | undefined
+  /**
+   * Where the key is kept when webhooksSecretKey is unset (created at the first start): `linkline.key` in
+   * LINKLINE_DATA_DIR, else beside the SQLite file, else in ./data (PostgreSQL).
+   */
+  readonly webhooksSecretKeyFile: string
   /** How often each server process looks for due webhook deliveries. */
   readonly webhooksPollIntervalMs: number
   /** Settled deliveries (delivered or failed) are kept this long in the delivery log. */
@@ -157,6 +163,9 @@ export function loadConfig(env: Env = process.env): Config {
   const qrThreads = int('LINKLINE_QR_THREADS', 1, 1, 64)
   const qrQueue = int('LINKLINE_QR_QUEUE', 32, 0, 10_000)
 
+  const sqliteFile = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : undefined
+  const dataDir = str('LINKLINE_DATA_DIR') ?? (sqliteFile === undefined ? 'data' : dirname(sqliteFile))
+
   const config: Config = {
     port,
     host: str('HOST') ?? '127.0.0.1',
@@ -196,6 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
     anonymousRateLimitPerMinute: int('LINKLINE_ANONYMOUS_RATE_LIMIT', 300, 1, 10_000_000),
     webhooksAllowPrivate: flag('LINKLINE_WEBHOOKS_ALLOW_PRIVATE'),
     webhooksSecretKey,
+    webhooksSecretKeyFile: resolve(dataDir, 'linkline.key'),
     webhooksPollIntervalMs: int('LINKLINE_WEBHOOKS_POLL_INTERVAL_MS', 1000, 10, 60_000),
     webhooksRetentionDays: int('LINKLINE_WEBHOOKS_RETENTION_DAYS', 30, 1, 36_500),
   }

@@ -33,6 +33,7 @@ import { createTokensRepository } from './tokens/tokens.repository.js'
 import { createTokensService } from './tokens/tokens.service.js'
 import { systemResolve, type Resolve } from './webhooks/addresses.js'
 import { createDispatcher } from './webhooks/dispatcher.js'
+import { readOrCreateKeyFile, sealStoredSecrets } from './webhooks/secret-key.js'
 import { createSecretBox } from './webhooks/signing.js'
 import { createWebhooksRepository } from './webhooks/webhooks.repository.js'
 import { createEventRecorder, createWebhooksService } from './webhooks/webhooks.service.js'
@@ -91,7 +92,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize)
 
   const webhooksRepo = createWebhooksRepository(db, storage.dialect)
-  const secretBox = createSecretBox(config.webhooksSecretKey)
+  // Without LINKLINE_WEBHOOKS_SECRET_KEY, a key file beside the data (created at the first start).
+  const secretBox = createSecretBox(() => config.webhooksSecretKey ?? readOrCreateKeyFile(config.webhooksSecretKeyFile, logger))
   const webhookResolve = options.webhookResolve ?? systemResolve
   // Runs in server processes only (start()), never in the CLI.
   const dispatcher = createDispatcher({
@@ -244,6 +246,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
      */
     async start(): Promise<void> {
       await prepare()
+      await sealStoredSecrets({ repo: webhooksRepo, box: secretBox, logger })
       // Not awaited: a server starts without Redis, and its connections keep trying.
       void redis?.connect()
       clicks.start()
