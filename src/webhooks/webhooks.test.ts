@@ -348,6 +348,13 @@ describe('webhooks to private addresses', () => {
       assert.equal(refused.status, 400, address)
       assert.ok(refused.body.error.message.includes(`resolves to ${address} (`), refused.body.error.message)
     }
+    // The same rule on update.
+    answers.push(['93.184.216.34'])
+    const hook = await s.request('POST', '/v1/webhooks', { json: { url: 'https://rebind.example/', events: ['*'] } })
+    assert.equal(hook.status, 201, hook.text)
+    const moved = await s.request('PATCH', `/v1/webhooks/${hook.body.data.id}`, { json: { url: 'http://[2002:7f00:1::]/' } })
+    assert.equal(moved.status, 400, moved.text)
+    assert.equal(moved.body.error.param, 'url')
   })
 
   test('a name that resolved publicly at creation and privately at delivery is refused at connect time (DNS rebinding)', async () => {
