@@ -63,11 +63,13 @@ COPY --from=build /src/dist ./dist
 # `linkline` on PATH for the CLI: `docker exec <container> linkline tokens create --owner alice`.
 RUN ln -s /app/dist/src/cli/main.js /usr/local/bin/linkline
 # The defaults an image needs: listen on every interface of the container (the port is published,
-# or reached by a proxy on the container network) and keep the SQLite database in the volume.
+# or reached by a proxy on the container network) and keep the SQLite database in the volume, with
+# the webhook secret key file (also with PostgreSQL, whose instances then share the volume).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
-    DATABASE_URL=sqlite:/data/linkline.db
+    DATABASE_URL=sqlite:/data/linkline.db \
+    LINKLINE_DATA_DIR=/data
 VOLUME /data
 EXPOSE 8080
 USER 10001:10001

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { newId } from '../src/shared/ids.js'
-import { createSecretBox, newSecret } from '../src/webhooks/signing.js'
+import { newSecret } from '../src/webhooks/signing.js'
 import { median, runLoad, type LoadGenerator } from './load.js'
 import { drainClicks, rotationRequests, sample } from './redirect.bench.js'
 import { insertLinks, linklineEnv, prepareDatabase, redirectLinkRow, redirectLinks, SMALL_OWNER } from './seed.js'
@@ -60,7 +60,7 @@ export async function benchClickedWebhook(
             description: 'bench',
             enabled: 1,
             disabled_reason: null,
-            secret: createSecretBox(undefined).seal(newSecret()),
+            secret: `plain:${newSecret()}`,
             last_success_at: null,
             created_at: now,
             updated_at: now,

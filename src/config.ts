@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path'
 import { normalizeHostAndPort, parseHost } from './shared/hosts.js'
 import proxyAddr from '@fastify/proxy-addr'
 import type { TrustProxy } from './http/client-address.js'
@@ -52,12 +53,19 @@ export interface Config {
   /** Worker threads that render QR codes, and how many renders may wait for one (503 beyond). */
   readonly qrThreads: number
   readonly qrQueue: number
+  /** Renders one owner may have running or waiting at once (429 beyond), so that others keep a share of the pool. */
+  readonly qrPerOwner: number
   /** Requests per minute and client address answered 4xx without a valid token (401, 404, 405…); 429 beyond. */
   readonly anonymousRateLimitPerMinute: number
   /** Whether webhooks may target loopback, private and link-local addresses (closed networks, tests). */
   readonly webhooksAllowPrivate: boolean
   /** Key material that encrypts webhook signing secrets at rest (docs/adr/0006-webhook-secrets-at-rest.md). */
   readonly webhooksSecretKey: string | undefined
+  /**
+   * Where the key is kept when webhooksSecretKey is unset (created at the first start): `linkline.key` in
+   * LINKLINE_DATA_DIR, else beside the SQLite file, else in ./data (PostgreSQL).
+   */
+  readonly webhooksSecretKeyFile: string
   /** How often each server process looks for due webhook deliveries. */
   readonly webhooksPollIntervalMs: number
   /** Settled deliveries (delivered or failed) are kept this long in the delivery log. */
@@ -152,6 +160,12 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('LINKLINE_WEBHOOKS_SECRET_KEY must be at least 32 characters (e.g. openssl rand -base64 32)')
   }
 
+  const qrThreads = int('LINKLINE_QR_THREADS', 1, 1, 64)
+  const qrQueue = int('LINKLINE_QR_QUEUE', 32, 0, 10_000)
+
+  const sqliteFile = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : undefined
+  const dataDir = str('LINKLINE_DATA_DIR') ?? (sqliteFile === undefined ? 'data' : dirname(sqliteFile))
+
   const config: Config = {
     port,
     host: str('HOST') ?? '127.0.0.1',
@@ -184,11 +198,14 @@ export function loadConfig(env: Env = process.env): Config {
     clickBlockIntervalMs: int('LINKLINE_CLICK_BLOCK_INTERVAL_MS', 30_000, 10, 30_000),
     clickWriterNice: int('LINKLINE_CLICK_WRITER_NICE', 19, 0, 19),
     shutdownTimeoutMs: int('LINKLINE_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
-    qrThreads: int('LINKLINE_QR_THREADS', 1, 1, 64),
-    qrQueue: int('LINKLINE_QR_QUEUE', 32, 0, 10_000),
+    qrThreads,
+    qrQueue,
+    // By default a quarter of the pool (threads and queue): four busy workspaces at once fill it.
+    qrPerOwner: int('LINKLINE_QR_PER_OWNER', Math.ceil((qrThreads + qrQueue) / 4), 1, 10_064),
     anonymousRateLimitPerMinute: int('LINKLINE_ANONYMOUS_RATE_LIMIT', 300, 1, 10_000_000),
     webhooksAllowPrivate: flag('LINKLINE_WEBHOOKS_ALLOW_PRIVATE'),
     webhooksSecretKey,
+    webhooksSecretKeyFile: resolve(dataDir, 'linkline.key'),
     webhooksPollIntervalMs: int('LINKLINE_WEBHOOKS_POLL_INTERVAL_MS', 1000, 10, 60_000),
     webhooksRetentionDays: int('LINKLINE_WEBHOOKS_RETENTION_DAYS', 30, 1, 36_500),
   }

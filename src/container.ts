@@ -34,6 +34,7 @@ import { createTokensRepository } from './tokens/tokens.repository.js'
 import { createTokensService } from './tokens/tokens.service.js'
 import { systemResolve, type Resolve } from './webhooks/addresses.js'
 import { createDispatcher } from './webhooks/dispatcher.js'
+import { readOrCreateKeyFile, sealStoredSecrets } from './webhooks/secret-key.js'
 import { createSecretBox } from './webhooks/signing.js'
 import { createWebhooksRepository } from './webhooks/webhooks.repository.js'
 import { createEventRecorder, createWebhooksService } from './webhooks/webhooks.service.js'
@@ -97,7 +98,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize)
 
   const webhooksRepo = createWebhooksRepository(db, storage.dialect)
-  const secretBox = createSecretBox(config.webhooksSecretKey)
+  // Without LINKLINE_WEBHOOKS_SECRET_KEY, a key file beside the data (created at the first start).
+  const secretBox = createSecretBox(() => config.webhooksSecretKey ?? readOrCreateKeyFile(config.webhooksSecretKeyFile, logger))
   const webhookResolve = options.webhookResolve ?? systemResolve
   // Runs in server processes only (start()), never in the CLI.
   const dispatcher = createDispatcher({
@@ -173,7 +175,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock, events })
   const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
   const porting = createPortingService({ links, domains })
-  const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue })
+  const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue, perOwner: config.qrPerOwner })
   const qr = createQrService({ links, renderer: qrRenderer })
   const clicks = new ClickBuffer({
     sink: clickCounter.wrapSink(options.wrapClickSink ? options.wrapClickSink(writer.sink) : writer.sink),
@@ -256,6 +258,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       await prepare()
       // A file restored as another user reads fine and fails every write: said now, and /readyz says 503.
       await databaseHealth.checkWrites()
+      await sealStoredSecrets({ repo: webhooksRepo, box: secretBox, logger })
       // Not awaited: a server starts without Redis, and its connections keep trying.
       void redis?.connect()
       clicks.start()

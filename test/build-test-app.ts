@@ -49,9 +49,18 @@ export async function createTestDatabase(backend: Backend = 'sqlite'): Promise<T
   const url = new URL(adminUrl)
   url.searchParams.set('options', `-c search_path=${name}`)
   const redisUrl = process.env.TEST_REDIS_URL
+  // Files that go beside the data (the webhook secret key), out of the working directory.
+  const dataDir = mkdtempSync(join(tmpdir(), 'linkline-test-'))
   return {
-    env: { DATABASE_URL: url.href, ...(redisUrl ? { REDIS_URL: redisUrl, LINKLINE_REDIS_PREFIX: `linkline-test:${name}:` } : {}) },
-    drop: () => withAdmin(adminUrl, (admin) => admin.query(`drop schema ${name} cascade`)),
+    env: {
+      DATABASE_URL: url.href,
+      LINKLINE_DATA_DIR: dataDir,
+      ...(redisUrl ? { REDIS_URL: redisUrl, LINKLINE_REDIS_PREFIX: `linkline-test:${name}:` } : {}),
+    },
+    drop: async () => {
+      rmSync(dataDir, { recursive: true, force: true })
+      await withAdmin(adminUrl, (admin) => admin.query(`drop schema ${name} cascade`))
+    },
   }
 }
 

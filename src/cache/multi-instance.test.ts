@@ -191,7 +191,7 @@ describe('several instances on PostgreSQL without Redis', { skip: needsPostgres 
 
   before(async () => {
     const shared = await createTestDatabase('postgres')
-    database = { env: { DATABASE_URL: shared.env.DATABASE_URL }, drop: shared.drop }
+    database = { env: { DATABASE_URL: shared.env.DATABASE_URL, LINKLINE_DATA_DIR: shared.env.LINKLINE_DATA_DIR }, drop: shared.drop }
     const env = { LINKLINE_DOMAINS: DOMAIN }
     a = await startTestServer({ database, env })
     b = await startTestServer({ database, env })

@@ -1,16 +1,25 @@
 import { sql } from 'kysely'
 import type { Db } from '../storage/database.js'
 import { inTransaction } from '../storage/transaction.js'
-import type { DomainRow, DomainStatus } from './domains.table.js'
+import type { DomainRow } from './domains.table.js'
 
 function queries(db: Db) {
   return {
     async insert(row: DomainRow): Promise<void> {
       await db.insertInto('domains').values(row).execute()
     },
-    find: (name: string): Promise<DomainRow | undefined> => db.selectFrom('domains').selectAll().where('name', '=', name).executeTakeFirst(),
+    /** The owner's claim on `name`, pending or verified. */
+    findOwned: (ownerId: string, name: string): Promise<DomainRow | undefined> =>
+      db.selectFrom('domains').selectAll().where('name', '=', name).where('owner_id', '=', ownerId).executeTakeFirst(),
+    /** Whether anyone holds `name` verified. */
+    verifiedOwner: async (name: string): Promise<string | undefined> =>
+      (await db.selectFrom('domains').select('owner_id').where('name', '=', name).where('status', '=', 'verified').executeTakeFirst())?.owner_id,
+    /** The claimant posted or verified its pending claim again: it lives PENDING_TTL_MS more. */
+    async renew(ownerId: string, name: string, at: number): Promise<void> {
+      await db.updateTable('domains').set({ renewed_at: at }).where('name', '=', name).where('owner_id', '=', ownerId).execute()
+    },
     listByOwner: (ownerId: string): Promise<DomainRow[]> => db.selectFrom('domains').selectAll().where('owner_id', '=', ownerId).orderBy('name').execute(),
-    allNames: async (): Promise<string[]> => (await db.selectFrom('domains').select('name').execute()).map((r) => r.name),
+    allNames: async (): Promise<string[]> => (await db.selectFrom('domains').select('name').distinct().execute()).map((r) => r.name),
     /** Pending domains, the longest unchecked first, so that a bounded round reaches every one in turn. */
     listPending: (limit: number): Promise<DomainRow[]> =>
       db
@@ -21,14 +30,40 @@ function queries(db: Db) {
         .orderBy('name')
         .limit(limit)
         .execute(),
-    /** Records a check; only a pending domain changes, so a concurrent check never un-verifies one. */
-    async recordCheck(name: string, status: DomainStatus, at: number): Promise<void> {
+    /** Records a check that found nothing (or failed); only a pending claim changes. */
+    async recordPending(ownerId: string, name: string, at: number): Promise<void> {
       await db
         .updateTable('domains')
-        .set({ status, last_checked_at: at, verified_at: status === 'verified' ? at : null })
+        .set({ last_checked_at: at })
         .where('name', '=', name)
+        .where('owner_id', '=', ownerId)
         .where('status', '=', 'pending')
         .execute()
+    },
+    /**
+     * Marks the owner's pending claim verified (false when it no longer is pending, or when the name
+     * became another owner's first: the unique index on verified names refuses a second).
+     */
+    async markVerified(ownerId: string, name: string, at: number): Promise<boolean> {
+      const r = await db
+        .updateTable('domains')
+        .set({ status: 'verified', last_checked_at: at, verified_at: at })
+        .where('name', '=', name)
+        .where('owner_id', '=', ownerId)
+        .where('status', '=', 'pending')
+        .executeTakeFirst()
+      return Number(r.numUpdatedRows) > 0
+    },
+    /** Ends the other owners' pending claims on a name someone has verified; returns their owners. */
+    async dropOtherClaims(name: string, ownerId: string): Promise<string[]> {
+      const rows = await db
+        .deleteFrom('domains')
+        .where('name', '=', name)
+        .where('owner_id', '!=', ownerId)
+        .where('status', '=', 'pending')
+        .returning('owner_id')
+        .execute()
+      return rows.map((r) => r.owner_id)
     },
     /**
      * A no-op write on the owner's verified domain: it takes the row lock, so it waits for a delete in
@@ -44,15 +79,9 @@ function queries(db: Db) {
         .executeTakeFirst()
       return Number(r.numUpdatedRows) > 0
     },
-    /** Drops a claim still pending since before `createdBefore`; tells whether there was one. */
-    async deleteStalePending(name: string, createdBefore: number): Promise<boolean> {
-      const r = await db
-        .deleteFrom('domains')
-        .where('name', '=', name)
-        .where('status', '=', 'pending')
-        .where('created_at', '<', createdBefore)
-        .executeTakeFirst()
-      return Number(r.numDeletedRows) > 0
+    /** Ends the pending claims not renewed since `renewedBefore`; returns them. */
+    async expirePending(renewedBefore: number): Promise<{ name: string; owner_id: string }[]> {
+      return db.deleteFrom('domains').where('status', '=', 'pending').where('renewed_at', '<', renewedBefore).returning(['name', 'owner_id']).execute()
     },
     async delete(ownerId: string, name: string): Promise<boolean> {
       const r = await db.deleteFrom('domains').where('owner_id', '=', ownerId).where('name', '=', name).executeTakeFirst()

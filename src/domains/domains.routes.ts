@@ -24,12 +24,15 @@ export function domainsRoutes(app: App, { domains }: { domains: DomainsService }
       schema: {
         tags,
         security,
-        summary: 'Claim a custom domain (pending until its DNS TXT record is found)',
+        summary: 'Claim a custom domain (pending until its DNS TXT record is found); 200 renews your own pending claim',
         body: CreateDomainBody,
-        response: { 201: DomainEnvelope, ...errorResponses },
+        response: { 200: DomainEnvelope, 201: DomainEnvelope, ...errorResponses },
       },
     },
-    async (req, reply) => reply.code(201).send({ success: true, data: await domains.create(principalOf(req), req.body.name) }),
+    async (req, reply) => {
+      const { domain, created } = await domains.create(principalOf(req), req.body.name)
+      return reply.code(created ? 201 : 200).send({ success: true, data: domain })
+    },
   )
 
   app.get(

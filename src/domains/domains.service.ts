@@ -21,10 +21,11 @@ import type { DomainRow, DomainStatus } from './domains.table.js'
 import { hasVerificationRecord, newVerificationToken, verificationRecordName, type TxtResolver } from './domains.verification.js'
 
 /**
- * How long a pending claim holds its name against other owners: long enough to publish a record,
- * short enough that a squatter cannot keep a name from whoever controls its DNS.
+ * How long a pending claim lives without its claimant posting or verifying it again. A pending claim
+ * never keeps the name from anyone (another owner may claim it beside, and whoever publishes its TXT
+ * record first gets it); this only clears claims nobody follows up.
  */
-export const PENDING_HOLD_MS = 7 * 24 * 60 * 60 * 1000
+export const PENDING_TTL_MS = 72 * 60 * 60 * 1000
 /** Pending domains looked up per periodic round: bounds the DNS queries of one round. */
 const RECHECK_BATCH = 100
 
@@ -80,20 +81,51 @@ export function createDomainsService(deps: {
     verification: r.verification_token === null ? null : { type: 'dns-txt', name: verificationRecordName(hostnameOf(r.name)), value: r.verification_token },
   })
 
-  async function insertUnlessTaken(row: DomainRow): Promise<boolean> {
+  async function findOwned(principal: Principal, name: string): Promise<DomainRow> {
+    const row = await repo.findOwned(principal.ownerId, name)
+    if (row === undefined) throw domainNotFound()
+    return row
+  }
+
+  /** (Re)loads the custom domains; tells whether the set changed. */
+  async function load(): Promise<boolean> {
+    const next = new Set<string>()
+    for (const name of await repo.allNames()) {
+      // Claimed before these rules (or before a name joined LINKLINE_RESERVED_HOSTS): its host is left
+      // to the service, as an unknown host, instead of to the tenant's links.
+      const refused = refusal(parseHost(name))
+      if (refused === undefined) next.add(name)
+      else if (!ignored.has(name)) {
+        ignored.add(name)
+        deps.logger.warn({ domain: name, reason: refused.message }, 'custom domain ignored: no longer claimable')
+      }
+    }
+    const changed = next.size !== custom.size || [...next].some((name) => !custom.has(name))
+    custom = next
+    return changed
+  }
+
+  /**
+   * The owner's claim is verified: the other owners' pending claims on the name end (their domain is
+   * 404 to them from now on, and the log says so). False when another owner verified it first.
+   */
+  async function takeVerified(row: DomainRow, at: number): Promise<boolean> {
+    let released: string[] = []
     try {
-      await repo.insert(row)
-      return true
+      const verified = await repo.transaction(async (tx) => {
+        if (!(await tx.markVerified(row.owner_id, row.name, at))) return false
+        released = await tx.dropOtherClaims(row.name, row.owner_id)
+        return true
+      })
+      if (!verified) return false
     } catch (error) {
       if (isUniqueViolation(error)) return false
       throw error
     }
-  }
-
-  async function findOwned(principal: Principal, name: string): Promise<DomainRow> {
-    const row = await repo.find(name)
-    if (row?.owner_id !== principal.ownerId) throw domainNotFound()
-    return row
+    for (const owner of released) {
+      deps.logger.warn({ domain: row.name, owner, verifiedBy: row.owner_id }, 'pending custom domain claim ended: another owner verified the name')
+    }
+    return true
   }
 
   /** Looks the TXT record up and records the outcome; a resolver failure leaves the domain pending (and is logged). */
@@ -105,32 +137,17 @@ export function createDomainsService(deps: {
       deps.logger.warn({ err: error, domain: row.name }, 'domain verification: DNS lookup failed; retried later')
     }
     const now = clock.now()
-    const status: DomainStatus = found ? 'verified' : 'pending'
-    await repo.recordCheck(row.name, status, now)
+    const verified = found && (await takeVerified(row, now))
+    if (!verified) await repo.recordPending(row.owner_id, row.name, now)
     // Other instances hear of it too; they read a domain's status from the database when a link is created.
-    if (found) await deps.onChange?.()
-    return { ...row, status, last_checked_at: now, verified_at: found ? now : null }
+    if (verified) await deps.onChange?.()
+    const status: DomainStatus = verified ? 'verified' : 'pending'
+    return { ...row, status, last_checked_at: now, verified_at: verified ? now : null }
   }
 
   return {
     primary,
-    /** (Re)loads the custom domains; tells whether the set changed. */
-    async load(): Promise<boolean> {
-      const next = new Set<string>()
-      for (const name of await repo.allNames()) {
-        // Claimed before these rules (or before a name joined LINKLINE_RESERVED_HOSTS): its host is left
-        // to the service, as an unknown host, instead of to the tenant's links.
-        const refused = refusal(parseHost(name))
-        if (refused === undefined) next.add(name)
-        else if (!ignored.has(name)) {
-          ignored.add(name)
-          deps.logger.warn({ domain: name, reason: refused.message }, 'custom domain ignored: no longer claimable')
-        }
-      }
-      const changed = next.size !== custom.size || [...next].some((name) => !custom.has(name))
-      custom = next
-      return changed
-    },
+    load,
 
     /** The domain a redirect for this Host resolves against: the host itself when known, else the primary. */
     effectiveHost(host: string): string {
@@ -159,8 +176,8 @@ export function createDomainsService(deps: {
       if (domain === undefined) return primary
       const name = key(domain)
       if (defaultSet.has(name)) return name
-      const row = await repo.find(name)
-      if (row?.owner_id !== principal.ownerId || refusal(parseHost(name)) !== undefined) throw domainNotAllowed(domain)
+      const row = await repo.findOwned(principal.ownerId, name)
+      if (row === undefined || refusal(parseHost(name)) !== undefined) throw domainNotAllowed(domain)
       if (row.status !== 'verified') throw domainPending(name)
       return name
     },
@@ -191,11 +208,22 @@ export function createDomainsService(deps: {
 
     get: async (principal: Principal, rawName: string): Promise<DomainObject> => toObject(await findOwned(principal, key(rawName))),
 
-    async create(principal: Principal, rawName: string): Promise<DomainObject> {
+    /**
+     * Claims a name. A name verified by anyone is 409; a pending claim of another owner is no obstacle
+     * (each claimant gets its own record to publish). Posting one's own pending claim again renews it
+     * and answers it unchanged (`created: false`).
+     */
+    async create(principal: Principal, rawName: string): Promise<{ domain: DomainObject; created: boolean }> {
       const parsed = parseHost(rawName)
       const refused = refusal(parsed)
       if (parsed === undefined || refused !== undefined) throw refused ?? invalidDomainName()
       const now = clock.now()
+      const own = await repo.findOwned(principal.ownerId, parsed.host)
+      if (own?.status === 'pending') {
+        await repo.renew(principal.ownerId, own.name, now)
+        return { domain: toObject({ ...own, renewed_at: now }), created: false }
+      }
+      if (own !== undefined || (await repo.verifiedOwner(parsed.host)) !== undefined) throw domainTaken(parsed.host)
       const row: DomainRow = {
         name: parsed.host,
         owner_id: principal.ownerId,
@@ -204,25 +232,40 @@ export function createDomainsService(deps: {
         verification_token: newVerificationToken(),
         verified_at: deps.verification ? null : now,
         last_checked_at: null,
+        renewed_at: now,
       }
-      const claimed = await insertUnlessTaken(row)
-      // A stale pending claim gives way: it proved nothing, and its owner had PENDING_HOLD_MS to.
-      if (!claimed && !((await repo.deleteStalePending(row.name, now - PENDING_HOLD_MS)) && (await insertUnlessTaken(row)))) {
-        throw domainTaken(row.name)
+      try {
+        await repo.transaction(async (tx) => {
+          await tx.insert(row)
+          // Without verification a claim is verified at once, and ends the others as a verification would.
+          if (row.status === 'verified') await tx.dropOtherClaims(row.name, row.owner_id)
+        })
+      } catch (error) {
+        // Claimed by this owner, or verified by another, since the reads above.
+        if (isUniqueViolation(error)) throw domainTaken(row.name)
+        throw error
       }
       custom.add(row.name)
       await deps.onChange?.()
-      return toObject(row)
+      return { domain: toObject(row), created: true }
     },
 
-    /** Looks the TXT record up now (a verified domain is answered as it is). */
+    /** Looks the TXT record up now (a verified domain is answered as it is); renews a pending claim. */
     async verify(principal: Principal, rawName: string): Promise<DomainObject> {
       const row = await findOwned(principal, key(rawName))
-      return toObject(row.status === 'verified' ? row : await check(row))
+      if (row.status === 'verified') return toObject(row)
+      const now = clock.now()
+      await repo.renew(row.owner_id, row.name, now)
+      return toObject(await check({ ...row, renewed_at: now }))
     },
 
-    /** One periodic round over the pending domains; returns how many became verified. */
+    /** One periodic round: ends the pending claims left alone, then looks the others up; returns how many became verified. */
     async recheckPending(): Promise<number> {
+      const expired = await repo.expirePending(clock.now() - PENDING_TTL_MS)
+      for (const claim of expired) {
+        deps.logger.warn({ domain: claim.name, owner: claim.owner_id }, 'pending custom domain claim ended: not verified or renewed within 72 hours')
+      }
+      if (expired.length > 0 && (await load())) await deps.onChange?.()
       let verified = 0
       for (const row of await repo.listPending(RECHECK_BATCH)) {
         if ((await check(row)).status === 'verified') verified++
@@ -240,7 +283,8 @@ export function createDomainsService(deps: {
         if (!(await tx.delete(principal.ownerId, name))) throw domainNotFound()
         if (await deps.linksOnDomain(name, trx)) throw domainInUse(name)
       })
-      custom.delete(name)
+      // Another owner's pending claim may keep the name known (its host answers 404 rather than the primary's links).
+      await load()
       await deps.onChange?.()
       return name
     },

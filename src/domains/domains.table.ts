@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely'
 
 export type DomainStatus = 'pending' | 'verified'
 
+/** One row per owner and name: several owners may claim a name, one may have it verified (migration 0018). */
 export interface DomainsTable {
   name: string
   owner_id: string
@@ -12,5 +13,7 @@ export interface DomainsTable {
   verification_token: string | null
   verified_at: number | null
   last_checked_at: number | null
+  /** When the claimant last posted or verified the name: a pending claim not renewed for PENDING_TTL_MS ends. */
+  renewed_at: number
 }
 export type DomainRow = Selectable<DomainsTable>

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
 import { Migrator, sql, type Migration } from 'kysely'
 import pg from 'pg'
+import { pino } from 'pino'
 import { backends, needsPostgres, needsPostgresAndRedis } from '../../test/backends.js'
 import { createTestDatabase, startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { loadConfig } from '../config.js'
@@ -37,13 +38,18 @@ for (const backend of backends) {
     let s: TestServer
     let bob: string
     const dns = stubResolver()
-    let daysAhead = 0
-    const clock = { now: () => Date.now() + daysAhead * 24 * 60 * 60 * 1000 }
+    let hoursAhead = 0
+    const clock = { now: () => Date.now() + hoursAhead * 60 * 60 * 1000 }
+    const warnings: Record<string, unknown>[] = []
     before(async () => {
       s = await startTestServer({
         backend,
         env: { LINKLINE_DOMAINS: 'sho.rt,second.example', LINKLINE_RESERVED_HOSTS: 'api.sho.rt, Admin.Example' },
-        container: { txtResolver: dns, clock },
+        container: {
+          txtResolver: dns,
+          clock,
+          logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line) as Record<string, unknown>) }),
+        },
       })
       bob = await s.createToken('bob')
     })
@@ -92,8 +98,8 @@ for (const backend of backends) {
       assert.equal((await s.request('GET', '/v1/domains/go.alice.example', { token: bob })).status, 404)
     })
 
-    test('a claimed domain is 409; a malformed name is 400', async () => {
-      await claim('claimed.example')
+    test('a verified domain is 409; a malformed name is 400', async () => {
+      await claimVerified('claimed.example')
       for (const [token, name] of [
         [bob, 'claimed.example'],
         [s.token, 'Claimed.Example:443'],
@@ -170,7 +176,9 @@ for (const backend of backends) {
       assert.equal(r.status, 201, r.text)
       assert.equal(r.body.data.name, 'xn--bcher-kva.example')
       assert.equal(r.body.data.verification.name, '_linkline.xn--bcher-kva.example')
-      assert.equal((await claim('xn--bcher-kva.example', bob)).status, 409)
+      const again = await claim('xn--bcher-kva.example')
+      assert.equal(again.status, 200, "posting one's own pending name again renews it")
+      assert.deepEqual(again.body.data, r.body.data)
       assert.equal((await s.request('GET', `/v1/domains/${encodeURIComponent('bücher.example')}`)).body.data.name, 'xn--bcher-kva.example')
     })
 
@@ -201,21 +209,56 @@ for (const backend of backends) {
       assert.equal((await s.request('GET', '/p1', { token: null, headers: { host: name } })).headers.location, 'https://a.example/')
     })
 
-    test('a pending claim holds its name for 7 days, then gives way to another owner', async () => {
-      assert.equal((await claim('squat.example', bob)).body.data.status, 'pending')
-      daysAhead = 6
+    test('a pending claim keeps the name from nobody: the first whose record is found gets it, and the other claims end', async () => {
+      const squat = await claim('squat.example', bob)
+      assert.equal(squat.body.data.status, 'pending')
+      const mine = await claim('squat.example')
+      assert.equal(mine.status, 201, mine.text)
+      assert.equal(mine.body.data.status, 'pending')
+      assert.notEqual(mine.body.data.verification.value, squat.body.data.verification.value, 'each claimant has its own record')
+      // The DNS owner publishes its own record; the squatter's token is of no use to anyone else.
+      dns.records.set('_linkline.squat.example', [[mine.body.data.verification.value]])
+      assert.equal((await s.request('POST', '/v1/domains/squat.example/verify', { token: bob })).body.data.status, 'pending')
+      const verified = await s.request('POST', '/v1/domains/squat.example/verify')
+      assert.equal(verified.body.data.status, 'verified', verified.text)
+
+      assert.equal((await s.request('GET', '/v1/domains/squat.example', { token: bob })).status, 404, 'the pending claim ended')
+      const bobs = (await s.request('GET', '/v1/domains', { token: bob })).body.data.map((d: { name: string }) => d.name)
+      assert.ok(!bobs.includes('squat.example'))
+      assert.equal((await s.request('POST', '/v1/domains/squat.example/verify', { token: bob })).status, 404)
+      assert.equal((await claim('squat.example', bob)).status, 409, "a verified name is nobody else's to claim")
+      const told = warnings.find((w) => w.domain === 'squat.example' && w.owner === 'bob')
+      assert.match(String(told?.msg), /another owner verified the name/)
+      assert.equal(told?.verifiedBy, 'alice')
+
+      const link = await s.request('POST', '/v1/links', { json: { destination: 'https://shop.example/home', domain: 'squat.example', path: '/home' } })
+      assert.equal(link.status, 201, link.text)
+    })
+
+    test('a pending claim ends after 72 hours unless its owner posts or verifies it again', async () => {
+      for (const name of ['renewed-by-post.example', 'renewed-by-verify.example', 'left-alone.example']) {
+        assert.equal((await claim(name)).status, 201)
+      }
       try {
-        assert.equal((await claim('squat.example')).status, 409, 'within 7 days')
-        const verified = await claimVerified('held.example', bob)
-        daysAhead = 8
-        assert.equal((await claim(verified)).status, 409, 'a verified domain never gives way')
-        const taken = await claim('squat.example')
-        assert.equal(taken.status, 201, taken.text)
-        assert.equal(taken.body.data.status, 'pending')
-        assert.equal((await s.request('GET', '/v1/domains/squat.example', { token: bob })).status, 404, 'the stale claim is gone')
-        assert.equal((await s.request('GET', '/v1/domains/squat.example')).body.data.name, 'squat.example')
+        hoursAhead = 48
+        const reposted = await claim('renewed-by-post.example')
+        assert.equal(reposted.status, 200)
+        assert.equal(reposted.body.data.status, 'pending')
+        assert.equal((await s.request('POST', '/v1/domains/renewed-by-verify.example/verify')).status, 200)
+        hoursAhead = 73
+        await s.container.domains.recheckPending()
+        assert.equal((await s.request('GET', '/v1/domains/left-alone.example')).status, 404, 'not renewed for 72 hours')
+        assert.ok(warnings.some((w) => w.domain === 'left-alone.example' && /within 72 hours/.test(String(w.msg))))
+        assert.equal((await s.request('GET', '/v1/domains/renewed-by-post.example')).status, 200)
+        assert.equal((await s.request('GET', '/v1/domains/renewed-by-verify.example')).status, 200)
+        // The periodic look-ups are no renewal.
+        hoursAhead = 48 + 73
+        await s.container.domains.recheckPending()
+        assert.equal((await s.request('GET', '/v1/domains/renewed-by-post.example')).status, 404)
+        assert.equal((await s.request('GET', '/v1/domains/renewed-by-verify.example')).status, 404)
+        assert.equal((await claim('left-alone.example', bob)).status, 201, 'the name is free again')
       } finally {
-        daysAhead = 0
+        hoursAhead = 0
       }
     })
 
@@ -291,7 +334,7 @@ for (const backend of backends) {
     test("names claimed before these rules are ignored: their host is the service's again", async () => {
       const ip = `127.0.0.1:${new URL(s.url).port}`
       for (const name of [ip, 'api.sho.rt']) {
-        await sql`insert into domains (name, owner_id, created_at) values (${name}, 'mallory', 1)`.execute(s.container.storage.db)
+        await sql`insert into domains (name, owner_id, created_at, renewed_at) values (${name}, 'mallory', 1, 1)`.execute(s.container.storage.db)
       }
       await s.container.domains.load()
       assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://legacy.example/', path: '/legacy' } })).status, 201)

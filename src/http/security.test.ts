@@ -168,7 +168,7 @@ describe('anonymous rate limit', () => {
 describe('QR rendering pool', () => {
   let s: TestServer
   before(async () => {
-    s = await startTestServer({ env: { LINKLINE_QR_THREADS: '1', LINKLINE_QR_QUEUE: '0' } })
+    s = await startTestServer({ env: { LINKLINE_QR_THREADS: '1', LINKLINE_QR_QUEUE: '0', LINKLINE_QR_PER_OWNER: '8' } })
   })
   after(() => s.close())
 

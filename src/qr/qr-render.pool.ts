@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import Tinypool from 'tinypool'
-import { qrBusy } from './qr.errors.js'
+import { qrBusy, qrOwnerBusy } from './qr.errors.js'
 import type { RenderTask } from './qr-render.worker.js'
 
 /** Rendered images kept, by total size: a few hundred codes of the common sizes. */
@@ -11,8 +11,12 @@ const IDLE_THREAD_MS = 60_000
  * Renders QR images off the event loop: a small pool of worker threads with a bounded queue (beyond
  * it, 503 with Retry-After), an LRU cache of rendered images by key (the ETag, which hashes everything
  * the image depends on), and one render for identical concurrent requests.
+ *
+ * The pool is shared by every owner, so each owner may hold at most `perOwner` renders running or
+ * waiting: one workspace's burst is answered 429 on its own, and the rest of the pool stays for the
+ * others (a render joined or answered from the cache holds nothing).
  */
-export function createQrRenderer(options: { threads: number; queue: number }) {
+export function createQrRenderer(options: { threads: number; queue: number; perOwner: number }) {
   const pool = new Tinypool({
     filename: new URL('./qr-render.worker.js', import.meta.url).href,
     minThreads: 0,
@@ -25,6 +29,12 @@ export function createQrRenderer(options: { threads: number; queue: number }) {
     sizeCalculation: (image) => Math.max(1, typeof image === 'string' ? image.length * 2 : image.length),
   })
   const rendering = new Map<string, Promise<Buffer | string>>()
+  const held = new Map<string, number>()
+  const release = (owner: string) => {
+    const left = (held.get(owner) ?? 1) - 1
+    if (left === 0) held.delete(owner)
+    else held.set(owner, left)
+  }
 
   async function renderNow(task: RenderTask): Promise<Buffer | string> {
     let image: Uint8Array | string
@@ -38,12 +48,18 @@ export function createQrRenderer(options: { threads: number; queue: number }) {
   }
 
   return {
-    async render(key: string, task: RenderTask): Promise<Buffer | string> {
+    async render(key: string, task: RenderTask, owner: string): Promise<Buffer | string> {
       const cached = cache.get(key)
       if (cached !== undefined) return cached
       let pending = rendering.get(key)
       if (!pending) {
-        pending = renderNow(task).finally(() => rendering.delete(key))
+        const count = held.get(owner) ?? 0
+        if (count >= options.perOwner) throw qrOwnerBusy(options.perOwner)
+        held.set(owner, count + 1)
+        pending = renderNow(task).finally(() => {
+          rendering.delete(key)
+          release(owner)
+        })
         rendering.set(key, pending)
       }
       const image = await pending

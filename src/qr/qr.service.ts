@@ -41,7 +41,7 @@ export function createQrService(deps: { links: LinksService; renderer: QrRendere
         .digest('base64url')
         .slice(0, 32)}"`
       if (matches(ifNoneMatch, etag)) return { notModified: true, etag }
-      const body = await deps.renderer.render(etag, { text, format, size, margin, ecc, color, background })
+      const body = await deps.renderer.render(etag, { text, format, size, margin, ecc, color, background }, principal.ownerId)
       return {
         notModified: false,
         etag,

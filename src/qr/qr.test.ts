@@ -130,3 +130,35 @@ for (const backend of backends) {
     })
   })
 }
+
+describe('QR rendering shared fairly between owners', () => {
+  let s: TestServer
+  before(async () => {
+    s = await startTestServer({ env: { LINKLINE_QR_THREADS: '1', LINKLINE_QR_QUEUE: '4', LINKLINE_QR_PER_OWNER: '2' } })
+  })
+  after(() => s.close())
+
+  test("one owner's flood of renders is refused on its own (429); another owner's code is still rendered", async () => {
+    const flood = (await s.request('POST', '/v1/links', { json: { destination: 'https://flood.example/' } })).body.data.id
+    const bob = await s.createToken('bob')
+    const small = (await s.request('POST', '/v1/links', { json: { destination: 'https://small.example/' }, token: bob })).body.data.id
+    // Sixty large renders at once, each a different image (no cache, no shared render).
+    const answers = Array.from({ length: 60 }, (_, i) => s.request('GET', `/v1/links/${flood}/qr?size=4096&color=%23${i.toString(16).padStart(6, '0')}`))
+    // The first refusals have come back: the owner's share of the pool is taken (before, the whole pool was).
+    await Promise.race(answers.map(async (answer) => ((await answer).status === 200 ? new Promise(() => {}) : undefined)))
+    const other = await s.request('GET', `/v1/links/${small}/qr?size=128`, { token: bob })
+    assert.equal(other.status, 200, other.text)
+    assert.match(decode(other.raw).text, /\?qr=1$/)
+
+    const settled = await Promise.all(answers)
+    // At least its share; a little more when a render ended while the burst was still arriving.
+    assert.ok(settled.filter((r) => r.status === 200).length >= 2, 'the flooding owner renders its share')
+    const refused = settled.filter((r) => r.status !== 200)
+    assert.ok(refused.length > 0)
+    for (const r of refused) {
+      assert.equal(r.status, 429)
+      assert.equal(r.body.error.code, 'rate_limited')
+      assert.equal(r.headers['retry-after'], '1')
+    }
+  })
+})

@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { isIP } from 'node:net'
-import { guardedLookup, isPrivateAddress, PrivateAddressError, type Resolve } from './addresses.js'
+import { describeAddress, isPublicAddress } from '../shared/outbound-address.js'
+import { guardedLookup, PrivateAddressError, type Resolve } from './addresses.js'
 
 /** Any 2xx within this is a delivery (API.md §10). */
 export const DELIVERY_TIMEOUT_MS = 10_000
@@ -29,8 +30,8 @@ export function postOnce(
 ): Promise<AttemptResult> {
   const url = new URL(target)
   const literal = url.hostname.replace(/^\[|\]$/g, '')
-  if (!options.allowPrivate && isIP(literal) !== 0 && isPrivateAddress(literal)) {
-    return Promise.resolve({ error: new PrivateAddressError(`${literal} is a private, loopback or link-local address`).message })
+  if (!options.allowPrivate && isIP(literal) !== 0 && !isPublicAddress(literal)) {
+    return Promise.resolve({ error: new PrivateAddressError(`${describeAddress(literal)} is a private, loopback or link-local address`).message })
   }
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve) => {

@@ -55,8 +55,6 @@ export function createDispatcher(deps: {
   let claiming = false
   let again = false
   let stopped = true
-  /** Said once per process, at its first delivery (not at start: most deployments have no webhook). */
-  let warnedUnencrypted = false
 
   /** Runs a round in `ms`, unless one is due sooner already. */
   function schedule(ms: number) {
@@ -117,12 +115,6 @@ export function createDispatcher(deps: {
   }
 
   async function deliver(d: ClaimedDelivery): Promise<void> {
-    if (!warnedUnencrypted && !deps.box.encrypted) {
-      warnedUnencrypted = true
-      logger.warn(
-        'LINKLINE_WEBHOOKS_SECRET_KEY is unset: webhook signing secrets are stored unencrypted in the database (docs/adr/0006-webhook-secrets-at-rest.md)',
-      )
-    }
     let result: AttemptResult
     try {
       const timestamp = Math.floor(clock.now() / 1000)

@@ -16,33 +16,44 @@ export function sign(secret: string, id: string, timestampSeconds: number, body:
   return `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`
 }
 
+/** The key id a stored secret was sealed with; undefined for a secret stored in plain text. */
+export const sealedKeyId = (stored: string): string | undefined => (stored.startsWith('v1:') ? stored.split(':')[1] : undefined)
+
 /**
  * Keeps signing secrets encrypted at rest (docs/adr/0006-webhook-secrets-at-rest.md): AES-256-GCM
- * under a key derived from LINKLINE_WEBHOOKS_SECRET_KEY, stored as `v1:<key id>:<iv>:<ciphertext>:<tag>`.
- * Without that key, secrets are stored as `plain:<secret>` (and the server says so at start).
+ * under a key derived from the key material (LINKLINE_WEBHOOKS_SECRET_KEY, else the key file beside
+ * the data), stored as `v1:<key id>:<iv>:<ciphertext>:<tag>`. The material is asked for at the first
+ * use only, so that a process which never seals or opens a secret (the CLI) never creates a key.
+ * `plain:<secret>`, written by releases that had no key by default, is still read.
  */
-export function createSecretBox(keyMaterial: string | undefined) {
-  const key = keyMaterial === undefined ? undefined : createHash('sha256').update(keyMaterial).digest()
-  const keyId = key === undefined ? undefined : createHash('sha256').update(key).digest('hex').slice(0, 8)
+export function createSecretBox(keyMaterial: () => string) {
+  let derived: { key: Buffer; id: string } | undefined
+  const key = () => {
+    if (derived === undefined) {
+      const key = createHash('sha256').update(keyMaterial()).digest()
+      derived = { key, id: createHash('sha256').update(key).digest('hex').slice(0, 8) }
+    }
+    return derived
+  }
   return {
-    encrypted: key !== undefined,
+    /** The id of the key in use (the first 8 hex digits of its hash: names it without revealing it). */
+    keyId: () => key().id,
     seal(secret: string): string {
-      if (key === undefined) return `plain:${secret}`
+      const { key: k, id } = key()
       const iv = randomBytes(12)
-      const cipher = createCipheriv('aes-256-gcm', key, iv)
+      const cipher = createCipheriv('aes-256-gcm', k, iv)
       const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()])
-      return ['v1', keyId, iv.toString('base64'), ciphertext.toString('base64'), cipher.getAuthTag().toString('base64')].join(':')
+      return ['v1', id, iv.toString('base64'), ciphertext.toString('base64'), cipher.getAuthTag().toString('base64')].join(':')
     },
     open(stored: string): string {
       if (stored.startsWith('plain:')) return stored.slice('plain:'.length)
       const [version, storedKeyId, iv, ciphertext, tag] = stored.split(':')
       if (version !== 'v1' || iv === undefined || ciphertext === undefined || tag === undefined) throw new Error('unreadable webhook secret')
-      if (key === undefined || storedKeyId !== keyId) {
-        throw new Error(
-          `this webhook secret was sealed with key ${storedKeyId}; LINKLINE_WEBHOOKS_SECRET_KEY ${key === undefined ? 'is unset' : `is key ${keyId}`}`,
-        )
+      const { key: k, id } = key()
+      if (storedKeyId !== id) {
+        throw new Error(`this webhook secret was sealed with key ${storedKeyId}; this server has key ${id} (LINKLINE_WEBHOOKS_SECRET_KEY or its key file)`)
       }
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'))
+      const decipher = createDecipheriv('aes-256-gcm', k, Buffer.from(iv, 'base64'))
       decipher.setAuthTag(Buffer.from(tag, 'base64'))
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64')), decipher.final()]).toString('utf8')
     },

@@ -26,6 +26,14 @@ export function createWebhooksRepository(db: Db, dialect: DialectName) {
     deleteForOwner: (ownerId: string, id: string): Promise<{ id: string } | undefined> =>
       db.deleteFrom('webhooks').where('id', '=', id).where('owner_id', '=', ownerId).returning('id').executeTakeFirst(),
 
+    /** Every endpoint's stored secret: read once at start, to seal those in plain text (secret-key.ts). */
+    secrets: (): Promise<Pick<WebhookRow, 'id' | 'secret'>[]> => db.selectFrom('webhooks').select(['id', 'secret']).execute(),
+    /** Replaces a stored secret if it is still `from`; tells whether it was. */
+    async replaceSecret(id: string, from: string, to: string): Promise<boolean> {
+      const r = await db.updateTable('webhooks').set({ secret: to }).where('id', '=', id).where('secret', '=', from).executeTakeFirst()
+      return Number(r.numUpdatedRows) > 0
+    },
+
     /** The owner's enabled endpoints (a handful): the event recorder filters them by subscription. */
     enabledFor: (ownerId: string): Promise<Pick<WebhookRow, 'id' | 'events'>[]> =>
       db.selectFrom('webhooks').select(['id', 'events']).where('owner_id', '=', ownerId).where('enabled', '=', 1).execute(),

@@ -3,7 +3,8 @@ import type { Clock } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
 import type { Db, DialectName } from '../storage/database.js'
 import type { Principal } from '../tokens/tokens.service.js'
-import { isPrivateAddress, type Resolve } from './addresses.js'
+import { describeAddress, isPublicAddress } from '../shared/outbound-address.js'
+import type { Resolve } from './addresses.js'
 import { eventBody, newDelivery, subscribes, type EventRecorder } from './events.js'
 import type { SecretBox } from './signing.js'
 import { newSecret } from './signing.js'
@@ -95,7 +96,7 @@ export function createWebhooksService(deps: {
     if (deps.allowPrivate) return url.href
     const host = url.hostname.replace(/^\[|\]$/g, '')
     if (isIP(host) !== 0) {
-      if (isPrivateAddress(host)) throw privateWebhookUrl(host, host)
+      if (!isPublicAddress(host)) throw privateWebhookUrl(host, describeAddress(host))
       return url.href
     }
     let timer: NodeJS.Timeout | undefined
@@ -103,8 +104,8 @@ export function createWebhooksService(deps: {
       deps.resolve(host).catch(() => []),
       new Promise<[]>((resolve) => (timer = setTimeout(() => resolve([]), RESOLVE_TIMEOUT_MS))),
     ]).finally(() => clearTimeout(timer))
-    const refused = addresses.find((a) => isPrivateAddress(a.address))
-    if (refused) throw privateWebhookUrl(host, refused.address)
+    const refused = addresses.find((a) => !isPublicAddress(a.address))
+    if (refused) throw privateWebhookUrl(host, describeAddress(refused.address))
     return url.href
   }
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { isIP } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
 import { Webhook } from 'standardwebhooks'
@@ -303,7 +304,12 @@ describe('webhooks to private addresses', () => {
     s = await startTestServer({
       env: { LINKLINE_WEBHOOKS_POLL_INTERVAL_MS: '20' },
       // A DNS stand-in: each lookup of rebind.example answers the next address of the list.
-      container: { webhookResolve: async (host) => (host === 'rebind.example' ? [{ address: answers.shift()?.[0] ?? '127.0.0.1', family: 4 }] : []) },
+      container: {
+        webhookResolve: async (host) => {
+          const address = answers.shift()?.[0] ?? '127.0.0.1'
+          return host === 'rebind.example' ? [{ address, family: isIP(address) }] : []
+        },
+      },
     })
   })
   after(async () => {
@@ -320,6 +326,15 @@ describe('webhooks to private addresses', () => {
       'http://[fe80::1]/',
       'http://192.168.1.1/',
       'http://[::ffff:127.0.0.1]/',
+      // IPv4 addresses in IPv6 spellings: IPv4-compatible, 6to4, NAT64, IPv4-translated.
+      'http://[::7f00:1]/',
+      'http://[::127.0.0.1]/',
+      'http://[2002:7f00:1::]/',
+      'http://[2002:a9fe:a9fe::]/',
+      'http://[64:ff9b::a00:1]/',
+      'http://[::ffff:0:7f00:1]/',
+      'http://[fd00::1]/',
+      'http://0x7f.1/',
     ]) {
       answers.length = 0
       const refused = await s.request('POST', '/v1/webhooks', { json: { url, events: ['*'] } })
@@ -327,12 +342,23 @@ describe('webhooks to private addresses', () => {
       assert.equal(refused.body.error.param, 'url')
       assert.match(refused.body.error.message, /LINKLINE_WEBHOOKS_ALLOW_PRIVATE/)
     }
-    answers.push(['10.0.0.7'])
-    assert.equal((await s.request('POST', '/v1/webhooks', { json: { url: 'https://rebind.example/', events: ['*'] } })).status, 400)
+    for (const address of ['10.0.0.7', '::7f00:1', '2002:7f00:1::']) {
+      answers.push([address])
+      const refused = await s.request('POST', '/v1/webhooks', { json: { url: 'https://rebind.example/', events: ['*'] } })
+      assert.equal(refused.status, 400, address)
+      assert.ok(refused.body.error.message.includes(`resolves to ${address} (`), refused.body.error.message)
+    }
+    // The same rule on update.
+    answers.push(['93.184.216.34'])
+    const hook = await s.request('POST', '/v1/webhooks', { json: { url: 'https://rebind.example/', events: ['*'] } })
+    assert.equal(hook.status, 201, hook.text)
+    const moved = await s.request('PATCH', `/v1/webhooks/${hook.body.data.id}`, { json: { url: 'http://[2002:7f00:1::]/' } })
+    assert.equal(moved.status, 400, moved.text)
+    assert.equal(moved.body.error.param, 'url')
   })
 
   test('a name that resolved publicly at creation and privately at delivery is refused at connect time (DNS rebinding)', async () => {
-    answers.push(['93.184.216.34'], ['127.0.0.1'], ['127.0.0.1'])
+    answers.push(['93.184.216.34'], ['2002:7f00:1::'], ['2002:7f00:1::'])
     const created = await s.request('POST', '/v1/webhooks', { json: { url: `http://rebind.example:${r.port}/rebound`, events: ['*'] } })
     assert.equal(created.status, 201, created.text)
     await s.request('POST', `/v1/webhooks/${created.body.data.id}/test`)
@@ -342,7 +368,7 @@ describe('webhooks to private addresses', () => {
       log = (await s.request('GET', `/v1/webhooks/${created.body.data.id}/deliveries`)).body.data
     }
     assert.equal(log[0]?.attempts, 1)
-    assert.match(log[0]?.lastError ?? '', /127\.0\.0\.1, a private, loopback or link-local address/)
+    assert.match(log[0]?.lastError ?? '', /2002:7f00:1:: \(6to4:loopback, 127\.0\.0\.1\), a private, loopback or link-local address/)
     assert.equal(r.received.length, 0)
     assert.match((await s.request('GET', '/metrics', { token: null })).text, /linkline_webhook_deliveries_total\{outcome="refused"\} 1/)
   })

@@ -15,6 +15,7 @@ import * as compactDayFacets from './0014-compact-day-facets.js'
 import * as hourFacetsInRollups from './0015-hour-facets-in-rollups.js'
 import * as clickJournalMarks from './0016-click-journal-marks.js'
 import * as clickBlocksByNumber from './0017-click-blocks-by-number.js'
+import * as domainClaimsPerOwner from './0018-domain-claims-per-owner.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -35,4 +36,5 @@ export const migrations = {
   '0015-hour-facets-in-rollups': hourFacetsInRollups,
   '0016-click-journal-marks': clickJournalMarks,
   '0017-click-blocks-by-number': clickBlocksByNumber,
+  '0018-domain-claims-per-owner': domainClaimsPerOwner,
 }
