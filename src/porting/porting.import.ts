@@ -107,8 +107,9 @@ export async function* readImport(file: string, named: ImportFormat | undefined,
 }
 
 /**
- * CSV rows. A quote that is never closed would make the parser read the rest of the file as one
- * cell: that row is listed, and reading starts again on the line after the one where it opened.
+ * CSV rows. A quote that is never closed, or closed lines later by another row's quote, makes the
+ * parser read the lines after it as one cell: that row is listed, and reading starts again on the
+ * line after the one where it opened, so that only that line is lost.
  */
 async function* readCsv(file: string, format: keyof typeof CSV_MAPPERS, headerBytes: number, onBytes?: (bytes: number) => void): AsyncGenerator<ImportRow> {
   const mapper = CSV_MAPPERS[format]
@@ -124,7 +125,9 @@ async function* readCsv(file: string, format: keyof typeof CSV_MAPPERS, headerBy
       reported = Math.max(reported, position)
     })
     const skipped: ImportRow[] = []
-    let unclosed: number | undefined
+    // The end of the last record parsed (in this segment), and where a row spanning lines broke.
+    let parsed = { lines: segment.start === 0 ? 1 : 0, bytes: segment.start === 0 ? headerBytes : 0 }
+    let broken: { lines: number; bytes: number } | undefined
     const parser = input.pipe(
       parse({
         bom: segment.start === 0,
@@ -133,28 +136,35 @@ async function* readCsv(file: string, format: keyof typeof CSV_MAPPERS, headerBy
         skip_empty_lines: true,
         skip_records_with_error: true,
         info: true,
+        on_record: (record, context) => {
+          if (broken === undefined) parsed = { lines: context.lines, bytes: context.bytes }
+          return record
+        },
         on_skip: (error: CsvError | undefined) => {
-          const at = error as { bytes_records: number; lines: number } | undefined
-          if (error?.code === 'CSV_QUOTE_NOT_CLOSED') unclosed = at?.bytes_records || (segment.start === 0 ? headerBytes : 0)
-          else if (error) skipped.push({ where: `line ${segment.lineBefore + (at?.lines ?? 0)}`, error: csvReason(error) })
+          if (error === undefined || broken !== undefined) return undefined
+          const lines = (error as { lines?: number }).lines ?? 0
+          if (error.code === 'CSV_QUOTE_NOT_CLOSED' || lines > parsed.lines + 1) broken = parsed
+          else skipped.push({ where: `line ${segment.lineBefore + lines}`, error: csvReason(error) })
           return undefined
         },
       }),
     )
     input.on('error', (error) => parser.destroy(error))
-    let lastLine = segment.start === 0 ? 1 : 0
     for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
       while (skipped.length > 0) yield skipped.shift() as ImportRow
-      lastLine = info.lines
+      if (broken !== undefined && info.lines > broken.lines) {
+        input.destroy()
+        break
+      }
       // A record spans lines when a quoted cell holds newlines: name the line it starts on.
       yield { where: `line ${segment.lineBefore + info.lines - countNewlines(record)}`, ...mapRow(() => mapper.map(record)) }
     }
     yield* skipped
-    if (unclosed === undefined) return
-    const broken = await lineAfter(file, segment.start + unclosed, segment.lineBefore + lastLine)
     if (broken === undefined) return
-    yield { where: `line ${broken.line}`, error: 'a quote opened on this line is never closed; read on from the next line' }
-    segment = { start: broken.next, lineBefore: broken.line }
+    const at = await lineAfter(file, segment.start + broken.bytes, segment.lineBefore + broken.lines)
+    if (at === undefined) return
+    yield { where: `line ${at.line}`, error: 'a quote opened on this line is never closed; read on from the next line' }
+    segment = { start: at.next, lineBefore: at.line }
   }
 }
 
