@@ -45,21 +45,28 @@ for (const backend of backends)
           'csv',
           { '/plain-one': ['https://example.com/plain-one', 'Plain one'], '/plain-two': ['https://example.com/plain-two', 'Quoted, with a comma'] },
         ],
-        // Back-halves keep their path; bit.ly and go.acme.example are not the owner's domains here: the default domain.
+        // bit.ly and go.acme.example are not the owner's domains here: the default domain, with Bitly's own code as the path.
         [
           'bitly.csv',
           'bitly',
-          { '/3xYzAbc': ['https://shop.example/summer?utm_source=bitly', 'Summer sale'], '/start-here': ['https://docs.example/start', 'Docs'] },
+          { '/3xYzAbc': ['https://shop.example/summer?utm_source=bitly', 'Summer sale'], '/4kDocs1': ['https://docs.example/start', 'Docs'] },
         ],
         ['shlink.csv', 'shlink', { '/abc123': ['https://example.com/shlink-one', 'Shlink one'], '/promo': ['https://example.com/promo', null] }],
         ['kutt.json', 'kutt', { '/kutt1': ['https://example.com/kutt-one', 'Kutt one'], '/kutt-two': ['https://example.com/kutt-two', null] }],
         ['yourls.csv', 'yourls', { '/yl1': ['https://example.com/yourls-one', 'YOURLS one'], '/yl-2': ['https://example.com/yourls-two', null] }],
       ]
+      // Which links went to another domain than they had, and where: said, not done silently.
+      const moved: Record<string, string[]> = {
+        'bitly.csv': ['bit.ly', 'go.acme.example'].map((from) => `  1 link of ${from} (not a domain of the owner here) on ${s.host}`),
+        'shlink.csv': [`  2 links of s.test (not a domain of the owner here) on ${s.host}`],
+      }
       for (const [name, format, expected] of cases) {
-        const r = linkline('links', 'import', `${FIXTURES}${name}`, '--owner', 'alice', '--format', format)
+        // Every other file without --format: told from its header.
+        const named = name === 'bitly.csv' ? ['--format', format] : []
+        const r = linkline('links', 'import', `${FIXTURES}${name}`, '--owner', 'alice', ...named)
         const count = Object.keys(expected).length + (name === 'links.csv' ? 1 : 0)
         assert.equal(r.status, 0, `${name}: ${r.stdout}${r.stderr}`)
-        assert.equal(r.stdout, `created ${count}, skipped 0 (already present), failed 0\n`, name)
+        assert.equal(r.stdout, [`created ${count}, skipped 0 (already present), failed 0`, ...(moved[name] ?? []), ''].join('\n'), name)
         for (const [path, [destination, title]] of Object.entries(expected)) {
           assert.deepEqual(await at(path).then((l) => l && [l.domain, l.destination, l.title]), [s.host, destination, title], `${name} ${path}`)
         }
@@ -143,21 +150,103 @@ for (const backend of backends)
       assert.deepEqual((await links(carol)).map((l) => l.path).sort(), ['/ok-1', '/ok-5'])
     })
 
-    test('unknown format, unreadable file, a file of another format: a clear error and exit 2', () => {
-      const cases: [string[], RegExp][] = [
-        [['--format', 'xml'], /^linkline: unknown format "xml": use one of csv, bitly, shlink, kutt, yourls\n$/],
-        [['--format', 'bitly'], /not a bitly file: no destinationurl or longurl column/],
-        [['--format', 'kutt'], /not a kutt file/],
+    test('unknown format, unreadable file, a file of another format: one line naming the format to use, and exit 2', () => {
+      const binary = join(dir, 'binary.csv')
+      writeFileSync(binary, Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08]))
+      const cases: [string, string[], string][] = [
+        ['links.csv', ['--format', 'xml'], 'unknown format "xml": use one of csv, ndjson, bitly, shlink, kutt, yourls'],
+        ['links.csv', ['--format', 'bitly'], 'not a bitly file: no destinationurl or longurl column in the header; it looks like a csv file: use --format csv'],
+        ['links.csv', ['--format', 'kutt'], 'not a kutt file: it is CSV, not JSON; it looks like a csv file: use --format csv'],
+        ['kutt.json', ['--format', 'csv'], 'not a csv file: it is JSON, not CSV; it looks like a kutt file: use --format kutt'],
+        ['shlink.csv', ['--format', 'csv'], 'not a csv file: no destination column in the header; it looks like a shlink file: use --format shlink'],
+        [file('unknown.csv', ['name,target', 'a,b']), [], 'cannot tell the format from the header (name,target): name it with --format'],
+        [binary, [], 'not a text file (it holds NUL bytes)'],
+        [join(dir, 'nope.csv'), [], `cannot read ${join(dir, 'nope.csv')}: ENOENT`],
       ]
-      for (const [options, message] of cases) {
-        const r = linkline('links', 'import', `${FIXTURES}links.csv`, '--owner', 'alice', ...options)
-        assert.equal(r.status, 2, options.join(' '))
-        assert.match(r.stderr, message)
+      for (const [name, options, message] of cases) {
+        const path = name.startsWith('/') ? name : `${FIXTURES}${name}`
+        const r = linkline('links', 'import', path, '--owner', 'alice', ...options)
+        assert.equal(r.status, 2, `${name} ${options.join(' ')}`)
+        const expected = options[1] === 'xml' || name.endsWith('nope.csv') ? message : `${path}: ${message}`
+        assert.equal(r.stderr, `linkline: ${expected}\n`, `${name} ${options.join(' ')}`)
       }
-      const missing = linkline('links', 'import', join(dir, 'nope.csv'), '--owner', 'alice')
-      assert.equal(missing.status, 2)
-      assert.match(missing.stderr, /cannot read .*nope\.csv: ENOENT/)
       assert.match(linkline('links', 'import', `${FIXTURES}links.csv`).stderr, /--owner/)
+    })
+
+    test('an unclosed quote costs its line only; a Kutt link with a password is refused, not opened; every skip has its line', async () => {
+      const unclosed = file('unclosed.csv', [
+        'destination,path,domain,title,tags',
+        'https://example.com/uq-1,/uq-1,,"fine, quoted",',
+        'https://example.com/uq-2,/uq-2,,"never closed,',
+        'https://example.com/uq-3,/uq-3,,after it,',
+        '',
+        'https://example.com/uq-4,/uq-4,,"again never closed',
+        'https://example.com/uq-5,/uq-5,,"multi',
+        'line",',
+      ])
+      const r = linkline('links', 'import', unclosed, '--owner', 'erin')
+      assert.equal(r.status, 1)
+      assert.equal(
+        r.stdout,
+        [
+          'created 3, skipped 0 (already present), failed 2',
+          '  line 3: a quote opened on this line is never closed; read on from the next line',
+          '  line 6: a quote opened on this line is never closed; read on from the next line',
+          '',
+        ].join('\n'),
+      )
+      const erin = await s.createToken('erin')
+      assert.deepEqual((await links(erin)).map((l) => [l.path, l.title]).sort(), [
+        ['/uq-1', 'fine, quoted'],
+        ['/uq-3', 'after it'],
+        ['/uq-5', 'multi\nline'],
+      ])
+
+      const kutt = file('kutt-password.json', [
+        JSON.stringify({
+          data: [
+            { address: 'kp-open', target: 'https://example.com/open', password: false, domain: null },
+            { address: 'kp-locked', target: 'https://example.com/locked', password: true, domain: null },
+          ],
+        }),
+      ])
+      const k = linkline('links', 'import', kutt, '--owner', 'erin')
+      assert.equal(k.status, 1)
+      assert.match(k.stdout, /^created 1, skipped 0 \(already present\), failed 1\n {2}item 2: password-protected in Kutt, which does not export passwords/)
+      assert.equal(await at('/kp-locked', erin), undefined, 'not imported open')
+    })
+
+    test("Bitly's own code is the path when free, else its branded back-half; a hash not of Linkline's format is refused", async () => {
+      const frank = await s.createToken('frank')
+      assert.equal((await s.request('POST', '/v1/links', { token: frank, json: { destination: 'https://frank.example/', path: '/bl-taken' } })).status, 201)
+      const bitly = file('bitly-codes.csv', [
+        'Title,Link,Custom Link,Destination URL,Date Created,Tags',
+        'Free,https://bit.ly/bl-free,go.acme.example/bl-branded-1,https://example.com/free,2024-05-01 10:00:00,',
+        'Taken,https://bit.ly/bl-taken,go.acme.example/bl-branded-2,https://example.com/taken,2024-05-01 10:00:00,',
+      ])
+      const r = linkline('links', 'import', bitly, '--owner', 'gina')
+      assert.equal(r.status, 0, r.stdout)
+      assert.match(r.stdout, / {2}2 links of go\.acme\.example \(not a domain of the owner here\) on /)
+      const gina = await s.createToken('gina')
+      assert.deepEqual((await links(gina)).map((l) => [l.path, l.destination]).sort(), [
+        ['/bl-branded-2', 'https://example.com/taken'],
+        ['/bl-free', 'https://example.com/free'],
+      ])
+      assert.equal(linkline('links', 'import', bitly, '--owner', 'gina').stdout.split('\n')[0], 'created 0, skipped 2 (already present), failed 0')
+
+      const hashes = file('hashes.csv', [
+        'destination,path,hasPassword,passwordHash',
+        'https://example.com/h1,/h-plain,true,open sesame',
+        'https://example.com/h2,/h-weak,true,scrypt$1024$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+        'https://example.com/h3,/h-none,true,',
+      ])
+      const h = linkline('links', 'import', hashes, '--owner', 'gina')
+      assert.equal(h.status, 1)
+      assert.deepEqual(h.stdout.trimEnd().split('\n').slice(1), [
+        "  line 2: passwordHash must be a password hash as Linkline's export writes it (scrypt$N$r$p$salt$hash)",
+        "  line 3: passwordHash must be a password hash as Linkline's export writes it (scrypt$N$r$p$salt$hash)",
+        '  line 4: the link is password-protected but the file has no passwordHash for it: it would be open here',
+      ])
     })
 
     test('links export writes what the API exports, to stdout', async () => {

@@ -9,15 +9,19 @@ import { CliError, parseCommandArgs, withContainer, type Command } from './comma
 
 const HELP = `Usage:
   linkline links import <file> --owner <ownerId> [--format ${IMPORT_FORMATS.join('|')}] [--dry-run] [--json]
-      Creates the owner's links from a file, through the same checks as the API:
+      Creates the owner's links from a file, through the same checks as the API. Without --format,
+      the format is told from the file's header:
         csv     destination,path,domain,title,tags (a header row; only destination is required;
-                tags separated by | or ,). Linkline's own CSV export reads back as this.
+                tags separated by | or ,). Linkline's own CSV export reads back as this, with
+                every setting (redirect type, expiry, click limit, rules, password).
+        ndjson  Linkline's own NDJSON export
         bitly   Bitly's link export (Link, Custom Link, Destination URL, Title, Tags)
         shlink  Shlink's short URL export (shortCode, domain, longUrl, title, tags)
         kutt    the JSON of Kutt's GET /api/v2/links ({"data": [...]})
         yourls  YOURLS' links table as CSV (keyword, url, title, ...)
       Safe to run again: a link already there (same path, destination and title) is skipped; a path
       taken by another link is reported. Broken rows are listed with their line; the others import.
+      Links of a domain that is not the owner's here go to the default domain, and the summary says so.
       Prints a summary; exits 1 when a row failed. --dry-run checks everything and writes nothing.
       A progress bar shows on a terminal. Without Redis, restart a running server afterwards if it
       answered 404 for an imported path before: it does not hear of links made by the CLI.
@@ -36,6 +40,7 @@ const ownerPrincipal = (value: unknown, verb: string): Principal => {
 function printSummary(summary: ImportSummary): void {
   const verb = summary.dryRun ? 'would create' : 'created'
   const lines = [`${verb} ${summary.created}, skipped ${summary.present} (already present), failed ${summary.failed.length}`]
+  for (const m of summary.moved) lines.push(`  ${m.links} ${m.links === 1 ? 'link' : 'links'} of ${m.from} (not a domain of the owner here) on ${m.to}`)
   for (const f of summary.failed) lines.push(`  ${f.where}: ${f.reason}`)
   process.stdout.write(`${lines.join('\n')}\n`)
 }
@@ -55,8 +60,9 @@ export const linksCommand: Command = {
         const principal = ownerPrincipal(values.owner, 'import')
         if (positionals.length !== 1) throw new CliError(`links import needs one <file>\n\n${HELP}`)
         const file = positionals[0] as string
-        const format = (values.format ?? 'csv') as string
-        if (!(IMPORT_FORMATS as readonly string[]).includes(format)) throw new CliError(`unknown format "${format}": use one of ${IMPORT_FORMATS.join(', ')}`)
+        const format = values.format as string | undefined
+        if (format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(format))
+          throw new CliError(`unknown format "${format}": use one of ${IMPORT_FORMATS.join(', ')}`)
         let size: number
         try {
           size = statSync(file).size
@@ -73,7 +79,7 @@ export const linksCommand: Command = {
           const summary = await withContainer(config(), (c) =>
             c.porting.importLinks(
               principal,
-              readImport(file, format as ImportFormat, (bytes) => bar?.increment(bytes)),
+              readImport(file, format as ImportFormat | undefined, (bytes) => bar?.increment(bytes)),
               {
                 dryRun: values['dry-run'] === true,
                 onRows: (n) => bar?.update({ rows: (rows += n) }),

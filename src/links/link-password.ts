@@ -25,3 +25,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const key = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) })
   return key.length === expected.length && timingSafeEqual(key, expected)
 }
+
+/**
+ * Whether `stored` is a hash as hashPassword writes it, and one that verifyPassword can compute: an
+ * import takes a link's hash only in this form (salt of 16 bytes, key of 32) and at no lower cost
+ * than ours, and never one whose cost would exceed the memory the check allows.
+ */
+export function isPasswordHash(stored: string): boolean {
+  const match = /^scrypt\$(\d{1,8})\$(\d{1,3})\$(\d{1,3})\$([A-Za-z0-9_-]{22})\$([A-Za-z0-9_-]{43})$/.exec(stored)
+  if (match === null) return false
+  const [n, r, p] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const powerOfTwo = (n & (n - 1)) === 0
+  return powerOfTwo && n >= COST.N && r >= 1 && p >= 1 && 128 * n * r <= 32 * 1024 * 1024 && n * r * p <= 2 ** 22
+}

@@ -44,6 +44,12 @@ export type BulkResult = { ok: true; link: LinkObject } | { ok: false; error: { 
 /** Items whose passwords are hashed at once in a bulk create (libuv runs four scrypts at a time). */
 const PREPARE_CONCURRENCY = 4
 
+/** An input of an import: a create body, and optionally a password hash taken from Linkline's own export, stored as it is. */
+export type ImportInput = CreateLinkBody & { passwordHash?: string }
+
+/** A link as the export writes it: the link object, and its password hash so that an import can restore the link as it was. */
+export type ExportedLink = LinkObject & { passwordHash: string | null }
+
 /** What became of one input of an import. */
 export type ImportOutcome = { status: 'created' | 'present'; link: LinkObject } | { status: 'failed'; error: AppError }
 
@@ -413,7 +419,7 @@ export function createLinksService(deps: {
      */
     async importMany(
       principal: Principal,
-      inputs: readonly CreateLinkBody[],
+      inputs: readonly ImportInput[],
       options: { dryRun: boolean; seen?: Map<string, LinkRow> },
     ): Promise<ImportOutcome[]> {
       const outcomes: ImportOutcome[] = new Array(inputs.length)
@@ -428,9 +434,10 @@ export function createLinksService(deps: {
       const prepared: ((Omit<LinkRow, 'path'> & { path?: string }) | undefined)[] = []
       for (const [index, input] of inputs.entries()) {
         try {
-          const { base, path, tags } = await prepareCreate(principal, input)
+          const { passwordHash, ...body } = input
+          const { base, path, tags } = await prepareCreate(principal, body)
           tagsOf.set(base.id, tags)
-          prepared.push({ ...base, path })
+          prepared.push({ ...base, ...(passwordHash !== undefined && { password_hash: passwordHash }), path })
         } catch (error) {
           if (!(error instanceof AppError)) throw error
           outcomes[index] = { status: 'failed', error }
@@ -517,13 +524,13 @@ export function createLinksService(deps: {
      * Every link of the owner that the list's filters select, in the list's order, read in pages of
      * `batch` by keyset: memory stays constant, and the consumer's pace (backpressure) sets the reads.
      */
-    async *exportAll(principal: Principal, filters: LinkFilters = {}, batch = 1000): AsyncGenerator<LinkObject> {
+    async *exportAll(principal: Principal, filters: LinkFilters = {}, batch = 1000): AsyncGenerator<ExportedLink> {
       const query = normalizeFilters(filters)
       let after: { createdAt: number; id: string } | undefined
       for (;;) {
         const rows = await repo.listAfter(principal.ownerId, query, after, batch)
         const tags = await repo.tagsOf(rows.map((row) => row.id))
-        for (const row of rows) yield toObject(row, tags.get(row.id))
+        for (const row of rows) yield { ...toObject(row, tags.get(row.id)), passwordHash: row.password_hash }
         const last = rows.at(-1)
         if (last === undefined || rows.length < batch) return
         after = { createdAt: last.created_at, id: last.id }

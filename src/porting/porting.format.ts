@@ -1,6 +1,7 @@
 import { pipeline, Readable } from 'node:stream'
 import { stringify } from 'csv-stringify'
 import { LinkObject } from '../links/links.schemas.js'
+import { neutralizeCell } from '../shared/csv-cell.js'
 import type { ExportedClick } from '../stats/stats.repository.js'
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const
@@ -12,10 +13,11 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
 }
 
 /**
- * The columns of the links CSV: the link object's fields, in the order of its schema. The one list:
- * a field added to LinkObject becomes a column without a change here.
+ * The columns of the links export: the link object's fields, in the order of its schema (a field
+ * added to LinkObject becomes a column without a change here), then the password hash, which the
+ * link object never shows but an import needs to restore a protected link as it was.
  */
-export const LINK_CSV_COLUMNS: readonly string[] = Object.keys(LinkObject.properties)
+export const LINK_CSV_COLUMNS: readonly string[] = [...Object.keys(LinkObject.properties), 'passwordHash']
 
 /** The columns of the clicks export, in both formats. */
 export const CLICK_COLUMNS = ['time', 'referrer', 'browser', 'os', 'device', 'country', 'qr', 'bot'] as const
@@ -33,14 +35,16 @@ export const clickRecord = (c: ExportedClick) => ({
 })
 
 /**
- * One CSV cell: empty for null, text as is, lists of text joined with `|` (tags; the importer splits
- * them again), any other structure as JSON.
+ * One CSV cell's text: empty for null, text as is, lists of text joined with `|` (tags; the importer
+ * splits them again) when that reads back exactly, any other structure (and such a list when it
+ * would not: a tag holding `|` or `,`, or with spaces around it) as JSON.
  */
-function cell(value: unknown): string {
+function cellText(value: unknown): string {
   if (value === null || value === undefined) return ''
   if (typeof value === 'string') return value
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join('|')
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string' && v !== '' && v === v.trim() && !/[|,]/.test(v)) && !value.join('|').startsWith('['))
+    return value.join('|')
   return JSON.stringify(value)
 }
 
@@ -58,7 +62,7 @@ export function encode(format: ExportFormat, columns: readonly string[], source:
   }
   const rows = Readable.from(
     (async function* () {
-      for await (const record of source) yield columns.map((c) => cell(record[c]))
+      for await (const record of source) yield columns.map((c) => neutralizeCell(cellText(record[c])))
     })(),
   )
   const csv = stringify({ header: true, columns: [...columns], record_delimiter: 'windows' })

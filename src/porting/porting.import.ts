@@ -1,153 +1,243 @@
 import { createReadStream } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import type { Readable } from 'node:stream'
+import { open, readFile } from 'node:fs/promises'
+import { createInterface } from 'node:readline'
 import { parse, type CsvError } from 'csv-parse'
+import { parse as parseSync } from 'csv-parse/sync'
+import { CSV_MAPPERS, mapKutt, mapNdjson, normalizeHeader, RowError, type ImportFormat, type ImportRecord, type ImportRow } from './porting.peers.js'
 
-export const IMPORT_FORMATS = ['csv', 'bitly', 'shlink', 'kutt', 'yourls'] as const
-export type ImportFormat = (typeof IMPORT_FORMATS)[number]
+export { IMPORT_FORMATS, type ImportFormat, type ImportRecord, type ImportRow } from './porting.peers.js'
 
-/** One link read from an import file, before any check of the links service. */
-export interface ImportRecord {
-  destination: string
-  /** With its leading slash. */
-  path?: string
-  domain?: string
-  /**
-   * The host the link had on the service it comes from (bit.ly, s.test): kept when it is a domain of
-   * the owner here (a branded domain brought along), else the link goes to the default domain.
-   */
-  domainHint?: string
-  title?: string
-  tags: string[]
+/** The file as a whole cannot be read in this format: a usage error of one line. */
+export class ImportFileError extends Error {}
+
+/** How much of the file's start is read to tell its format. */
+const HEAD_BYTES = 64 * 1024
+/** Formats told by their header, the most specific first (a Shlink file also has a column that Bitly's API export has). */
+const SIGNATURES: [ImportFormat, (names: string[]) => boolean][] = [
+  ['shlink', (n) => n.includes('shortcode') && n.includes('longurl')],
+  ['bitly', (n) => n.includes('destinationurl') || (n.includes('longurl') && (n.includes('link') || n.includes('bitlink')))],
+  ['yourls', (n) => n.includes('keyword') && n.includes('url')],
+  ['csv', (n) => n.includes('destination')],
+]
+
+interface Head {
+  /** The format the file's start shows, if any. */
+  detected: ImportFormat | undefined
+  /** The CSV header's names, normalized, and the bytes of its line; undefined for JSON. */
+  header: { names: string[]; raw: string; bytes: number } | undefined
 }
 
-/** A row of the file: its line (or, in a JSON file, its item number) and the record, or why it could not be read. */
-export type ImportRow = { where: string; record: ImportRecord } | { where: string; error: string }
-
-/** Column names as written by people and other services: `Long URL`, `long_url` and `longUrl` are one. */
-const normalizeHeader = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '')
-
-const text = (value: unknown): string | undefined => {
-  if (typeof value !== 'string') return undefined
-  const trimmed = value.trim()
-  return trimmed === '' ? undefined : trimmed
+async function readHead(file: string): Promise<Head> {
+  const buffer = Buffer.alloc(HEAD_BYTES)
+  let bytesRead: number
+  try {
+    const handle = await open(file)
+    bytesRead = (await handle.read(buffer, 0, HEAD_BYTES, 0).finally(() => handle.close())).bytesRead
+  } catch (error) {
+    throw new ImportFileError(`cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
+  const bytes = buffer.subarray(0, bytesRead)
+  if (bytes.includes(0)) throw new ImportFileError('not a text file (it holds NUL bytes)')
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '')
+  const start = text.trimStart()
+  if (start === '') throw new ImportFileError('the file is empty')
+  if (start.startsWith('{') || start.startsWith('[')) {
+    // One link object per line is Linkline's NDJSON; any other JSON is taken for Kutt's answer.
+    const line = start.slice(0, start.indexOf('\n') === -1 ? undefined : start.indexOf('\n'))
+    return { detected: isNdjsonLine(line) ? 'ndjson' : 'kutt', header: undefined }
+  }
+  const end = text.indexOf('\n')
+  const raw = (end === -1 ? text : text.slice(0, end)).replace(/\r$/, '')
+  let cells: string[]
+  try {
+    cells = (parseSync(raw, { relax_quotes: true }) as string[][])[0] ?? []
+  } catch {
+    cells = raw.split(',')
+  }
+  const names = cells.map(normalizeHeader)
+  const bomBytes = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
+  return {
+    detected: SIGNATURES.find(([, matches]) => matches(names))?.[0],
+    header: { names, raw, bytes: end === -1 ? bytesRead : bomBytes + Buffer.byteLength(text.slice(0, end + 1)) },
+  }
 }
 
-/** Tags written `a|b` (Shlink, Linkline's own export) or `a,b`. */
-const splitTags = (value: unknown): string[] => {
-  const raw = text(value)
-  if (raw === undefined) return []
-  return raw
-    .split(raw.includes('|') ? '|' : ',')
-    .map((t) => t.trim())
-    .filter((t) => t !== '')
+function isNdjsonLine(line: string): boolean {
+  try {
+    const parsed = JSON.parse(line) as unknown
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && typeof (parsed as { destination?: unknown }).destination === 'string'
+  } catch {
+    return false
+  }
 }
 
-const withSlash = (path: string | undefined) => (path === undefined || path.startsWith('/') ? path : `/${path}`)
-
-/** A short URL of another service (`bit.ly/3abc`, `https://go.acme.com/sale`) as its host and path. */
-function shortUrlParts(value: unknown): { domainHint?: string; path?: string } {
-  const raw = text(value)
-  if (raw === undefined) return {}
-  const url = URL.canParse(raw) ? new URL(raw) : URL.canParse(`https://${raw}`) ? new URL(`https://${raw}`) : undefined
-  if (url === undefined || url.pathname === '/') return {}
-  return { domainHint: url.host, path: decodeURIComponent(url.pathname) }
+/** Why the file is not of `format` (undefined when it is), with the format it looks like when that is known. */
+function mismatch(format: ImportFormat, head: Head): string | undefined {
+  let problem: string | undefined
+  if (format === 'kutt' || format === 'ndjson') problem = head.detected === format ? undefined : head.header ? 'it is CSV, not JSON' : 'it is not NDJSON'
+  else if (head.header === undefined) problem = 'it is JSON, not CSV'
+  else {
+    const missing = CSV_MAPPERS[format].required.find((alternatives) => !alternatives.some((n) => head.header?.names.includes(n)))
+    if (missing) problem = `no ${missing.join(' or ')} column in the header`
+  }
+  if (problem === undefined) return undefined
+  const hint =
+    head.detected === undefined
+      ? head.header
+        ? ` (${head.header.raw.slice(0, 120)})`
+        : ''
+      : `; it looks like a ${head.detected} file: use --format ${head.detected}`
+  return `not a ${format} file: ${problem}${hint}`
 }
-
-type Row = Record<string, string>
-const first = (row: Row, ...names: string[]) => names.map((n) => text(row[n])).find((v) => v !== undefined)
 
 /**
- * How each CSV format's columns (normalized by normalizeHeader) map to a record; `undefined` fields
- * are left to Linkline's defaults. Whatever else the file holds (dates, visit counts, IPs) is dropped.
+ * The rows of an import file, one at a time. The format is the one named, or told from the file's
+ * start when none is; a file that is not of the format named fails at once (ImportFileError) before
+ * any row is read. CSV and NDJSON are streamed; a Kutt JSON file is read whole.
  */
-const CSV_MAPPERS: Record<Exclude<ImportFormat, 'kutt'>, { required: string[][]; map: (row: Row) => ImportRecord }> = {
-  // destination,path,domain,title,tags; Linkline's own export has these columns too (and more, ignored).
-  csv: {
-    required: [['destination']],
-    map: (row) => ({
-      destination: row.destination ?? '',
-      path: withSlash(text(row.path)),
-      domain: text(row.domain),
-      title: text(row.title),
-      tags: splitTags(row.tags),
-    }),
-  },
-  // Bitly's link export: Link (bit.ly/…), Custom Link (a branded back-half), Destination URL (or
-  // long_url in the API's links_list export), Title, Tags.
-  bitly: {
-    required: [['destinationurl', 'longurl']],
-    map: (row) => {
-      const custom = first(row, 'customlink', 'customlinks', 'custombitlinks', 'custombitlink')?.split(/[,|\s]+/)[0]
-      const short = shortUrlParts(custom ?? first(row, 'link', 'bitlink', 'shortlink'))
-      return { destination: first(row, 'destinationurl', 'longurl') ?? '', ...short, title: text(row.title), tags: splitTags(row.tags) }
-    },
-  },
-  // Shlink's web client export (short_urls.csv): createdAt,domain,shortCode,shortUrl,longUrl,title,tags,visits.
-  shlink: {
-    required: [['longurl']],
-    map: (row) => {
-      const short = shortUrlParts(row.shorturl)
-      const code = text(row.shortcode)
-      return {
-        destination: row.longurl ?? '',
-        path: code === undefined ? short.path : withSlash(code),
-        domainHint: text(row.domain) ?? short.domainHint,
-        title: text(row.title),
-        tags: splitTags(row.tags),
-      }
-    },
-  },
-  // YOURLS' yourls_url table as its export plugins and database tools write it: keyword,url,title,timestamp,ip,clicks.
-  yourls: {
-    required: [['keyword'], ['url']],
-    map: (row) => ({ destination: row.url ?? '', path: withSlash(text(row.keyword)), title: text(row.title), tags: [] }),
-  },
+export async function* readImport(file: string, named: ImportFormat | undefined, onBytes?: (bytes: number) => void): AsyncGenerator<ImportRow> {
+  const head = await readHead(file)
+  const format = named ?? head.detected
+  if (format === undefined) throw new ImportFileError(`cannot tell the format from the header (${head.header?.raw.slice(0, 120) ?? ''}): name it with --format`)
+  const problem = mismatch(format, head)
+  if (problem !== undefined) throw new ImportFileError(problem)
+  if (format === 'kutt') yield* readKutt(await readFile(file, 'utf8'))
+  else if (format === 'ndjson') yield* readNdjson(file, onBytes)
+  else yield* readCsv(file, format, head.header?.bytes ?? 0, onBytes)
 }
 
-/** The rows of an import file, one at a time (CSV is streamed; a Kutt JSON file is read whole). */
-export async function* readImport(file: string, format: ImportFormat, onBytes?: (bytes: number) => void): AsyncGenerator<ImportRow> {
-  if (format === 'kutt') {
-    yield* readKutt(await readFile(file, 'utf8'))
-    return
-  }
+/**
+ * CSV rows. A quote that is never closed, or closed lines later by another row's quote, makes the
+ * parser read the lines after it as one cell: that row is listed, and reading starts again on the
+ * line after the one where it opened, so that only that line is lost.
+ */
+async function* readCsv(file: string, format: keyof typeof CSV_MAPPERS, headerBytes: number, onBytes?: (bytes: number) => void): AsyncGenerator<ImportRow> {
   const mapper = CSV_MAPPERS[format]
-  const input: Readable = createReadStream(file)
-  if (onBytes) input.on('data', (chunk) => onBytes(chunk.length))
-  const skipped: ImportRow[] = []
-  const parser = input.pipe(
-    parse({
-      bom: true,
-      columns: (header: string[]) => {
-        const names = header.map(normalizeHeader)
-        const missing = mapper.required.find((alternatives) => !alternatives.some((n) => names.includes(n)))
-        if (missing) throw new ImportFileError(`not a ${format} file: no ${missing.join(' or ')} column in the header (${header.join(',')})`)
-        return names
-      },
-      relax_column_count: true,
-      skip_empty_lines: true,
-      skip_records_with_error: true,
-      info: true,
-      on_skip: (error: CsvError | undefined) => {
-        if (error) skipped.push({ where: `line ${error.lines}`, error: error.message.replace(/^Invalid Record Length: /, '').replace(/ at line \d+/, '') })
-        return undefined
-      },
-    }),
-  )
-  input.on('error', (error) => parser.destroy(error))
-  for await (const { record, info } of parser as AsyncIterable<{ record: Row; info: { lines: number } }>) {
-    while (skipped.length > 0) yield skipped.shift() as ImportRow
-    // A record spans lines when a quoted cell holds newlines: name the line it starts on.
-    yield { where: `line ${info.lines - countNewlines(record)}`, record: mapper.map(record) }
+  let columns: string[] | undefined
+  let segment = { start: 0, lineBefore: 0 }
+  let reported = 0
+  for (;;) {
+    const input = createReadStream(file, { start: segment.start })
+    let position = segment.start
+    input.on('data', (chunk) => {
+      position += chunk.length
+      if (position > reported) onBytes?.(position - reported)
+      reported = Math.max(reported, position)
+    })
+    const skipped: ImportRow[] = []
+    // The end of the last record parsed (in this segment), and where a row spanning lines broke.
+    let parsed = { lines: segment.start === 0 ? 1 : 0, bytes: segment.start === 0 ? headerBytes : 0 }
+    let broken: { lines: number; bytes: number } | undefined
+    const parser = input.pipe(
+      parse({
+        bom: segment.start === 0,
+        columns: columns ?? ((header: string[]) => (columns = header.map(normalizeHeader))),
+        relax_column_count: true,
+        skip_empty_lines: true,
+        skip_records_with_error: true,
+        info: true,
+        on_record: (record, context) => {
+          if (broken === undefined) parsed = { lines: context.lines, bytes: context.bytes }
+          return record
+        },
+        on_skip: (error: CsvError | undefined) => {
+          if (error === undefined || broken !== undefined) return undefined
+          const lines = (error as { lines?: number }).lines ?? 0
+          if (error.code === 'CSV_QUOTE_NOT_CLOSED' || lines > parsed.lines + 1) broken = parsed
+          else skipped.push({ where: `line ${segment.lineBefore + lines}`, error: csvReason(error) })
+          return undefined
+        },
+      }),
+    )
+    input.on('error', (error) => parser.destroy(error))
+    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+      while (skipped.length > 0) yield skipped.shift() as ImportRow
+      if (broken !== undefined && info.lines > broken.lines) {
+        input.destroy()
+        break
+      }
+      // A record spans lines when a quoted cell holds newlines: name the line it starts on.
+      yield { where: `line ${segment.lineBefore + info.lines - countNewlines(record)}`, ...mapRow(() => mapper.map(record)) }
+    }
+    yield* skipped
+    if (broken === undefined) return
+    const at = await lineAfter(file, segment.start + broken.bytes, segment.lineBefore + broken.lines)
+    if (at === undefined) return
+    yield { where: `line ${at.line}`, error: 'a quote opened on this line is never closed; read on from the next line' }
+    segment = { start: at.next, lineBefore: at.line }
   }
-  yield* skipped
 }
 
-const countNewlines = (row: Row) => Object.values(row).reduce((n, v) => n + (v.match(/\n/g)?.length ?? 0), 0)
+const csvReason = (error: CsvError) =>
+  error.message
+    .replace(/^Invalid Record Length: /, '')
+    .replace(/ at line \d+/, '')
+    .replace(/ instead of delimiter.*$/, '')
+
+/** The first non-empty line from byte `at` (its number, counted from `lineBefore`), and the byte offset after it; undefined at the end of the file. */
+async function lineAfter(file: string, at: number, lineBefore: number): Promise<{ line: number; next: number } | undefined> {
+  const handle = await open(file)
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES)
+    let line = lineBefore + 1
+    let position = at
+    let blank = true
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position)
+      if (bytesRead === 0) return blank ? undefined : { line, next: position }
+      for (let i = 0; i < bytesRead; i++) {
+        const byte = buffer[i]
+        if (byte !== 0x0a) {
+          if (byte !== 0x0d) blank = false
+          continue
+        }
+        if (!blank) return { line, next: position + i + 1 }
+        line++
+      }
+      position += bytesRead
+    }
+  } finally {
+    await handle.close()
+  }
+}
+
+const countNewlines = (row: Record<string, string>) => Object.values(row).reduce((n, v) => n + (v.match(/\n/g)?.length ?? 0), 0)
+
+const mapRow = (map: () => ImportRecord): { record: ImportRecord } | { error: string } => {
+  try {
+    return { record: map() }
+  } catch (error) {
+    if (error instanceof RowError) return { error: error.message }
+    throw error
+  }
+}
+
+/** Linkline's NDJSON export: one link object per line. */
+async function* readNdjson(file: string, onBytes?: (bytes: number) => void): AsyncGenerator<ImportRow> {
+  const input = createReadStream(file)
+  if (onBytes) input.on('data', (chunk) => onBytes(chunk.length))
+  let line = 0
+  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+    line++
+    if (text.trim() === '') continue
+    yield {
+      where: `line ${line}`,
+      ...mapRow(() => {
+        let item: unknown
+        try {
+          item = JSON.parse(text)
+        } catch {
+          throw new RowError('not valid JSON')
+        }
+        return mapNdjson(item)
+      }),
+    }
+  }
+}
 
 /**
  * Kutt has no export file: its API's `GET /api/v2/links` answer, saved (`{"data": [...]}`, or the
- * array alone), is the file. target → destination, address → path, domain → domain, description → title.
+ * array alone), is the file.
  */
 function* readKutt(content: string): Generator<ImportRow> {
   let parsed: unknown
@@ -158,23 +248,5 @@ function* readKutt(content: string): Generator<ImportRow> {
   }
   const items = Array.isArray(parsed) ? parsed : (parsed as { data?: unknown } | null)?.data
   if (!Array.isArray(items)) throw new ImportFileError('not a kutt file: expected the JSON of GET /api/v2/links ({"data": [...]}) or an array of links')
-  for (const [index, item] of items.entries()) {
-    const where = `item ${index + 1}`
-    if (typeof item !== 'object' || item === null) {
-      yield { where, error: 'not a link object' }
-      continue
-    }
-    const link = item as Record<string, unknown>
-    if (typeof link.target !== 'string') {
-      yield { where, error: 'no target' }
-      continue
-    }
-    yield {
-      where,
-      record: { destination: link.target, path: withSlash(text(link.address)), domainHint: text(link.domain), title: text(link.description), tags: [] },
-    }
-  }
+  for (const [index, item] of items.entries()) yield { where: `item ${index + 1}`, ...mapRow(() => mapKutt(item)) }
 }
-
-/** The file as a whole cannot be read in this format. */
-export class ImportFileError extends Error {}

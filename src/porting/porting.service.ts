@@ -1,11 +1,12 @@
 import { Compile } from 'typebox/compile'
 import type { DomainsService } from '../domains/domains.service.js'
 import { AppError } from '../shared/errors.js'
-import type { LinksService } from '../links/links.service.js'
+import { isPasswordHash } from '../links/link-password.js'
+import type { ImportInput, LinksService } from '../links/links.service.js'
 import { CreateLinkBody } from '../links/links.schemas.js'
 import type { LinkRow } from '../links/links.table.js'
 import type { Principal } from '../tokens/tokens.service.js'
-import type { ImportRecord, ImportRow } from './porting.import.js'
+import type { ImportRecord, ImportRow } from './porting.peers.js'
 
 /** Inputs per links.importMany call: one write transaction each. */
 export const IMPORT_BATCH = 500
@@ -15,6 +16,8 @@ export interface ImportSummary {
   /** Already there, identical: skipped. */
   present: number
   failed: { where: string; param: string | null; reason: string }[]
+  /** Links whose domain on the service they come from is not the owner's here: how many went to which domain instead. */
+  moved: { from: string; to: string; links: number }[]
   dryRun: boolean
 }
 
@@ -25,18 +28,21 @@ const FIELD_SCHEMAS = CreateLinkBody.properties as Record<string, { 'x-error'?: 
  * The one place where a record becomes the create input of the API: the same body schema as
  * `POST /v1/links` checks it, then the links service applies the same rules.
  */
-function toCreateInput(record: ImportRecord): { input: CreateLinkBody } | { param: string; reason: string } {
+function toCreateInput(record: ImportRecord): { input: ImportInput } | { param: string; reason: string } {
+  if (record.passwordHash !== undefined && !isPasswordHash(record.passwordHash))
+    return { param: 'passwordHash', reason: "passwordHash must be a password hash as Linkline's export writes it (scrypt$N$r$p$salt$hash)" }
   const input: CreateLinkBody = {
     destination: record.destination,
     ...(record.path === undefined ? {} : { path: record.path }),
     ...(record.domain === undefined ? {} : { domain: record.domain }),
     ...(record.title === undefined ? {} : { title: record.title }),
     ...(record.tags.length === 0 ? {} : { tags: record.tags }),
+    ...record.controls,
   }
   for (const [field, value] of Object.entries(input)) {
     if (typeof value === 'string' && value.includes('\u0000')) return { param: field, reason: `${field} must not contain the NUL character (U+0000)` }
   }
-  if (validate.Check(input)) return { input }
+  if (validate.Check(input)) return { input: record.passwordHash === undefined ? input : { ...input, passwordHash: record.passwordHash } }
   const error = [...validate.Errors(input)].find((e) => e.instancePath !== '') ?? [...validate.Errors(input)][0]
   const param = error?.instancePath.split('/')[1] ?? 'destination'
   const custom = FIELD_SCHEMAS[param]?.['x-error']
@@ -75,25 +81,42 @@ export function createPortingService(deps: { links: LinksService; domains: Domai
       rows: AsyncIterable<ImportRow>,
       options: { dryRun: boolean; onRows?: (n: number) => void },
     ): Promise<ImportSummary> {
-      const summary: ImportSummary = { created: 0, present: 0, failed: [], dryRun: options.dryRun }
+      const summary: ImportSummary = { created: 0, present: 0, failed: [], moved: [], dryRun: options.dryRun }
       const seen = options.dryRun ? new Map<string, LinkRow>() : undefined
       const hosts = new Map<string, string | undefined>()
-      let batch: { where: string; input: CreateLinkBody }[] = []
+      /** `paths`: the ones still to try when the input's is taken; `from`: the host that is not the owner's here. */
+      type Item = { where: string; input: ImportInput; paths: string[]; from: string | undefined }
+      let batch: Item[] = []
+      const moved = new Map<string, ImportSummary['moved'][number]>()
       const flush = async () => {
-        if (batch.length === 0) return
         const outcomes = await deps.links.importMany(
           principal,
           batch.map((b) => b.input),
           { dryRun: options.dryRun, ...(seen ? { seen } : {}) },
         )
+        const retries: Item[] = []
         for (const [i, outcome] of outcomes.entries()) {
-          if (outcome.status === 'failed')
-            summary.failed.push({ where: (batch[i] as { where: string }).where, param: outcome.error.param ?? null, reason: outcome.error.message })
-          else if (outcome.status === 'created') summary.created++
+          const item = batch[i] as Item
+          const [next, ...rest] = item.paths
+          if (outcome.status === 'failed' && next !== undefined && outcome.error.code === 'conflict' && outcome.error.param === 'path') {
+            retries.push({ ...item, input: { ...item.input, path: next }, paths: rest })
+            continue
+          }
+          if (outcome.status === 'failed') {
+            summary.failed.push({ where: item.where, param: outcome.error.param ?? null, reason: outcome.error.message })
+            continue
+          }
+          if (outcome.status === 'created') summary.created++
           else summary.present++
+          if (item.from !== undefined) {
+            const key = `${item.from} ${outcome.link.domain}`
+            const entry = moved.get(key) ?? { from: item.from, to: outcome.link.domain, links: 0 }
+            entry.links++
+            moved.set(key, entry)
+          }
         }
-        options.onRows?.(batch.length)
-        batch = []
+        options.onRows?.(batch.length - retries.length)
+        batch = retries
       }
       for await (const row of rows) {
         if ('error' in row) {
@@ -101,20 +124,26 @@ export function createPortingService(deps: { links: LinksService; domains: Domai
           options.onRows?.(1)
           continue
         }
-        const record =
-          row.record.domainHint === undefined
-            ? row.record
-            : { ...row.record, domain: row.record.domain ?? (await ownDomain(principal, row.record.domainHint, hosts)) }
+        let record = row.record
+        let from: string | undefined
+        if (record.domainHint !== undefined && record.domain === undefined) {
+          const domain = await ownDomain(principal, record.domainHint, hosts)
+          if (domain === undefined) from = record.domainHint
+          if (domain === undefined && record.pathsElsewhere !== undefined) record = { ...record, path: record.pathsElsewhere[0] }
+          else record = { ...record, domain }
+        }
         const checked = toCreateInput(record)
         if ('reason' in checked) {
           summary.failed.push({ where: row.where, param: checked.param, reason: checked.reason })
           options.onRows?.(1)
           continue
         }
-        batch.push({ where: row.where, input: checked.input })
-        if (batch.length === IMPORT_BATCH) await flush()
+        const paths = from === undefined ? [] : (record.pathsElsewhere?.slice(1).filter((p) => p !== record.path) ?? [])
+        batch.push({ where: row.where, input: checked.input, paths, from })
+        if (batch.length >= IMPORT_BATCH) await flush()
       }
-      await flush()
+      while (batch.length > 0) await flush()
+      summary.moved = [...moved.values()]
       // Reasons in file order, whichever stage found them.
       summary.failed.sort((a, b) => order(a.where) - order(b.where))
       return summary

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { parse } from 'csv-parse/sync'
+import fc from 'fast-check'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { restoreCell } from '../shared/csv-cell.js'
 import type { Visit } from '../stats/clicks.js'
 import { CLICK_COLUMNS, LINK_CSV_COLUMNS } from './porting.format.js'
 
@@ -45,7 +47,9 @@ for (const backend of backends) {
       const asJson = await s.request('GET', '/v1/links/export?format=ndjson')
       assert.equal(asJson.status, 200)
       assert.match(String(asJson.headers['content-type']), /^application\/x-ndjson/)
-      assert.deepEqual(ndjson(asJson.text), listed, 'the same objects, in the same order as the list')
+      // The list's objects, with the password hash that only the export carries (none here).
+      const exported = listed.map((link) => ({ ...link, passwordHash: null }))
+      assert.deepEqual(ndjson(asJson.text), exported, 'the same objects, in the same order as the list')
 
       const asCsv = await s.request('GET', '/v1/links/export?format=csv')
       assert.equal(asCsv.status, 200)
@@ -55,7 +59,7 @@ for (const backend of backends) {
       const rows = csv(asCsv.text)
       assert.equal(rows.length, listed.length)
       for (const [i, row] of rows.entries()) {
-        const link = listed[i] as Record<string, unknown>
+        const link = exported[i] as Record<string, unknown>
         for (const column of LINK_CSV_COLUMNS) assert.equal(row[column], link[column] === null ? '' : String(link[column]), column)
       }
       assert.equal(csv((await s.request('GET', '/v1/links/export')).text).length, listed.length, 'csv by default')
@@ -65,7 +69,7 @@ for (const backend of backends) {
       const principal = { tokenId: 't', ownerId: 'alice', scopes: new Set<string>() }
       const paged = []
       for await (const link of s.container.links.exportAll(principal, {}, 7)) paged.push(link)
-      assert.deepEqual(paged, listed)
+      assert.deepEqual(paged, exported)
     })
 
     test("the list's filters apply; another owner's links never appear; an empty export is a header alone", async () => {
@@ -89,6 +93,47 @@ for (const backend of backends) {
         bobs.map((l) => l.path),
         ['/f-bob'],
       )
+    })
+
+    test('no CSV cell starts a spreadsheet formula: titles, tags and referrer hosts get a quote, read back by restoreCell', async () => {
+      const typed = [
+        { title: '=HYPERLINK("https://evil.example","Click")', tags: ['+cmd', '-2+3', '@SUM(A1)'] },
+        { title: "'=already quoted", tags: ['\tx', "''+y"] },
+        { title: '\rcarriage', tags: ['plain'] },
+      ]
+      const ids: string[] = []
+      for (const [i, fields] of typed.entries()) ids.push((await create({ destination: 'https://f.example/', path: `/formula-${i}`, ...fields })).id as string)
+      // Arbitrary text too: every cell of every row, whatever was typed.
+      let n = 0
+      await fc.assert(
+        fc.asyncProperty(
+          fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', "'", 'a', ',', ' '), minLength: 1, maxLength: 20 }),
+          fc.uniqueArray(fc.string({ unit: fc.constantFrom('=', '+', '-', '@', "'", 'b'), minLength: 1, maxLength: 5 }), { maxLength: 3 }),
+          async (title, tags) => {
+            await create({ destination: 'https://f.example/', path: `/formula-any-${n++}`, title, tags })
+          },
+        ),
+        { numRuns: 25 },
+      )
+      const objects = ndjson((await s.request('GET', '/v1/links/export?format=ndjson&query[destination]=https://f.example/')).text)
+      const rows = csv((await s.request('GET', '/v1/links/export?format=csv&query[destination]=https://f.example/')).text)
+      assert.equal(rows.length, typed.length + n)
+      for (const [i, row] of rows.entries()) {
+        const link = objects[i] as Record<string, unknown>
+        assert.equal(restoreCell(row.title as string), link.title, 'the title reads back')
+        for (const [column, cell] of Object.entries(row)) assert.doesNotMatch(cell, /^[=+\-@\t\r]/, `${column}: ${JSON.stringify(cell)}`)
+      }
+      assert.equal(rows.find((r) => r.path === '/formula-0')?.title, `'=HYPERLINK("https://evil.example","Click")`)
+      assert.equal(rows.find((r) => r.path === '/formula-1')?.title, "''=already quoted")
+      assert.equal(rows.find((r) => r.path === '/formula-0')?.tags, "'+cmd|-2+3|@SUM(A1)")
+
+      // A visitor's Referer host is theirs to choose: the clicks CSV neutralises it too.
+      for (const referer of ['http://=1+2/', 'http://-cmd/', 'http://+x/', 'https://plain.example/'])
+        await s.request('GET', '/formula-2', { token: null, headers: { 'user-agent': CHROME, referer } })
+      await s.container.clicks.flush()
+      const clicks = csv((await s.request('GET', `/v1/links/${ids[2]}/clicks?format=csv`)).text)
+      assert.deepEqual(clicks.map((c) => c.referrer).sort(), ["'+x", "'-cmd", "'=1+2", 'plain.example'])
+      for (const row of clicks) for (const cell of Object.values(row)) assert.doesNotMatch(cell, /^[=+\-@\t\r]/)
     })
 
     test('every parameter is validated with a 400 naming it; scope and token as the list', async () => {
