@@ -60,6 +60,8 @@ export interface ContainerOptions {
   txtResolver?: TxtResolver
   /** How webhook deliveries resolve host names (and so which addresses they reach); by default `node:dns`. */
   webhookResolve?: Resolve
+  /** How long the redirect cache trusts a 404 (redirect.cache.ts); tests lengthen it to tell an invalidation from an expiry. */
+  notFoundTtlMs?: number
 }
 
 /**
@@ -88,7 +90,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   // Several instances without Redis have no way to hear of each other's writes: no redirect cache
   // then (docs/adr/0003-redirect-cache-across-instances.md).
   const shared = storage.adapter.sharedAcrossInstances
-  const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize)
+  const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize, { notFoundTtlMs: options.notFoundTtlMs })
 
   const webhooksRepo = createWebhooksRepository(db, storage.dialect)
   const secretBox = createSecretBox(config.webhooksSecretKey)
