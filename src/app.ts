@@ -49,6 +49,7 @@ export async function buildApp(c: Container): Promise<App> {
     domains: c.domains,
     links: c.links,
     cache: c.redirectCache,
+    sharedClickLimit: c.sharedClickLimit,
     clicks: c.clicks,
     metrics: c.metrics,
     faults: c.faults,

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { pino } from 'pino'
 import { createMemoryInvalidationBus } from './cache/memory.js'
+import { redisKeys } from './cache/keys.js'
 import { connectRedis } from './cache/redis.js'
 import type { Config } from './config.js'
 import { createConversationsRepository } from './conversations/conversations.repository.js'
@@ -14,6 +15,7 @@ import { createClickCounter } from './links/link-controls.js'
 import { createLinksRepository } from './links/links.repository.js'
 import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
+import { createSharedClickLimit } from './links/shared-click-limit.js'
 import { createFaults } from './ops/faults.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
@@ -165,6 +167,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     events,
     transaction: (work) => inTransaction(db, (trx) => work(createLinksRepository(trx), trx)),
   })
+  // maxClicks across instances: one atomic count per limited link in Redis, where there is one.
+  const sharedClickLimit =
+    redis && createSharedClickLimit({ redis: redis.client, keyPrefix: redisKeys(config.redisPrefix).clickLimit, onError: () => metrics.countRedisError() })
   const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock, events })
   const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
   const porting = createPortingService({ links, domains })
@@ -219,6 +224,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     metrics,
     faults,
     redirectCache,
+    sharedClickLimit,
     tokens,
     sessions,
     idempotency,
