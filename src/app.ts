@@ -54,6 +54,7 @@ export async function buildApp(c: Container): Promise<App> {
     metrics: c.metrics,
     faults: c.faults,
     clock: c.clock,
+    verifyPassword: c.passwordHashing.verify,
   })
 
   const app: App = Fastify({

@@ -16,6 +16,7 @@ import { createLinksRepository } from './links/links.repository.js'
 import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
 import { createSharedClickLimit } from './links/shared-click-limit.js'
+import { createPasswordHashing } from './links/password-hashing.js'
 import { createFaults } from './ops/faults.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
@@ -153,10 +154,13 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const statsRepo = createStatsRepository(db, storage.adapter)
   // maxClicks: this instance's human visits of limited links until they are written (link-controls.ts).
   const clickCounter = createClickCounter()
+  // Every scrypt of the process, in turn per owner and per client (links/password-hashing.ts).
+  const passwordHashing = createPasswordHashing()
   const links = createLinksService({
     repo: createLinksRepository(db),
     countHumanClicks: (linkId) => statsRepo.humanClicks(linkId),
     clickCounter,
+    hashPassword: passwordHashing.hash,
     domains,
     cache: redirectCache,
     clock,
@@ -225,6 +229,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     faults,
     redirectCache,
     sharedClickLimit,
+    passwordHashing,
     tokens,
     sessions,
     idempotency,

@@ -3,13 +3,14 @@ import { performance } from 'node:perf_hooks'
 import type { Config } from '../config.js'
 import type { DomainsService } from '../domains/domains.service.js'
 import type { Faults } from '../ops/faults.js'
-import { clientAddress, type TrustFunction } from '../http/client-address.js'
+import { clientAddress, clientBlock, type TrustFunction } from '../http/client-address.js'
 import type { Metrics } from '../ops/metrics.js'
 import type { Clock } from '../shared/clock.js'
 import type { ClickRecorder, Visit } from '../stats/clicks.js'
 import { isExpired, isHumanVisit, markSpent, matchRule, type Controls } from './link-controls.js'
 import { firstSegment, QR_MARKER, RESERVED_SEGMENTS, type LinksService } from './links.service.js'
-import { createPasswordGate, type PasswordGate } from './redirect.password.js'
+import { HashingBusy } from './password-hashing.js'
+import { createPasswordGate, isCrossSiteForm, type PasswordGate } from './redirect.password.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
 import { continuePage, EXPIRED_PAGE, passwordPage, sendPage, writeHead } from './redirect.pages.js'
 import type { SharedClickLimit } from './shared-click-limit.js'
@@ -42,9 +43,11 @@ export function createRedirectHandler(deps: {
   faults: Faults
   /** Stamps each visit: the container's clock, which tests move instead of sleeping. */
   clock: Clock
+  /** The password form's check, through the process's fair hashing queue (password-hashing.ts). */
+  verifyPassword: (client: string, password: string, hash: string) => Promise<boolean>
 }) {
   const { config, trust, domains, links, cache, sharedClickLimit, clicks, metrics, faults, clock } = deps
-  const gate: PasswordGate = createPasswordGate()
+  const gate: PasswordGate = createPasswordGate(deps.verifyPassword)
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown, started: number) => {
     faults.failRequest('redirect', req, res, error)
@@ -150,7 +153,8 @@ export function createRedirectHandler(deps: {
   /**
    * The password form's POST to the short URL of a protected link: 303 to the destination (never
    * 307/308, which would send the password on to it) when the password matches, else 401 with the
-   * form again. Failed tries are limited per link and client address (redirect.password.ts).
+   * form again. Failed tries are limited per link and client address block (redirect.password.ts);
+   * a POST from another site's page is refused (403) before it counts.
    */
   async function answerPost(
     req: IncomingMessage,
@@ -169,14 +173,24 @@ export function createRedirectHandler(deps: {
       res.setHeader('Connection', 'close')
       return sendPage(req, res, 413, passwordPage('The form is too large.'))
     }
-    const client = clientAddress(req, trust) ?? 'unknown'
+    if (isCrossSiteForm(req)) return sendPage(req, res, 403, passwordPage('This form can only be sent from its own page. Enter the password here.'))
+    const address = clientAddress(req, trust)
+    const client = address === undefined ? 'unknown' : clientBlock(address)
     const retryAfter = gate.blockedFor(target.linkId, client)
     if (retryAfter > 0) {
       res.setHeader('Retry-After', String(retryAfter))
       return sendPage(req, res, 429, passwordPage('Too many wrong passwords. Try again later.'))
     }
     const password = new URLSearchParams(body).get('password') ?? ''
-    if (!(await gate.check(target.linkId, client, password, controls.passwordHash))) return sendPage(req, res, 401, passwordPage('Wrong password.'))
+    let right: boolean
+    try {
+      right = await gate.check(target.linkId, client, password, controls.passwordHash)
+    } catch (error) {
+      if (!(error instanceof HashingBusy)) throw error
+      res.setHeader('Retry-After', '1')
+      return sendPage(req, res, 429, passwordPage('Too many tries at once. Try again in a moment.'))
+    }
+    if (!right) return sendPage(req, res, 401, passwordPage('Wrong password.'))
     admit(req, res, target, controls, 303, path, query)
   }
 
