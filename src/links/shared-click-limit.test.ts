@@ -43,6 +43,12 @@ describe('maxClicks on two instances sharing PostgreSQL and Redis', { skip: need
     assert.equal(statuses.filter((s) => s === 410).length, 50, statuses.join(' '))
     // Spent for everyone, on both instances: bots included.
     for (const s of [a, b]) for (const ua of [CHROME, BOT]) assert.equal((await visit(s, '/burst', ua)).status, 410)
+    // One count, under the configured prefix, that expires once left alone.
+    const key = `${a.env.LINKLINE_REDIS_PREFIX}click-limit:${link.id}`
+    const redis = a.container.redis
+    assert.ok(redis)
+    assert.equal(await redis.get(key), '10')
+    assert.ok((await redis.ttl(key)) > 0)
     await Promise.all([a.container.clicks.flush(), b.container.clicks.flush()])
     assert.equal((await a.request('GET', `/v1/links/${link.id}/stats`)).body.data.humanClicks, 10)
   })

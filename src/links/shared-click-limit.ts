@@ -27,13 +27,16 @@ const KEY_TTL_SECONDS = 24 * 60 * 60
  * its own count (the documented bound).
  */
 export function createSharedClickLimit(deps: { redis: Redis; keyPrefix: string; onError: (error: unknown) => void }) {
-  const { redis, keyPrefix, onError } = deps
+  const { keyPrefix, onError } = deps
+  // Sent by its SHA once Redis knows it (ioredis falls back to the script itself after a NOSCRIPT).
+  deps.redis.defineCommand('linklineTakeClick', { numberOfKeys: 1, lua: TAKE })
+  const redis = deps.redis as Redis & { linklineTakeClick(key: string, maxClicks: number, seen: number, ttl: number): Promise<number> }
   return {
     /** Whether the visit may pass (true) or the link is spent (false); undefined when Redis cannot say. */
     async take(linkId: string, maxClicks: number, seen: number): Promise<boolean | undefined> {
       if (redis.status !== 'ready') return undefined
       try {
-        return (await redis.eval(TAKE, 1, `${keyPrefix}${linkId}`, maxClicks, seen, KEY_TTL_SECONDS)) === 1
+        return (await redis.linklineTakeClick(`${keyPrefix}${linkId}`, maxClicks, seen, KEY_TTL_SECONDS)) === 1
       } catch (error) {
         onError(error)
         return undefined
