@@ -49,10 +49,12 @@ export async function buildApp(c: Container): Promise<App> {
     domains: c.domains,
     links: c.links,
     cache: c.redirectCache,
+    sharedClickLimit: c.sharedClickLimit,
     clicks: c.clicks,
     metrics: c.metrics,
     faults: c.faults,
     clock: c.clock,
+    verifyPassword: c.passwordHashing.verify,
   })
 
   const app: App = Fastify({

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { pino } from 'pino'
 import { createMemoryInvalidationBus } from './cache/memory.js'
+import { redisKeys } from './cache/keys.js'
 import { connectRedis } from './cache/redis.js'
 import type { Config } from './config.js'
 import { createConversationsRepository } from './conversations/conversations.repository.js'
@@ -14,6 +15,8 @@ import { createClickCounter } from './links/link-controls.js'
 import { createLinksRepository } from './links/links.repository.js'
 import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
+import { createSharedClickLimit } from './links/shared-click-limit.js'
+import { createPasswordHashing } from './links/password-hashing.js'
 import { createFaults } from './ops/faults.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
@@ -66,6 +69,8 @@ export interface ContainerOptions {
   txtResolver?: TxtResolver
   /** How webhook deliveries resolve host names (and so which addresses they reach); by default `node:dns`. */
   webhookResolve?: Resolve
+  /** How long the redirect cache trusts a 404 (redirect.cache.ts); tests lengthen it to tell an invalidation from an expiry. */
+  notFoundTtlMs?: number
 }
 
 /**
@@ -95,7 +100,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   // Several instances without Redis have no way to hear of each other's writes: no redirect cache
   // then (docs/adr/0003-redirect-cache-across-instances.md).
   const shared = storage.adapter.sharedAcrossInstances
-  const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize)
+  const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize, { notFoundTtlMs: options.notFoundTtlMs })
 
   const webhooksRepo = createWebhooksRepository(db, storage.dialect)
   // Without LINKLINE_WEBHOOKS_SECRET_KEY, a key file beside the data (created at the first start).
@@ -158,10 +163,13 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const statsRepo = createStatsRepository(db, storage.adapter)
   // maxClicks: this instance's human visits of limited links until they are written (link-controls.ts).
   const clickCounter = createClickCounter()
+  // Every scrypt of the process, in turn per owner and per client (links/password-hashing.ts).
+  const passwordHashing = createPasswordHashing()
   const links = createLinksService({
     repo: createLinksRepository(db),
     countHumanClicks: (linkId) => statsRepo.humanClicks(linkId),
     clickCounter,
+    hashPassword: passwordHashing.hash,
     domains,
     cache: redirectCache,
     clock,
@@ -172,6 +180,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     events,
     transaction: (work) => inTransaction(db, (trx) => work(createLinksRepository(trx), trx)),
   })
+  // maxClicks across instances: one atomic count per limited link in Redis, where there is one.
+  const sharedClickLimit =
+    redis && createSharedClickLimit({ redis: redis.client, keyPrefix: redisKeys(config.redisPrefix).clickLimit, onError: () => metrics.countRedisError() })
   const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock, events })
   const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
   const porting = createPortingService({ links, domains })
@@ -229,6 +240,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     metrics,
     faults,
     redirectCache,
+    sharedClickLimit,
+    passwordHashing,
     tokens,
     sessions,
     idempotency,

@@ -7,7 +7,11 @@ import { startTestServer } from '../../test/build-test-app.js'
 import { redisKeys } from './keys.js'
 
 test('every Redis key and channel starts with LINKLINE_REDIS_PREFIX (default linkline:)', () => {
-  assert.deepEqual(redisKeys(loadConfig({}).redisPrefix), { rateLimit: 'linkline:rate-limit:', invalidations: 'linkline:invalidations' })
+  assert.deepEqual(redisKeys(loadConfig({}).redisPrefix), {
+    rateLimit: 'linkline:rate-limit:',
+    clickLimit: 'linkline:click-limit:',
+    invalidations: 'linkline:invalidations',
+  })
   const keys = redisKeys(loadConfig({ LINKLINE_REDIS_PREFIX: 'staging:' }).redisPrefix)
   assert.ok(Object.values(keys).every((key) => key.startsWith('staging:')))
 })

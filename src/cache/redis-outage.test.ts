@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test'
 import { pino } from 'pino'
 import { needsPostgresAndRedis } from '../../test/backends.js'
 import { createTestDatabase, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
+import { CHROME } from '../../test/factories.js'
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js'
 
 const DOMAIN = 'sho.rt'
@@ -114,5 +115,22 @@ describe('Redis goes away and comes back', { skip: needsPostgresAndRedis }, () =
       assert.ok(waited < 10_000, 'the other instance kept the old target')
       await sleep(50)
     }
+  })
+  test('a limited link is counted by the instance itself while Redis is away', async () => {
+    await waitForRedisUp(1)
+    const created = await s.request('POST', '/v1/links', {
+      json: { destination: 'https://a.example/lim', path: '/lim', maxClicks: 3 },
+      headers: { host: DOMAIN },
+    })
+    assert.equal(created.status, 201)
+    const visit = async () => (await s.request('GET', '/lim', { token: null, headers: { host: DOMAIN, 'user-agent': CHROME } })).status
+    assert.equal(await visit(), 302)
+    await proxy.cut()
+    await waitForRedisUp(0)
+    // Answered, never held: the shared count is not asked while Redis is down, and the instance's own is exact.
+    assert.deepEqual([await visit(), await visit(), await visit()], [302, 302, 410])
+    await proxy.restore()
+    await waitForRedisUp(1)
+    assert.equal(await visit(), 410)
   })
 })

@@ -7,8 +7,9 @@ const HELP = `Usage:
       transaction. Nothing moves when a path of <old> is already taken on <new>: the paths in the way
       are listed. --dry-run says how many links would move, and changes nothing.
       The start log warns about domains whose links no longer resolve (after a change of
-      LINKLINE_DOMAINS or PORT). Without Redis, restart a running server afterwards: it does not hear
-      of the move.`
+      LINKLINE_DOMAINS or PORT). With Redis, running servers hear of the move at once. Without it, a
+      running server serves the moved paths on <new> within 5 seconds (its cached 404s expire), but
+      keeps redirecting <old> paths it has cached until restarted.`
 
 export const domainsCommand: Command = {
   help: HELP,

@@ -23,8 +23,9 @@ const HELP = `Usage:
       taken by another link is reported. Broken rows are listed with their line; the others import.
       Links of a domain that is not the owner's here go to the default domain, and the summary says so.
       Prints a summary; exits 1 when a row failed. --dry-run checks everything and writes nothing.
-      A progress bar shows on a terminal. Without Redis, restart a running server afterwards if it
-      answered 404 for an imported path before: it does not hear of links made by the CLI.
+      A progress bar shows on a terminal. With Redis, running servers are told of each new link at
+      once; without it, a server that answered 404 for an imported path keeps doing so for at most
+      5 seconds (its cached 404s expire).
   linkline links export --owner <ownerId> [--format csv|ndjson]
       Writes every link of the owner to stdout, in the format of GET /v1/links/export.`
 
@@ -76,15 +77,20 @@ export const linksCommand: Command = {
         let rows = 0
         bar?.start(size, 0, { rows })
         try {
-          const summary = await withContainer(config(), (c) =>
-            c.porting.importLinks(
-              principal,
-              readImport(file, format as ImportFormat | undefined, (bytes) => bar?.increment(bytes)),
-              {
-                dryRun: values['dry-run'] === true,
-                onRows: (n) => bar?.update({ rows: (rows += n) }),
-              },
-            ),
+          const dryRun = values['dry-run'] === true
+          const summary = await withContainer(
+            config(),
+            (c) =>
+              c.porting.importLinks(
+                principal,
+                readImport(file, format as ImportFormat | undefined, (bytes) => bar?.increment(bytes)),
+                {
+                  dryRun,
+                  onRows: (n) => bar?.update({ rows: (rows += n) }),
+                },
+              ),
+            // Running servers hear of the new links through Redis, where there is one.
+            { redis: !dryRun },
           )
           bar?.stop()
           if (values.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)

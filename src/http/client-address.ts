@@ -25,6 +25,30 @@ export function clientAddress(req: IncomingMessage, trust: TrustFunction): strin
   return proxyAddr(req, trust)
 }
 
+/**
+ * The unit a per-client limit counts: an IPv4 address (an IPv4-mapped IPv6 one as IPv4), or the /64
+ * of an IPv6 address, which one subscriber usually holds whole (as `2001:db8:0:1::/64`).
+ */
+export function clientBlock(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
+  if (mapped) return mapped[1] as string
+  const address = ip.split('%')[0] as string
+  if (!isIPv6(address)) return ip
+  const [head = '', tail] = address.split('::')
+  const groups = head === '' ? [] : head.split(':')
+  if (tail !== undefined) {
+    const rest = tail === '' ? [] : tail.split(':')
+    // An embedded IPv4 address at the end stands for two groups.
+    const restGroups = rest.length + (rest.at(-1)?.includes('.') ? 1 : 0)
+    while (groups.length < 8 - restGroups) groups.push('0')
+    groups.push(...rest)
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`
+}
+
 /** An address cut to its network (/24, /48): enough to read traffic in logs, not to name a person. */
 export function truncateAddress(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)

@@ -160,9 +160,9 @@ for (const backend of backends) {
     test('maxClicks counts human visits, exactly, and expired visits are not recorded', async () => {
       const link = await create({ destination: 'https://c.example/limited', path: '/c-limited', maxClicks: 3 })
       assert.equal((await visit('/c-limited')).status, 302)
-      // Bots and HEAD requests are not human visits: they do not count.
-      assert.equal((await visit('/c-limited', { 'user-agent': BOT })).status, 302)
-      assert.equal((await visit('/c-limited', { 'user-agent': CHROME }, 'HEAD')).status, 302)
+      // Bots and HEAD requests are not human visits: they do not count (nor learn the destination: below).
+      assert.equal((await visit('/c-limited', { 'user-agent': BOT })).status, 200)
+      assert.equal((await visit('/c-limited', { 'user-agent': CHROME }, 'HEAD')).status, 200)
       assert.equal((await visit('/c-limited')).status, 302)
       // Written to the statistics in between: the stored count and the unwritten ones add up, nothing twice.
       await s.container.clicks.flush()
@@ -173,11 +173,45 @@ for (const backend of backends) {
       await s.container.clicks.flush()
       const stats = (await s.request('GET', `/v1/links/${link.id}/stats`)).body.data
       assert.equal(stats.humanClicks, 3)
-      assert.equal(stats.botClicks, 2)
       // Raising the limit reopens the link on the next request.
       await update(link.id, { maxClicks: 4 })
       assert.equal((await visit('/c-limited')).status, 302)
       assert.equal((await visit('/c-limited')).status, 410)
+    })
+
+    test("a visit that is not counted never learns a limited link's destination; a person continues and is counted", async () => {
+      const link = await create({ destination: 'https://c.example/once-only', path: '/c-once', maxClicks: 1 })
+      const uncounted = () => [
+        visit('/c-once?ref=mail', { 'user-agent': BOT }),
+        visit('/c-once?ref=mail', {}),
+        visit('/c-once?ref=mail', { 'user-agent': CHROME }, 'HEAD'),
+        visit('/c-once/?ref=mail', { 'user-agent': BOT }),
+      ]
+      for (const r of await Promise.all([...uncounted(), ...uncounted()])) {
+        assert.equal(r.status, 200)
+        assertPage(r)
+        assert.equal(r.headers.location, undefined)
+        assert.doesNotMatch(r.text, /once-only/)
+      }
+      const page = await visit('/c-once?ref=mail&a=%22x%22', { 'user-agent': BOT })
+      const href = /<a href="([^"]+)"/.exec(page.text)?.[1]
+      assert.equal(href, '/c-once?ref=mail&#38;a=%22x%22', 'the very same short URL, escaped')
+      // A bot following the continue link is a bot all the same.
+      assert.equal((await visit('/c-once?ref=mail&a=%22x%22', { 'user-agent': BOT })).status, 200)
+      const person = await visit('/c-once?ref=mail&a=%22x%22')
+      assert.equal(person.status, 302)
+      assert.equal(person.headers.location, 'https://c.example/once-only?ref=mail&a=%22x%22')
+      // Spent: expired for everyone, and nobody learns anything more.
+      for (const r of [await visit('/c-once'), await visit('/c-once', { 'user-agent': BOT }), await visit('/c-once', {}, 'HEAD')]) assert.equal(r.status, 410)
+      await s.container.clicks.flush()
+      assert.equal((await s.request('GET', `/v1/links/${link.id}/stats`)).body.data.humanClicks, 1)
+      // Behind a password too: the right password from a bot gets the page, not the destination.
+      await create({ destination: 'https://c.example/locked-once', path: '/c-locked-once', maxClicks: 1, password: 'open sesame' })
+      const bot = await post('/c-locked-once', { password: 'open sesame' }, { 'user-agent': BOT })
+      assert.equal(bot.status, 200)
+      assert.equal(bot.headers.location, undefined)
+      assert.doesNotMatch(bot.text, /c\.example/)
+      assert.equal((await post('/c-locked-once', { password: 'open sesame' })).headers.location, 'https://c.example/locked-once')
     })
 
     test('a password-protected link shows a form; the right password redirects (303), a wrong one is 401', async () => {

@@ -79,6 +79,11 @@ function compileRule(rule: LinkRule): CompiledRule {
 export const isExpired = (c: Controls, now: number): boolean =>
   (c.expiresAt !== undefined && now >= c.expiresAt) || (c.clicks !== undefined && c.maxClicks !== undefined && c.clicks.base + c.clicks.local >= c.maxClicks)
 
+/** Another instance spent the link (the shared count said so): expired here too until the count is read again. */
+export function markSpent(c: Controls): void {
+  if (c.clicks !== undefined && c.maxClicks !== undefined) c.clicks.base = Math.max(c.clicks.base, c.maxClicks - c.clicks.local)
+}
+
 /**
  * The destination of the first rule whose every condition matches the visit, or undefined. Device
  * and OS come from the User-Agent as the statistics read it (ua-parser-js, cached per User-Agent),

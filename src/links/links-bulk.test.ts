@@ -2,6 +2,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { CHROME } from '../../test/factories.js'
+import { BULK_PASSWORD_LIMIT } from './links.service.js'
 
 for (const backend of backends) {
   describe(`bulk links (${backend})`, () => {
@@ -66,7 +68,8 @@ for (const backend of backends) {
       assert.equal(results[10]?.link?.hasPassword, true)
       assert.match(String(results[11]?.link?.path), /^\/[0-9A-Za-z]{7}$/)
       // Every created link redirects at once, a path that was looked up before included.
-      assert.equal((await s.request('GET', '/b-one', { token: null })).headers.location, 'https://b.example/1')
+      // (A limited link tells its destination to a person's browser only.)
+      assert.equal((await s.request('GET', '/b-one', { token: null, headers: { 'user-agent': CHROME } })).headers.location, 'https://b.example/1')
       assert.equal((await s.request('GET', '/b-twice', { token: null })).headers.location, 'https://b.example/3')
       assert.equal((await s.request('GET', '/v1/links?query[tag]=bulk')).body.data.length, 1)
     })
@@ -106,6 +109,25 @@ for (const backend of backends) {
       const page = await s.request('GET', '/v1/links?query[tag]=many&limit=100&page=10')
       assert.equal(page.body.data.length, 100)
       assert.equal(page.body.pagination.hasMore, false)
+    })
+
+    test('at most 100 items of one request set a password; the others fail alone, naming their password', async () => {
+      const items = Array.from({ length: BULK_PASSWORD_LIMIT + 3 }, (_, i) => ({
+        destination: `https://b.example/locked/${i}`,
+        ...(i === 7 ? {} : { password: `secret ${i}` }),
+      }))
+      const r = await bulk(items)
+      assert.equal(r.status, 200)
+      const failed = r.body.data.flatMap((x: { ok: boolean; error?: { code: string; param: string } }, i: number) =>
+        x.ok ? [] : [[i, x.error?.code, x.error?.param]],
+      )
+      // Item 7 sets none: the 101st password is item 101's.
+      assert.deepEqual(failed, [
+        [BULK_PASSWORD_LIMIT + 1, 'validation_error', `links[${BULK_PASSWORD_LIMIT + 1}][password]`],
+        [BULK_PASSWORD_LIMIT + 2, 'validation_error', `links[${BULK_PASSWORD_LIMIT + 2}][password]`],
+      ])
+      assert.equal(r.body.data[7].link.hasPassword, false)
+      assert.equal(r.body.data[BULK_PASSWORD_LIMIT].link.hasPassword, true)
     })
 
     test("bulk delete: one result per id; unknown and other owners' ids are deleted: false", async () => {

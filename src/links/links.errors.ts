@@ -27,3 +27,5 @@ export const domainMoveConflicts = (from: string, to: string, paths: string[], s
 export const dotSegment = () => validationError('path', 'a path segment may not be . or .. (browsers resolve them away before visiting)')
 export const titleAndDisplayName = () => validationError('display_name', 'send title or display_name (an alias of title), not both')
 export const notALinkBody = () => validationError('', 'each item of links must be an object: a body as POST /v1/links takes')
+export const tooManyPasswords = (max: number) =>
+  validationError('password', `at most ${max} links of one bulk request may set a password (each costs a slow hash); send the others in another request`)

@@ -56,7 +56,7 @@ export function linksRoutes(app: App, { links }: { links: LinksService }): void 
       schema: {
         tags,
         security,
-        summary: 'Create up to 1000 links; one result per item, in order (a bad item fails only itself)',
+        summary: 'Create up to 1000 links (at most 100 with a password); one result per item, in order (a bad item fails only itself)',
         body: BulkCreateBody,
         response: { 200: BulkCreateEnvelope, ...errorResponses },
       },

@@ -25,6 +25,7 @@ import {
   sameDomain,
   titleAndDisplayName,
   expiresAtInvalid,
+  tooManyPasswords,
 } from './links.errors.js'
 import { CLICK_COUNT_REFRESH_MS, compileControls, createClickCounter, type ClickCounter } from './link-controls.js'
 import { hashPassword } from './link-password.js'
@@ -41,8 +42,10 @@ type ControlsInput = Pick<CreateLinkBody, 'redirectType' | 'expiresAt' | 'maxCli
 /** One item of a bulk create: its result, in the order of the request. */
 export type BulkResult = { ok: true; link: LinkObject } | { ok: false; error: { code: string; message: string; param: string | null } }
 
-/** Items whose passwords are hashed at once in a bulk create (libuv runs four scrypts at a time). */
+/** Items prepared at once in a bulk create (their hashes wait in the owner's lane: password-hashing.ts). */
 const PREPARE_CONCURRENCY = 4
+/** Items of one bulk create that may set a password: each costs an scrypt hash (docs/api.md, Bulk). */
+export const BULK_PASSWORD_LIMIT = 100
 
 /** An input of an import: a create body, and optionally a password hash taken from Linkline's own export, stored as it is. */
 export type ImportInput = CreateLinkBody & { passwordHash?: string }
@@ -103,6 +106,8 @@ export function createLinksService(deps: {
   countHumanClicks?: (linkId: string) => Promise<number>
   /** This instance's human visits of limited links not yet written (the container wraps the click sink with it). */
   clickCounter?: ClickCounter
+  /** A new password's hash, computed for its owner (the container's fair queue: password-hashing.ts). */
+  hashPassword?: (ownerId: string, password: string) => Promise<string>
   /** Webhook events, recorded in the transaction of each change (webhooks/events.ts). */
   events: EventRecorder
   transaction: Transactional<LinksRepository>
@@ -110,6 +115,7 @@ export function createLinksService(deps: {
   const { repo, domains, cache, clock } = deps
   const counter = deps.clickCounter ?? createClickCounter()
   const countHumanClicks = deps.countHumanClicks ?? (async () => 0)
+  const hash = deps.hashPassword ?? ((_ownerId: string, password: string) => hashPassword(password))
 
   const toObject = (row: LinkRow, tags: readonly string[] = []): LinkObject => ({
     id: row.id,
@@ -175,6 +181,7 @@ export function createLinksService(deps: {
    * expired URL may not loop back to the link either), the password hashed last, once all else passed.
    */
   async function controlChanges(
+    ownerId: string,
     input: ControlsInput,
     domain: string,
     path: string,
@@ -211,7 +218,7 @@ export function createLinksService(deps: {
       }
       changes.rules = JSON.stringify(rules)
     } else if (input.rules === null) changes.rules = null
-    if (input.password !== undefined) changes.password_hash = input.password === null ? null : await hashPassword(input.password)
+    if (input.password !== undefined) changes.password_hash = input.password === null ? null : await hash(ownerId, input.password)
     return { changes, tags: input.tags === undefined ? undefined : [...new Set(input.tags)].sort() }
   }
 
@@ -224,7 +231,7 @@ export function createLinksService(deps: {
     if (input.path !== undefined) checkPath(input.path)
     const destination = normalizeDestination(input.destination)
     await checkRedirectChain(destination, domain, input.path ?? '')
-    const { changes, tags } = await controlChanges(input, domain, input.path ?? '')
+    const { changes, tags } = await controlChanges(principal.ownerId, input, domain, input.path ?? '')
     const now = clock.now()
     const base: Omit<LinkRow, 'path'> = {
       id: newId('lnk'),
@@ -338,7 +345,15 @@ export function createLinksService(deps: {
         'error' in item ? itemError(i, item.error) : { ok: false, error: { code: 'internal_error', message: '', param: null } },
       )
       const prepared: { index: number; row: LinkRow; tags: string[]; random: boolean }[] = []
-      const pending = items.flatMap((item, index) => ('input' in item ? [{ index, input: item.input }] : []))
+      let passwords = 0
+      const pending = items.flatMap((item, index) => {
+        if (!('input' in item)) return []
+        if (typeof item.input.password === 'string' && ++passwords > BULK_PASSWORD_LIMIT) {
+          results[index] = itemError(index, tooManyPasswords(BULK_PASSWORD_LIMIT))
+          return []
+        }
+        return [{ index, input: item.input }]
+      })
       for (let start = 0; start < pending.length; start += PREPARE_CONCURRENCY) {
         await Promise.all(
           pending.slice(start, start + PREPARE_CONCURRENCY).map(async ({ index, input }) => {
@@ -562,7 +577,7 @@ export function createLinksService(deps: {
       const title = input.title !== undefined ? input.title : input.display_name !== undefined ? input.display_name : current.title
       const moved = domain !== current.domain || path !== current.path
       if (moved) checkPath(path)
-      const { changes, tags } = await controlChanges(input, domain, path, id)
+      const { changes, tags } = await controlChanges(principal.ownerId, input, domain, path, id)
       const currentTags = (await repo.tagsOf([id])).get(id) ?? []
       const controlsChanged = (Object.keys(changes) as (keyof ControlChanges)[]).some((key) => changes[key] !== current[key])
       const tagsChanged = tags !== undefined && tags.join('\n') !== currentTags.join('\n')

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { newBatchSlot } from '../stats/visit-batch.js'
-import { createRedirectCache, type RedirectTarget } from './redirect.cache.js'
+import { createRedirectCache, NOT_FOUND_TTL_MS, type RedirectTarget } from './redirect.cache.js'
 
 const target = (linkId: string): RedirectTarget => ({ linkId, destination: `https://example.com/${linkId}`, status: 302, clickSlot: newBatchSlot() })
 
@@ -67,5 +67,21 @@ describe('redirect cache (no HTTP)', () => {
     assert.equal((cache.get('d.test', '/a') as RedirectTarget).linkId, 'a')
     cache.clear()
     assert.equal(cache.get('d.test', '/a'), undefined)
+  })
+
+  test('a cached 404 expires after NOT_FOUND_TTL_MS; a cached target does not', () => {
+    let time = 1000
+    const cache = createRedirectCache(5, { now: () => time })
+    cache.fill('e.test', '/missing', false, cache.generation())
+    cache.fill('e.test', '/here', target('h'), cache.generation())
+    time += NOT_FOUND_TTL_MS - 1
+    assert.equal(cache.get('e.test', '/missing'), false)
+    time += 1
+    assert.equal(cache.get('e.test', '/missing'), undefined, 'the 404 is asked again')
+    assert.equal((cache.get('e.test', '/here') as RedirectTarget).linkId, 'h')
+    // Filled again, it counts from then.
+    cache.fill('e.test', '/missing', false, cache.generation())
+    time += NOT_FOUND_TTL_MS - 1
+    assert.equal(cache.get('e.test', '/missing'), false)
   })
 })

@@ -12,11 +12,19 @@ export interface RedirectTarget {
   readonly clickSlot: BatchSlot
 }
 
+/**
+ * How long a cached 404 is trusted (docs/api.md): a process that writes to the database without
+ * telling this one (the CLI without Redis) makes a path exist that this cache holds as missing.
+ */
+export const NOT_FOUND_TTL_MS = 5000
+
 /** A cached answer, in the nested maps and in the clock's ring. */
 interface Entry {
   readonly domain: string
   readonly path: string
   target: RedirectTarget | false
+  /** When a negative entry stops being trusted (monotonic ms); unused for a target. */
+  expires: number
   /** Read since the clock's hand last passed it. */
   used: boolean
   /** Still in the maps (false once invalidated or evicted: its slot is free). */
@@ -34,9 +42,12 @@ interface Entry {
  * else: no key string built per request, no recency list relinked (lru-cache with `domain + path`
  * keys cost 0.3–0.6 µs per hit, a sixth of what the redirect adds to a bare server). Eviction is the
  * CLOCK approximation of least-recently-used: once `maxEntries` are held, a new entry takes the
- * slot of the first one, going round, that was not read since the hand last passed it.
+ * slot of the first one, going round, that was not read since the hand last passed it. Negative
+ * entries alone expire (NOT_FOUND_TTL_MS): only a miss reads the time, never a hit on a link.
  */
-export function createRedirectCache(maxEntries: number) {
+export function createRedirectCache(maxEntries: number, options: { notFoundTtlMs?: number; now?: () => number } = {}) {
+  const notFoundTtl = options.notFoundTtlMs ?? NOT_FOUND_TTL_MS
+  const now = options.now ?? (() => performance.now())
   let entries = new Map<string, Map<string, Entry>>()
   let ring: Entry[] = []
   let hand = 0
@@ -51,12 +62,14 @@ export function createRedirectCache(maxEntries: number) {
   function add(domain: string, path: string, target: RedirectTarget | false): void {
     let paths = entries.get(domain)
     if (paths === undefined) entries.set(domain, (paths = new Map()))
+    const expires = target === false ? now() + notFoundTtl : 0
     const known = paths.get(path)
     if (known !== undefined) {
       known.target = target
+      known.expires = expires
       return
     }
-    const entry: Entry = { domain, path, target, used: false, live: true }
+    const entry: Entry = { domain, path, target, expires, used: false, live: true }
     paths.set(path, entry)
     if (ring.length < maxEntries) {
       ring.push(entry)
@@ -85,6 +98,10 @@ export function createRedirectCache(maxEntries: number) {
       if (!enabled) return undefined
       const entry = entries.get(domain)?.get(path)
       if (entry === undefined) return undefined
+      if (entry.target === false && entry.expires <= now()) {
+        remove(entry)
+        return undefined
+      }
       entry.used = true
       return entry.target
     },

@@ -3,15 +3,17 @@ import { performance } from 'node:perf_hooks'
 import type { Config } from '../config.js'
 import type { DomainsService } from '../domains/domains.service.js'
 import type { Faults } from '../ops/faults.js'
-import { clientAddress, type TrustFunction } from '../http/client-address.js'
+import { clientAddress, clientBlock, type TrustFunction } from '../http/client-address.js'
 import type { Metrics } from '../ops/metrics.js'
-import { requestIdOf } from '../http/request-id.js'
 import type { Clock } from '../shared/clock.js'
 import type { ClickRecorder, Visit } from '../stats/clicks.js'
-import { isExpired, isHumanVisit, matchRule, type Controls } from './link-controls.js'
+import { isExpired, isHumanVisit, markSpent, matchRule, type Controls } from './link-controls.js'
 import { firstSegment, QR_MARKER, RESERVED_SEGMENTS, type LinksService } from './links.service.js'
-import { createPasswordGate, type PasswordGate } from './redirect.password.js'
+import { HashingBusy } from './password-hashing.js'
+import { createPasswordGate, isCrossSiteForm, type PasswordGate } from './redirect.password.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
+import { continuePage, EXPIRED_PAGE, passwordPage, sendPage, writeHead } from './redirect.pages.js'
+import type { SharedClickLimit } from './shared-click-limit.js'
 
 const NOT_FOUND_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link not found</title></head>' +
@@ -34,22 +36,26 @@ export function createRedirectHandler(deps: {
   domains: DomainsService
   links: LinksService
   cache: RedirectCache
+  /** maxClicks counted across instances, with Redis (shared-click-limit.ts). */
+  sharedClickLimit?: SharedClickLimit
   clicks: ClickRecorder
   metrics: Metrics
   faults: Faults
   /** Stamps each visit: the container's clock, which tests move instead of sleeping. */
   clock: Clock
+  /** The password form's check, through the process's fair hashing queue (password-hashing.ts). */
+  verifyPassword: (client: string, password: string, hash: string) => Promise<boolean>
 }) {
-  const { config, trust, domains, links, cache, clicks, metrics, faults, clock } = deps
-  const gate: PasswordGate = createPasswordGate()
+  const { config, trust, domains, links, cache, sharedClickLimit, clicks, metrics, faults, clock } = deps
+  const gate: PasswordGate = createPasswordGate(deps.verifyPassword)
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown, started: number) => {
     faults.failRequest('redirect', req, res, error)
     metrics.observeRedirect('error', started)
   }
 
-  /** The redirect itself, and the visit handed to the click recorder (counted for maxClicks when human). */
-  function redirect(req: IncomingMessage, res: ServerResponse, target: RedirectTarget, destination: string, status: number, query: string) {
+  /** The redirect itself, and the visit handed to the click recorder (`counted` towards maxClicks: admit). */
+  function redirect(req: IncomingMessage, res: ServerResponse, target: RedirectTarget, destination: string, status: number, query: string, counted: boolean) {
     const visitQuery = query === '' ? undefined : applyVisitQuery(destination, query)
     writeHead(req, res, status, ['Location', visitQuery?.location ?? destination, 'Cache-Control', 'private, no-store', 'Content-Length', '0'])
     res.end()
@@ -64,9 +70,31 @@ export function createRedirectHandler(deps: {
       country: config.countryHeader === undefined ? undefined : header(req, config.countryHeader),
       slot: target.clickSlot,
     }
-    // A human visit of a link with a click limit counts towards it once it is recorded (not dropped).
-    const limited = target.controls?.clicks !== undefined && isHumanVisit(visit.userAgent, visit.head)
-    if (clicks.record(visit, limited) && limited) links.countVisit(target)
+    // A counted visit counts towards the limit once it is recorded (not dropped).
+    if (clicks.record(visit, counted) && counted) links.countVisit(target)
+  }
+
+  /**
+   * The visit of a link with controls that is neither expired nor behind a password (any more). A link
+   * with maxClicks tells its destination only to a visit that counts: a bot, a client without
+   * User-Agent or a HEAD gets the continue page instead; a person's visit takes its place in the
+   * shared count first, with Redis (spent there: expired), else in this instance's.
+   */
+  function admit(req: IncomingMessage, res: ServerResponse, target: RedirectTarget, controls: Controls, status: number, path: string, query: string) {
+    const destination = destinationFor(req, target, controls)
+    const count = controls.clicks
+    if (count === undefined || controls.maxClicks === undefined) return redirect(req, res, target, destination, status, query, false)
+    if (!isHumanVisit(req.headers['user-agent'], req.method === 'HEAD')) return sendPage(req, res, 200, continuePage(path, query))
+    if (sharedClickLimit === undefined) return redirect(req, res, target, destination, status, query, true)
+    const started = performance.now()
+    sharedClickLimit
+      .take(target.linkId, controls.maxClicks, count.base + count.local)
+      .then((taken) => {
+        if (taken !== false) return redirect(req, res, target, destination, status, query, true)
+        markSpent(controls)
+        sendExpired(req, res, controls)
+      })
+      .catch((error: unknown) => fail(req, res, error, started))
   }
 
   function answerNotFound(req: IncomingMessage, res: ServerResponse) {
@@ -88,40 +116,34 @@ export function createRedirectHandler(deps: {
     }
   }
 
-  /**
-   * An expired link (past expiresAt, or maxClicks reached): to expiredUrl (302), else 410 with a page.
-   * The visit is not recorded. Returns false when the link is not expired.
-   */
-  function answerExpired(req: IncomingMessage, res: ServerResponse, controls: Controls, now: number): boolean {
-    if (!isExpired(controls, now)) return false
+  /** An expired link (past expiresAt, or maxClicks reached): to expiredUrl (302), else 410 with a page. The visit is not recorded. */
+  function sendExpired(req: IncomingMessage, res: ServerResponse, controls: Controls) {
     if (controls.expiredUrl !== undefined) {
       writeHead(req, res, 302, ['Location', controls.expiredUrl, 'Cache-Control', 'private, no-store', 'Content-Length', '0'])
       res.end()
     } else {
       sendPage(req, res, 410, EXPIRED_PAGE)
     }
-    return true
   }
 
   /** The destination the link's rules pick for this visit, else its own. */
   const destinationFor = (req: IncomingMessage, target: RedirectTarget, controls: Controls | undefined) =>
     (controls?.rules === undefined ? undefined : matchRule(controls.rules, req, config.countryHeader)) ?? target.destination
 
-  function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, query: string, started: number) {
+  function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, path: string, query: string, started: number) {
     // A limited link's click count, when stale, is read again before the visit is answered.
     const refreshing = target && target.controls?.clicks !== undefined ? links.refreshClickCount(target, clock.now()) : undefined
     if (refreshing !== undefined) {
-      refreshing.then(() => answer(req, res, target, query, started)).catch((error: unknown) => fail(req, res, error, started))
+      refreshing.then(() => answer(req, res, target, path, query, started)).catch((error: unknown) => fail(req, res, error, started))
       return
     }
     if (target) {
       const controls = target.controls
       // A link that uses no control: what the redirect always did, at the link's status.
-      if (controls === undefined) redirect(req, res, target, target.destination, target.status, query)
-      else if (answerExpired(req, res, controls, clock.now())) {
-        /* answered */
-      } else if (controls.passwordHash !== undefined) sendPage(req, res, 200, passwordPage(''))
-      else redirect(req, res, target, destinationFor(req, target, controls), target.status, query)
+      if (controls === undefined) redirect(req, res, target, target.destination, target.status, query, false)
+      else if (isExpired(controls, clock.now())) sendExpired(req, res, controls)
+      else if (controls.passwordHash !== undefined) sendPage(req, res, 200, passwordPage(''))
+      else admit(req, res, target, controls, target.status, path, query)
     } else {
       answerNotFound(req, res)
     }
@@ -131,11 +153,19 @@ export function createRedirectHandler(deps: {
   /**
    * The password form's POST to the short URL of a protected link: 303 to the destination (never
    * 307/308, which would send the password on to it) when the password matches, else 401 with the
-   * form again. Failed tries are limited per link and client address (redirect.password.ts).
+   * form again. Failed tries are limited per link and client address block (redirect.password.ts);
+   * a POST from another site's page is refused (403) before it counts.
    */
-  async function answerPost(req: IncomingMessage, res: ServerResponse, target: RedirectTarget, controls: Controls & { passwordHash: string }, query: string) {
+  async function answerPost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: RedirectTarget,
+    controls: Controls & { passwordHash: string },
+    path: string,
+    query: string,
+  ) {
     await links.refreshClickCount(target, clock.now())
-    if (answerExpired(req, res, controls, clock.now())) return
+    if (isExpired(controls, clock.now())) return sendExpired(req, res, controls)
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
     if (contentType !== 'application/x-www-form-urlencoded') return sendPage(req, res, 415, passwordPage('Send the form as application/x-www-form-urlencoded.'))
     const body = await readBody(req, PASSWORD_BODY_LIMIT)
@@ -143,15 +173,25 @@ export function createRedirectHandler(deps: {
       res.setHeader('Connection', 'close')
       return sendPage(req, res, 413, passwordPage('The form is too large.'))
     }
-    const client = clientAddress(req, trust) ?? 'unknown'
+    if (isCrossSiteForm(req)) return sendPage(req, res, 403, passwordPage('This form can only be sent from its own page. Enter the password here.'))
+    const address = clientAddress(req, trust)
+    const client = address === undefined ? 'unknown' : clientBlock(address)
     const retryAfter = gate.blockedFor(target.linkId, client)
     if (retryAfter > 0) {
       res.setHeader('Retry-After', String(retryAfter))
       return sendPage(req, res, 429, passwordPage('Too many wrong passwords. Try again later.'))
     }
     const password = new URLSearchParams(body).get('password') ?? ''
-    if (!(await gate.check(target.linkId, client, password, controls.passwordHash))) return sendPage(req, res, 401, passwordPage('Wrong password.'))
-    redirect(req, res, target, destinationFor(req, target, controls), 303, query)
+    let right: boolean
+    try {
+      right = await gate.check(target.linkId, client, password, controls.passwordHash)
+    } catch (error) {
+      if (!(error instanceof HashingBusy)) throw error
+      res.setHeader('Retry-After', '1')
+      return sendPage(req, res, 429, passwordPage('Too many tries at once. Try again in a moment.'))
+    }
+    if (!right) return sendPage(req, res, 401, passwordPage('Wrong password.'))
+    admit(req, res, target, controls, 303, path, query)
   }
 
   /**
@@ -166,7 +206,7 @@ export function createRedirectHandler(deps: {
       .then((t) => {
         const controls = t ? t.controls : undefined
         if (!t || controls?.passwordHash === undefined) return fallback(req, res)
-        return answerPost(req, res, t, controls as Controls & { passwordHash: string }, query)
+        return answerPost(req, res, t, controls as Controls & { passwordHash: string }, path, query)
       })
       .catch((error: unknown) => faults.failRequest('redirect', req, res, error))
   }
@@ -195,7 +235,7 @@ export function createRedirectHandler(deps: {
     const cached = cache.get(host, path)
     if (cached !== undefined) {
       try {
-        answer(req, res, cached, query, started)
+        answer(req, res, cached, path, query, started)
       } catch (error) {
         fail(req, res, error, started)
       }
@@ -203,7 +243,7 @@ export function createRedirectHandler(deps: {
       links
         .lookup(host, path)
         .then(
-          (target) => answer(req, res, target, query, started),
+          (target) => answer(req, res, target, path, query, started),
           () => {
             // The database failed: the redirect cannot be answered, but the API error shape is not for browsers.
             writeHead(req, res, 503, ['Content-Type', 'text/plain; charset=utf-8', 'Retry-After', '1'])
@@ -221,51 +261,6 @@ export function createRedirectHandler(deps: {
 type Fallback = (req: IncomingMessage, res: ServerResponse) => void
 
 const PASSWORD_BODY_LIMIT = 4096
-// Pages with no script and only inline styles; the password form posts to this very URL only.
-const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-const PAGE_STYLE = 'font-family:system-ui,sans-serif;text-align:center;padding:4rem'
-const EXPIRED_PAGE =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link expired</title></head>' +
-  `<body style="${PAGE_STYLE}"><h1>Link expired</h1><p>This short link has expired.</p></body></html>`
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-
-/** The password form; `message` is one of this file's own sentences, escaped all the same. */
-function passwordPage(message: string): string {
-  return (
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
-    `<title>Password required</title></head><body style="${PAGE_STYLE}"><h1>Password required</h1>` +
-    (message === '' ? '<p>This link is protected by a password.</p>' : `<p role="alert">${escapeHtml(message)}</p>`) +
-    '<form method="post"><label>Password <input type="password" name="password" required minlength="4" maxlength="128" autocomplete="current-password" autofocus></label> ' +
-    '<button type="submit">Continue</button></form></body></html>'
-  )
-}
-
-/**
- * The status line and headers of each of the handler's answers, the request id and nosniff included,
- * in one writeHead of a flat list: every header given to setHeader beforehand costs Node a validation
- * and a merge of its own, on the redirect's hot path.
- */
-function writeHead(req: IncomingMessage, res: ServerResponse, status: number, headers: (string | number)[]) {
-  res.writeHead(status, ['X-Request-Id', requestIdOf(req), 'X-Content-Type-Options', 'nosniff', ...headers])
-}
-
-/** A small HTML page, never cached (a password form, an expired link): body omitted for HEAD. */
-function sendPage(req: IncomingMessage, res: ServerResponse, status: number, page: string) {
-  writeHead(req, res, status, [
-    'Content-Type',
-    'text/html; charset=utf-8',
-    'Content-Security-Policy',
-    PAGE_CSP,
-    'Cache-Control',
-    'private, no-store',
-    'Referrer-Policy',
-    'no-referrer',
-    'Content-Length',
-    Buffer.byteLength(page),
-  ])
-  res.end(req.method === 'HEAD' ? undefined : page)
-}
 
 /** The request body as text, or undefined beyond `limit` bytes (reading stops there). */
 function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {

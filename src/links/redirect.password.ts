@@ -1,17 +1,18 @@
+import type { IncomingMessage } from 'node:http'
 import { LRUCache } from 'lru-cache'
-import { verifyPassword } from './link-password.js'
 
-/** Wrong passwords allowed per link and client address within WINDOW_MS, before 429. */
+/** Wrong passwords allowed per link and client (an IPv4 address or an IPv6 /64) within WINDOW_MS, before 429. */
 export const PASSWORD_TRIES = 10
 const WINDOW_MS = 15 * 60 * 1000
 
 /**
- * The password form's guard: a wrong password counts against the link and the client address, and
+ * The password form's guard: a wrong password counts against the link and the client (its address
+ * block: http/client-address.ts), and
  * past PASSWORD_TRIES within the window every try is refused before any hash is computed (a correct
  * password too), until the window ends. Kept in this process (bounded: the least recent pairs go
  * first); with several instances each keeps its own count (docs/api.md).
  */
-export function createPasswordGate() {
+export function createPasswordGate(verify: (client: string, password: string, hash: string) => Promise<boolean>) {
   const failures = new LRUCache<string, { count: number; until: number }>({ max: 100_000 })
   const key = (linkId: string, client: string) => `${linkId}\n${client}`
 
@@ -34,10 +35,33 @@ export function createPasswordGate() {
         failures.set(k, entry)
       }
       entry.count++
-      const right = password.length > 0 && (await verifyPassword(password, hash))
+      let right: boolean
+      try {
+        right = password.length > 0 && (await verify(client, password, hash))
+      } catch (error) {
+        // Refused before any hash ran (too many waiting): not a wrong password.
+        entry.count--
+        throw error
+      }
       if (right) entry.count--
       return right
     },
   }
 }
 export type PasswordGate = ReturnType<typeof createPasswordGate>
+
+/**
+ * Whether a form POST comes from a page of another site: a browser says so in Sec-Fetch-Site (only
+ * `same-origin`, or `none` for a request the person made, is the form's own: `same-site` may be
+ * another owner's custom domain under the same parent), else an Origin naming another host. Such a
+ * POST is refused before it counts, so that no page elsewhere can spend a visitor's tries from the
+ * visitor's browser. `Origin: null` (sent by the form itself under `Referrer-Policy: no-referrer` by
+ * browsers old enough to lack Sec-Fetch-Site) and clients sending neither header pass.
+ */
+export function isCrossSiteForm(req: IncomingMessage): boolean {
+  const site = req.headers['sec-fetch-site']
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none'
+  const origin = req.headers.origin
+  if (origin === undefined || origin === 'null') return false
+  return !URL.canParse(origin) || new URL(origin).host !== (req.headers.host ?? '').toLowerCase()
+}

@@ -1,0 +1,62 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { requestIdOf } from '../http/request-id.js'
+
+// Pages with no script and only inline styles; the password form posts to this very URL only.
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+const PAGE_STYLE = 'font-family:system-ui,sans-serif;text-align:center;padding:4rem'
+const HEAD = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">'
+
+export const EXPIRED_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link expired</title></head>' +
+  `<body style="${PAGE_STYLE}"><h1>Link expired</h1><p>This short link has expired.</p></body></html>`
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** The password form; `message` is one of the handler's own sentences, escaped all the same. */
+export function passwordPage(message: string): string {
+  return (
+    `${HEAD}<title>Password required</title></head><body style="${PAGE_STYLE}"><h1>Password required</h1>` +
+    (message === '' ? '<p>This link is protected by a password.</p>' : `<p role="alert">${escapeHtml(message)}</p>`) +
+    '<form method="post"><label>Password <input type="password" name="password" required minlength="4" maxlength="128" autocomplete="current-password" autofocus></label> ' +
+    '<button type="submit">Continue</button></form></body></html>'
+  )
+}
+
+/**
+ * What a visit that is not counted (a bot, no User-Agent, HEAD) gets of a link with maxClicks: no
+ * destination, only a link to the very same short URL. Following it is a visit like any other,
+ * judged on its own request: a person's browser is counted and redirected, a bot gets this page again.
+ */
+export function continuePage(path: string, query: string): string {
+  const href = escapeHtml(query === '' ? path : `${path}?${query}`)
+  return (
+    `${HEAD}<meta name="robots" content="noindex,nofollow"><title>Continue</title></head><body style="${PAGE_STYLE}">` +
+    `<h1>Continue</h1><p>This link opens once you follow it.</p><p><a href="${href}" rel="nofollow">Continue</a></p></body></html>`
+  )
+}
+
+/**
+ * The status line and headers of each of the handler's answers, the request id and nosniff included,
+ * in one writeHead of a flat list: every header given to setHeader beforehand costs Node a validation
+ * and a merge of its own, on the redirect's hot path.
+ */
+export function writeHead(req: IncomingMessage, res: ServerResponse, status: number, headers: (string | number)[]) {
+  res.writeHead(status, ['X-Request-Id', requestIdOf(req), 'X-Content-Type-Options', 'nosniff', ...headers])
+}
+
+/** A small HTML page, never cached (a password form, an expired link): body omitted for HEAD. */
+export function sendPage(req: IncomingMessage, res: ServerResponse, status: number, page: string) {
+  writeHead(req, res, status, [
+    'Content-Type',
+    'text/html; charset=utf-8',
+    'Content-Security-Policy',
+    PAGE_CSP,
+    'Cache-Control',
+    'private, no-store',
+    'Referrer-Policy',
+    'no-referrer',
+    'Content-Length',
+    Buffer.byteLength(page),
+  ])
+  res.end(req.method === 'HEAD' ? undefined : page)
+}
