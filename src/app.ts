@@ -55,6 +55,7 @@ export async function buildApp(c: Container): Promise<App> {
     faults: c.faults,
     clock: c.clock,
     verifyPassword: c.passwordHashing.verify,
+    onDatabaseUnavailable: c.databaseHealth.failed,
   })
 
   const app: App = Fastify({

@@ -14,6 +14,7 @@ import { createPasswordGate, isCrossSiteForm, type PasswordGate } from './redire
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
 import { continuePage, EXPIRED_PAGE, passwordPage, sendPage, writeHead } from './redirect.pages.js'
 import type { SharedClickLimit } from './shared-click-limit.js'
+import { isDatabaseUnavailable } from '../storage/errors.js'
 
 const NOT_FOUND_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link not found</title></head>' +
@@ -45,6 +46,8 @@ export function createRedirectHandler(deps: {
   clock: Clock
   /** The password form's check, through the process's fair hashing queue (password-hashing.ts). */
   verifyPassword: (client: string, password: string, hash: string) => Promise<boolean>
+  /** A lookup met the database unavailable: logged once per outage (storage/health.ts). */
+  onDatabaseUnavailable: (error: unknown) => void
 }) {
   const { config, trust, domains, links, cache, sharedClickLimit, clicks, metrics, faults, clock } = deps
   const gate: PasswordGate = createPasswordGate(deps.verifyPassword)
@@ -244,8 +247,11 @@ export function createRedirectHandler(deps: {
         .lookup(host, path)
         .then(
           (target) => answer(req, res, target, path, query, started),
-          () => {
+          (error: unknown) => {
             // The database failed: the redirect cannot be answered, but the API error shape is not for browsers.
+            // The outage is logged once, however many redirects and API requests meet it.
+            if (isDatabaseUnavailable(error)) deps.onDatabaseUnavailable(error)
+            else faults.report('redirect', error)
             writeHead(req, res, 503, ['Content-Type', 'text/plain; charset=utf-8', 'Retry-After', '1'])
             res.end('Service temporarily unavailable')
             metrics.observeRedirect('error', started)

@@ -81,7 +81,7 @@ for (const backend of backends)
         assert.deepEqual([right.status, right.headers.location], [303, 'https://shop.example/summer'])
 
         const again = cli(['links', 'import', file, '--owner', 'dave'], target.env)
-        assert.equal(again.stdout, `created 0, skipped ${LINKS.length} (already present), failed 0\n`)
+        assert.equal(again.stdout, `created 0, skipped ${LINKS.length} (already present), failed 0\n`, again.stderr)
       })
   })
 
