@@ -98,11 +98,11 @@ export async function buildApp(c: Container): Promise<App> {
     reply.header('X-Request-Id', req.id).header('X-Content-Type-Options', 'nosniff')
     if (closing) throw serviceUnavailable('the server is shutting down; retry, another instance will answer')
   })
-  registerAnonymousLimit(app, config.anonymousRateLimitPerMinute)
+  const anonymousLimit = registerAnonymousLimit(app, config.anonymousRateLimitPerMinute)
   app.addHook('onResponse', async (req, reply) => {
     c.metrics.observeHttp(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
   })
-  registerAuth(app, { tokens: c.tokens, sessions: c.sessions })
+  registerAuth(app, { tokens: c.tokens, sessions: c.sessions, anonymousLimit })
   app.addHook('preValidation', coerceRequest)
   await app.register(rateLimit, {
     global: true,
