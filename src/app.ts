@@ -36,6 +36,20 @@ import { webhooksRoutes } from './webhooks/webhooks.routes.js'
 import { DeliveryObject, WebhookObject } from './webhooks/webhooks.schemas.js'
 
 /**
+ * Slow clients cannot hold a connection for long: the head must arrive within 10 s, the whole request
+ * within `requestTimeout` (408, answered by answerClientError), an idle keep-alive socket closes after
+ * 5 s. Fastify's own timeout options are never applied to a server from `serverFactory` (Node's 300 s
+ * default held), so they are given to the server here. Node checks for expired requests every
+ * `connectionsCheckingInterval` (30 s by default, which could double a 30 s timeout): every second.
+ */
+const serverTimeouts = (requestTimeout: number) => ({
+  requestTimeout,
+  headersTimeout: Math.min(10_000, requestTimeout),
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+})
+
+/**
  * Builds the HTTP application over a container: the redirect fast path in front, then Fastify with
  * the global plugins and the explicit route table below (the whole URL map on one screen).
  */
@@ -66,15 +80,12 @@ export async function buildApp(c: Container): Promise<App> {
     frameworkErrors: (error, req, reply) => sendError(reply.header('X-Request-Id', req.id), toAppError(error)),
     clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, verbose: true, keywords: ['x-error'] } },
-    // Slow clients cannot hold a connection forever; idle keep-alive sockets close on shutdown.
-    connectionTimeout: 30_000,
-    keepAliveTimeout: 5_000,
-    requestTimeout: 30_000,
+    // Idle keep-alive sockets close on shutdown.
     forceCloseConnections: 'idle',
     // Answered below in the error shape instead of Fastify's own body.
     return503OnClosing: false,
     serverFactory: (handler) => {
-      const server = createServer({ requireHostHeader: false }, (req, res) => {
+      const server = createServer({ requireHostHeader: false, ...serverTimeouts(config.requestTimeoutMs) }, (req, res) => {
         // Once shutting down, no response invites the client to reuse a connection about to close.
         if (closing) res.setHeader('Connection', 'close')
         if (req.headers.host === undefined && req.httpVersion === '1.1') return answerMissingHost(res)
@@ -84,7 +95,8 @@ export async function buildApp(c: Container): Promise<App> {
           c.faults.failRequest('server', req, res, error)
         }
       })
-      server.headersTimeout = 10_000
+      // How long a connection may stay silent (Fastify's `connectionTimeout`, likewise never applied here).
+      server.setTimeout(config.requestTimeoutMs)
       return server
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
