@@ -26,13 +26,17 @@ export function sameOrigin(req: FastifyRequest): boolean {
   }
 }
 
-const crossOrigin = () =>
-  new AppError(
-    403,
-    'forbidden',
-    "a request signed in with the session cookie that changes something must come from the dashboard's own origin (Origin header)",
-    'Origin',
-  )
+const crossOrigin = (what: string) => new AppError(403, 'forbidden', `${what} must come from the dashboard's own origin (Origin header)`, 'Origin')
+
+/**
+ * onRequest hook of the routes that sign a browser in: a page on another site must not sign its
+ * visitor in as someone else (login CSRF), so an Origin other than this host is refused, and without
+ * an Origin so is `Sec-Fetch-Site: cross-site`. A program that sends neither (curl) is not a browser.
+ */
+export async function refuseCrossSite(req: FastifyRequest): Promise<void> {
+  const crossSite = req.headers.origin !== undefined ? !sameOrigin(req) : req.headers['sec-fetch-site'] === 'cross-site'
+  if (crossSite) throw crossOrigin('signing in')
+}
 
 /**
  * Authentication on every `/v1` request — unknown routes included, so that 401 comes before 404 —
@@ -74,7 +78,7 @@ export function registerAuth(app: App, deps: { tokens: TokensService; sessions: 
       throw unauthorized('the session has ended (signed out, expired after 7 days without use, or its token was revoked); sign in again')
     }
     if (cookie !== undefined) {
-      if (!SAFE_METHODS.has(req.method) && !sameOrigin(req)) throw crossOrigin()
+      if (!SAFE_METHODS.has(req.method) && !sameOrigin(req)) throw crossOrigin('a request signed in with the session cookie that changes something')
       if ('renewed' in principal && principal.renewed) setSessionCookie(req, reply, cookie)
     }
     req.principal = principal

@@ -5,7 +5,7 @@ import type { Principal } from '../tokens/tokens.service.js'
 import { setSessionCookie } from './cookie.js'
 import { CreateSessionBody, SessionDeletedEnvelope, SessionEnvelope } from './sessions.schemas.js'
 import type { SessionsService } from './sessions.service.js'
-import { principalOf } from '../http/auth.js'
+import { principalOf, refuseCrossSite } from '../http/auth.js'
 
 const tags = ['sessions']
 const security: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }]
@@ -28,6 +28,7 @@ export function sessionsRoutes(app: App, { sessions }: { sessions: SessionsServi
         body: CreateSessionBody,
         response: { 201: SessionEnvelope, ...errorResponses },
       },
+      onRequest: refuseCrossSite,
     },
     async (req, reply) => {
       const { value, principal } = await sessions.open(req.body.token)

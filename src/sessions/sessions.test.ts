@@ -101,6 +101,27 @@ for (const backend of backends) {
       assert.equal(bearer.status, 201)
     })
 
+    test('signing in from another site is refused (login CSRF); the dashboard and programs sign in', async () => {
+      const form = { 'content-type': 'application/x-www-form-urlencoded' }
+      for (const headers of [
+        { origin: 'http://evil.example' } as Record<string, string>,
+        { origin: 'null' },
+        { origin: `http://${s.host}.evil.example` },
+        { 'sec-fetch-site': 'cross-site' },
+        { origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' },
+      ]) {
+        const r = await s.request('POST', '/v1/sessions', { token: null, raw: `token=${s.token}`, headers: { ...form, ...headers } })
+        assert.equal(r.status, 403, JSON.stringify(headers))
+        assert.deepEqual([r.body.error.code, r.body.error.param], ['forbidden', 'Origin'])
+        assert.equal(r.headers['set-cookie'], undefined, 'no session was opened')
+      }
+      await signIn(s.token, { origin: origin() })
+      await signIn(s.token, { origin: `https://${s.host}` })
+      await signIn(s.token, { 'sec-fetch-site': 'same-origin' })
+      await signIn(s.token, { 'sec-fetch-site': 'none' })
+      await signIn(s.token)
+    })
+
     test('a session ends after 7 days without use, and each use keeps it alive', async () => {
       const { cookie } = await signIn(s.token)
       const get = () => s.request('GET', '/v1/sessions/current', { token: null, headers: { cookie } })
