@@ -11,7 +11,7 @@ const MAX_TRACKED = 100_000
 const PROBES = new Set(['/healthz', '/readyz'])
 
 /** IPv6 clients get a /64 each, so one host cannot mint a fresh budget per address. */
-const budgetKey = (ip: string) => (isIPv6(ip) ? ip.split(':').slice(0, 4).join(':') : ip)
+export const budgetKey = (ip: string) => (isIPv6(ip) ? ip.split(':').slice(0, 4).join(':') : ip)
 
 /** The 429 for a request from an address over its anonymous budget, else undefined; see registerAnonymousLimit. */
 export type AnonymousLimit = (req: FastifyRequest) => AppError | undefined
