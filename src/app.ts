@@ -1,4 +1,5 @@
-import { createServer } from 'node:http'
+import { createServer, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server as HttpServer } from 'node:http'
+import { Server as NetServer } from 'node:net'
 import rateLimit from '@fastify/rate-limit'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify from 'fastify'
@@ -35,6 +36,35 @@ import { dashboardRoutes } from './dashboard/dashboard.routes.js'
 import { webhooksRoutes } from './webhooks/webhooks.routes.js'
 import { DeliveryObject, WebhookObject } from './webhooks/webhooks.schemas.js'
 
+type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[]
+
+/**
+ * Slow clients cannot hold a connection for long: the head must arrive within 10 s, the whole request
+ * within `requestTimeout` (408, answered by answerClientError), an idle keep-alive socket closes after
+ * 5 s. Fastify's own timeout options are never applied to a server from `serverFactory` (Node's 300 s
+ * default held), so they are given to the server here. Node checks for expired requests every
+ * `connectionsCheckingInterval` (30 s by default, which could double a 30 s timeout): every second.
+ */
+const serverTimeouts = (requestTimeout: number) => ({
+  requestTimeout,
+  headersTimeout: Math.min(10_000, requestTimeout),
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+})
+
+/**
+ * Stops accepting connections and waits for the open ones to end: each closes after its next response
+ * (`Connection: close`, see buildApp), an idle one at the keep-alive timeout. Node's own `close` would
+ * reset idle keep-alive connections at once, which a busy client has just been told to reuse: its next
+ * request, already on the way, met ECONNRESET. Fastify's `close` follows and finds the server closed.
+ */
+function drain(server: HttpServer): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve()
+    NetServer.prototype.close.call(server, () => resolve())
+  })
+}
+
 /**
  * Builds the HTTP application over a container: the redirect fast path in front, then Fastify with
  * the global plugins and the explicit route table below (the whole URL map on one screen).
@@ -42,6 +72,20 @@ import { DeliveryObject, WebhookObject } from './webhooks/webhooks.schemas.js'
 export async function buildApp(c: Container): Promise<App> {
   const { config } = c
   let closing = false
+  /**
+   * Once the server is closing, every response (the redirect's, the API's, a fault page) says
+   * `Connection: close` and its connection ends after it, however early its request arrived: a
+   * keep-alive client then opens a new connection for its next request (another instance answers)
+   * instead of sending it on a socket about to be reset. Decided as the head is written, for the
+   * cost of one boolean on the redirect's path.
+   */
+  class Response extends ServerResponse {
+    override writeHead(statusCode: number, reason?: string | Headers, headers?: Headers): this {
+      if (closing) this.shouldKeepAlive = false
+      // Node takes a second argument that is not a string as the headers.
+      return super.writeHead(statusCode, reason as string | undefined, headers)
+    }
+  }
   const trust = compileTrust(config.trustProxy)
   const redirect = createRedirectHandler({
     config,
@@ -69,17 +113,12 @@ export async function buildApp(c: Container): Promise<App> {
     frameworkErrors: (error, req, reply) => sendError(reply.header('X-Request-Id', req.id), toAppError(error)),
     clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, verbose: true, keywords: ['x-error'] } },
-    // Slow clients cannot hold a connection forever; idle keep-alive sockets close on shutdown.
-    connectionTimeout: 30_000,
-    keepAliveTimeout: 5_000,
-    requestTimeout: 30_000,
-    forceCloseConnections: 'idle',
+    // Shutdown closes connections its own way (drain, above).
+    forceCloseConnections: false,
     // Answered below in the error shape instead of Fastify's own body.
     return503OnClosing: false,
     serverFactory: (handler) => {
-      const server = createServer({ requireHostHeader: false }, (req, res) => {
-        // Once shutting down, no response invites the client to reuse a connection about to close.
-        if (closing) res.setHeader('Connection', 'close')
+      const server = createServer({ requireHostHeader: false, ServerResponse: Response, ...serverTimeouts(config.requestTimeoutMs) }, (req, res) => {
         if (req.headers.host === undefined && req.httpVersion === '1.1') return answerMissingHost(res)
         try {
           if (!redirect(req, res, handler)) handler(req, res)
@@ -87,7 +126,8 @@ export async function buildApp(c: Container): Promise<App> {
           c.faults.failRequest('server', req, res, error)
         }
       })
-      server.headersTimeout = 10_000
+      // How long a connection may stay silent (Fastify's `connectionTimeout`, likewise never applied here).
+      server.setTimeout(config.requestTimeoutMs)
       return server
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
@@ -96,16 +136,18 @@ export async function buildApp(c: Container): Promise<App> {
   registerBodyParsers(app)
   app.addHook('preClose', async () => {
     closing = true
+    await drain(app.server)
   })
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id).header('X-Content-Type-Options', 'nosniff')
-    if (closing) throw serviceUnavailable('the server is shutting down; retry, another instance will answer')
+    // Expected while shutting down, so answered here rather than thrown: Fastify logs it at info, with no stack.
+    if (closing) return sendError(reply, serviceUnavailable('the server is shutting down; retry, another instance will answer'))
   })
-  registerAnonymousLimit(app, config.anonymousRateLimitPerMinute)
+  const anonymousLimit = registerAnonymousLimit(app, config.anonymousRateLimitPerMinute)
   app.addHook('onResponse', async (req, reply) => {
     c.metrics.observeHttp(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
   })
-  registerAuth(app, { tokens: c.tokens, sessions: c.sessions })
+  registerAuth(app, { tokens: c.tokens, sessions: c.sessions, anonymousLimit })
   app.addHook('preValidation', coerceRequest)
   await app.register(rateLimit, {
     global: true,

@@ -50,6 +50,8 @@ export interface Config {
   /** The click writer thread's nice value: 19 (the default) lets it use only CPU that serving leaves idle. */
   readonly clickWriterNice: number
   readonly shutdownTimeoutMs: number
+  /** How long a whole request may take to arrive, and a connection may stay silent (slow clients). */
+  readonly requestTimeoutMs: number
   /** Worker threads that render QR codes, and how many renders may wait for one (503 beyond). */
   readonly qrThreads: number
   readonly qrQueue: number
@@ -198,6 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
     clickBlockIntervalMs: int('LINKLINE_CLICK_BLOCK_INTERVAL_MS', 30_000, 10, 30_000),
     clickWriterNice: int('LINKLINE_CLICK_WRITER_NICE', 19, 0, 19),
     shutdownTimeoutMs: int('LINKLINE_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    requestTimeoutMs: int('LINKLINE_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     qrThreads,
     qrQueue,
     // By default a quarter of the pool (threads and queue): four busy workspaces at once fill it.

@@ -1,5 +1,6 @@
 import { isIPv6 } from 'node:net'
 import { AppError } from '../shared/errors.js'
+import type { FastifyRequest } from 'fastify'
 import type { App } from './types.js'
 
 const WINDOW_MS = 60_000
@@ -10,16 +11,20 @@ const MAX_TRACKED = 100_000
 const PROBES = new Set(['/healthz', '/readyz'])
 
 /** IPv6 clients get a /64 each, so one host cannot mint a fresh budget per address. */
-const budgetKey = (ip: string) => (isIPv6(ip) ? ip.split(':').slice(0, 4).join(':') : ip)
+export const budgetKey = (ip: string) => (isIPv6(ip) ? ip.split(':').slice(0, 4).join(':') : ip)
+
+/** The 429 for a request from an address over its anonymous budget, else undefined; see registerAnonymousLimit. */
+export type AnonymousLimit = (req: FastifyRequest) => AppError | undefined
 
 /**
- * A budget per client address for requests answered 4xx without a valid token (401, 404, 405, 400…),
- * which the per-token limit never sees. Over `max` in the current minute, the address gets 429 on
- * every API request until the minute ends. Counted per process, on purpose: what it protects is this
- * process's event loop and database pool. Registered before authentication, so a refused request
- * costs no token lookup.
+ * A budget per client address for requests answered without a valid token (401, 404, 405, 400, and
+ * 5xx too: a request that makes the server fail must not cost its sender less), which the per-token
+ * limit never sees. Over `max` in the current minute, the address gets 429 on every request that does
+ * not authenticate, until the minute ends. Counted per process, on purpose: what it protects is this
+ * process's event loop and database pool. The returned check is the auth hook's (auth.ts): it knows
+ * whether a request authenticates, and an authenticated request is never refused.
  */
-export function registerAnonymousLimit(app: App, max: number): void {
+export function registerAnonymousLimit(app: App, max: number): AnonymousLimit {
   let windowStart = Date.now()
   let counts = new Map<string, number>()
   const current = (now: number) => {
@@ -29,21 +34,22 @@ export function registerAnonymousLimit(app: App, max: number): void {
     }
     return counts
   }
+  const isProbe = (req: FastifyRequest) => PROBES.has(req.routeOptions.url ?? '')
 
-  app.addHook('onRequest', async (req) => {
-    const now = Date.now()
-    if ((current(now).get(budgetKey(req.ip)) ?? 0) < max || PROBES.has(req.routeOptions.url ?? '')) return
-    const retry = String(Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)))
-    throw new AppError(429, 'rate_limited', `over ${max} failed requests per minute without a valid token from this address; retry in ${retry} s`, undefined, {
-      'Retry-After': retry,
-    })
-  })
   app.addHook('onResponse', async (req, reply) => {
-    const status = reply.statusCode
-    if (req.principal || status < 400 || status >= 500 || status === 429) return
+    if (req.principal || reply.statusCode < 400 || reply.statusCode === 429 || isProbe(req)) return
     const map = current(Date.now())
     let key = budgetKey(req.ip)
     if (!map.has(key) && map.size >= MAX_TRACKED) key = '*'
     map.set(key, (map.get(key) ?? 0) + 1)
   })
+
+  return (req) => {
+    const now = Date.now()
+    if ((current(now).get(budgetKey(req.ip)) ?? 0) < max || isProbe(req)) return undefined
+    const retry = String(Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)))
+    return new AppError(429, 'rate_limited', `over ${max} failed requests per minute without a valid token from this address; retry in ${retry} s`, undefined, {
+      'Retry-After': retry,
+    })
+  }
 }

@@ -3,6 +3,7 @@ import { AppError, forbidden, unauthorized } from '../shared/errors.js'
 import { sessionCookie, setSessionCookie } from '../sessions/cookie.js'
 import type { SessionsService } from '../sessions/sessions.service.js'
 import type { Principal, TokensService } from '../tokens/tokens.service.js'
+import type { AnonymousLimit } from './anonymous-limit.js'
 import { requestPath } from './request-target.js'
 import type { App } from './types.js'
 
@@ -25,13 +26,17 @@ export function sameOrigin(req: FastifyRequest): boolean {
   }
 }
 
-const crossOrigin = () =>
-  new AppError(
-    403,
-    'forbidden',
-    "a request signed in with the session cookie that changes something must come from the dashboard's own origin (Origin header)",
-    'Origin',
-  )
+const crossOrigin = (what: string) => new AppError(403, 'forbidden', `${what} must come from the dashboard's own origin (Origin header)`, 'Origin')
+
+/**
+ * onRequest hook of the routes that sign a browser in: a page on another site must not sign its
+ * visitor in as someone else (login CSRF), so an Origin other than this host is refused, and without
+ * an Origin so is `Sec-Fetch-Site: cross-site`. A program that sends neither (curl) is not a browser.
+ */
+export async function refuseCrossSite(req: FastifyRequest): Promise<void> {
+  const crossSite = req.headers.origin !== undefined ? !sameOrigin(req) : req.headers['sec-fetch-site'] === 'cross-site'
+  if (crossSite) throw crossOrigin('signing in')
+}
 
 /**
  * Authentication on every `/v1` request — unknown routes included, so that 401 comes before 404 —
@@ -43,28 +48,39 @@ const crossOrigin = () =>
  * Without an Authorization header, the dashboard's session cookie stands for the token it was opened
  * with. A cookie-authenticated request that changes state must carry an Origin of this very host
  * (403 otherwise): with SameSite=Strict that is the second wall against cross-site requests.
+ *
+ * The anonymous limit (anonymous-limit.ts) is applied here, to every request that does not
+ * authenticate: valid credentials always pass (people behind one NAT share an address), and a request
+ * without any is refused before a token lookup. Off the token routes (the dashboard's files, sign-in,
+ * unknown paths) credentials are looked up only when the address is over its budget.
  */
-export function registerAuth(app: App, deps: { tokens: TokensService; sessions: SessionsService }): void {
-  const { tokens, sessions } = deps
+export function registerAuth(app: App, deps: { tokens: TokensService; sessions: SessionsService; anonymousLimit: AnonymousLimit }): void {
+  const { tokens, sessions, anonymousLimit } = deps
+  const authenticate = (authorization: string | undefined, cookie: string | undefined) => {
+    if (cookie !== undefined) return sessions.authenticate(cookie)
+    const match = BEARER.exec(authorization ?? '')
+    return match ? tokens.authenticate(match[1] as string) : undefined
+  }
   app.decorateRequest('principal', null)
   app.addHook('onRequest', async (req, reply) => {
-    if (!needsToken(req.routeOptions.url ?? requestPath(req.url))) return
+    const refusal = anonymousLimit(req)
     const authorization = req.headers.authorization
     const cookie = authorization === undefined ? sessionCookie(req) : undefined
-    let principal
-    if (cookie !== undefined) {
-      principal = await sessions.authenticate(cookie)
-      if (!principal) {
-        setSessionCookie(req, reply, null)
-        throw unauthorized('the session has ended (signed out, expired after 7 days without use, or its token was revoked); sign in again')
-      }
-      if (!SAFE_METHODS.has(req.method) && !sameOrigin(req)) throw crossOrigin()
-      if (principal.renewed) setSessionCookie(req, reply, cookie)
-    } else {
-      const match = BEARER.exec(authorization ?? '')
-      principal = match ? await tokens.authenticate(match[1] as string) : undefined
+    if (!needsToken(req.routeOptions.url ?? requestPath(req.url))) {
+      if (refusal && !(await authenticate(authorization, cookie))) throw refusal
+      return
     }
-    if (!principal) throw unauthorized()
+    const principal = await authenticate(authorization, cookie)
+    if (!principal) {
+      if (refusal) throw refusal
+      if (cookie === undefined) throw unauthorized()
+      setSessionCookie(req, reply, null)
+      throw unauthorized('the session has ended (signed out, expired after 7 days without use, or its token was revoked); sign in again')
+    }
+    if (cookie !== undefined) {
+      if (!SAFE_METHODS.has(req.method) && !sameOrigin(req)) throw crossOrigin('a request signed in with the session cookie that changes something')
+      if ('renewed' in principal && principal.renewed) setSessionCookie(req, reply, cookie)
+    }
     req.principal = principal
     const scope = req.routeOptions.config.scope
     if (scope && !principal.scopes.has(scope)) throw forbidden(scope)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { AppError } from '../shared/errors.js'
-import { parseParams } from './parsing.js'
+import { nestedTooDeep, parseParams } from './parsing.js'
 
 /** A plain copy, so that deepEqual compares values and not the null prototype. */
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value))
@@ -54,5 +54,27 @@ describe('parseParams', () => {
     )
     assert.equal((parseParams(repeats(40), false).a as string[]).length, 40)
     assert.equal(Object.keys(parseParams(fields(300), false)).length, 300)
+  })
+})
+
+describe('nestedTooDeep', () => {
+  const nested = (depth: number, open = '[', close = ']') => open.repeat(depth) + close.repeat(depth)
+
+  test('more than 64 arrays and objects open at once', () => {
+    assert.equal(nestedTooDeep(nested(64)), false)
+    assert.equal(nestedTooDeep(nested(65)), true)
+    assert.equal(nestedTooDeep(`{"a":${nested(63)}}`), false)
+    assert.equal(nestedTooDeep(`{"a":${nested(64)}}`), true)
+    assert.equal(nestedTooDeep(`${'{"a":'.repeat(65)}1${'}'.repeat(65)}`), true)
+    // Siblings add no depth.
+    assert.equal(nestedTooDeep(`[${Array.from({ length: 1000 }, () => '[1]').join(',')}]`), false)
+  })
+
+  test('brackets inside strings are text, escaped quotes included', () => {
+    assert.equal(nestedTooDeep(`{"a":"${'['.repeat(100)}"}`), false)
+    // JSON "\\" is one backslash: the string ends at the next quote.
+    assert.equal(nestedTooDeep(`{"a":"\\\\","b":${nested(65)}}`), true)
+    // JSON "\"[[…" is a string that holds a quote and brackets.
+    assert.equal(nestedTooDeep(`{"a":"\\"${'['.repeat(100)}"}`), false)
   })
 })

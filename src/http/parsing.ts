@@ -7,6 +7,27 @@ type Params = Record<string, unknown>
 const MAX_FIELDS = 256
 /** A repeated key is refused by every schema anyway; this bounds the work before it is. */
 const MAX_REPEATS = 32
+/** Deeper than any schema goes: a deeper JSON text is refused before anything walks it recursively. */
+export const MAX_JSON_DEPTH = 64
+
+/**
+ * Whether JSON text opens more than MAX_JSON_DEPTH arrays and objects at once, counted in one pass over
+ * the text (strings skipped) before it is parsed: the NUL check, coercion and Ajv all recurse, and a
+ * body of 10,000 nested brackets would overflow the stack in them (a 500 for anyone, unauthenticated).
+ */
+export function nestedTooDeep(text: string): boolean {
+  let depth = 0
+  for (let at = 0; at < text.length; at++) {
+    const c = text.charCodeAt(at)
+    if (c === 0x22) {
+      // A string: skip to its closing quote, over escaped characters.
+      for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return true
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return false
+}
 
 /**
  * Parses a query string or a form body in one linear pass. Bracket notation builds nested objects
@@ -50,6 +71,7 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     if (body === '') return done(null, undefined)
+    if (nestedTooDeep(body as string)) return done(invalidBody(`the body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined)
     try {
       done(null, JSON.parse(body as string))
     } catch {

@@ -85,6 +85,28 @@ describe('hostile requests', () => {
     assert.equal((await s.request('POST', '/v1/links', { raw: big, headers: form })).status, 413)
   })
 
+  test('JSON nested deeper than 64 levels is 400 invalid_body, in bodies and JSON-encoded form fields, signed in or not', async () => {
+    const json = { 'content-type': 'application/json' }
+    const brackets = (depth: number) => '['.repeat(depth) + ']'.repeat(depth)
+    for (const depth of [65, 10_000]) {
+      for (const [path, token] of [
+        ['/v1/sessions', null],
+        ['/v1/links', s.token],
+      ] as const) {
+        const r = await s.request('POST', path, { token, raw: `{"token":${brackets(depth - 1)}}`, headers: json })
+        assert.equal(r.status, 400, `${path} at ${depth}`)
+        assert.deepEqual(r.body.error, { code: 'invalid_body', message: 'the body is nested deeper than 64 levels', param: null })
+      }
+    }
+    // 64 levels are parsed, and the schema judges the value.
+    const at64 = await s.request('POST', '/v1/sessions', { token: null, raw: `{"token":${brackets(63)}}`, headers: json })
+    assert.equal(at64.status, 400)
+    assert.equal(at64.body.error.param, 'token')
+    const field = await s.request('POST', '/v1/links', { raw: `destination=https%3A%2F%2Fa.example%2F&rules=${brackets(10_000)}`, headers: form })
+    assert.equal(field.status, 400)
+    assert.equal(field.body.error.code, 'validation_error')
+  })
+
   test('__proto__ and constructor are unknown parameters, in forms and queries', async () => {
     for (const key of ['__proto__', 'constructor', 'query[__proto__]', 'query[constructor]']) {
       const q = await s.request('GET', `/v1/links?${encodeURIComponent(key)}=1`)
@@ -162,6 +184,61 @@ describe('anonymous rate limit', () => {
     assert.ok(Number(limited.headers['retry-after']) > 0)
     assert.ok(limited.headers['x-request-id'])
     assert.equal((await s.request('GET', '/healthz', { token: null })).status, 200, 'health probes are never refused')
+  })
+})
+
+describe('anonymous rate limit and authenticated clients behind the same address', () => {
+  let s: TestServer
+  before(async () => {
+    s = await startTestServer({ env: { LINKLINE_ANONYMOUS_RATE_LIMIT: '3' } })
+  })
+  after(() => s.close())
+
+  test('an address over its anonymous budget still serves valid tokens and session cookies (a NAT), not bad ones', async () => {
+    const signIn = await s.request('POST', '/v1/sessions', { token: null, json: { token: s.token } })
+    assert.equal(signIn.status, 201)
+    const cookie = String([signIn.headers['set-cookie']].flat()[0]).split(';')[0] as string
+    for (let i = 0; i < 3; i++) assert.equal((await s.request('GET', '/v1/links', { token: null })).status, 401)
+    assert.equal((await s.request('GET', '/v1/links', { token: null })).status, 429)
+
+    assert.equal((await s.request('GET', '/v1/links')).status, 200, 'a valid bearer token')
+    assert.equal((await s.request('GET', '/app/', { token: null, headers: { cookie } })).status, 200, "the dashboard's files with the cookie")
+    assert.equal((await s.request('GET', '/nowhere/at/all')).status, 404, 'a valid token on a path with no route')
+    assert.equal((await s.request('GET', '/v1/links', { token: null, headers: { cookie } })).status, 200, 'a valid session cookie')
+    const write = await s.request('POST', '/v1/links', {
+      token: null,
+      json: { destination: 'https://nat.example/' },
+      headers: { cookie, origin: `http://${s.host}` },
+    })
+    assert.equal(write.status, 201, write.text)
+    // Anything that does not authenticate is still refused, before or after a token lookup.
+    for (const options of [
+      { token: null },
+      { token: 'll_not-a-token-at-all' },
+      { token: null, headers: { cookie: 'linkline_session=not-a-session-0123456789' } },
+    ]) {
+      const r = await s.request('GET', '/v1/links', options)
+      assert.equal(r.status, 429, JSON.stringify(options))
+      assert.equal(r.body.error.code, 'rate_limited')
+    }
+    assert.equal((await s.request('GET', '/app/', { token: null })).status, 429)
+    assert.equal((await s.request('POST', '/v1/sessions', { token: null, json: { token: 'll_guess' } })).status, 429)
+  })
+})
+
+describe('anonymous rate limit and server failures', () => {
+  test('a 5xx answered without a valid token counts toward the anonymous budget', async () => {
+    const s = await startTestServer({ env: { LINKLINE_ANONYMOUS_RATE_LIMIT: '3' } })
+    try {
+      await s.container.storage.close()
+      const signIn = () => s.request('POST', '/v1/sessions', { token: null, json: { token: s.token } })
+      for (let i = 0; i < 3; i++) assert.ok((await signIn()).status >= 500)
+      const limited = await signIn()
+      assert.equal(limited.status, 429)
+      assert.ok(Number(limited.headers['retry-after']) > 0)
+    } finally {
+      await s.close()
+    }
   })
 })
 

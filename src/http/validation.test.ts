@@ -57,6 +57,17 @@ describe('coerce', () => {
     // Not an object, or not JSON: left as it is, for the validator to refuse with the parameter's name.
     for (const input of ['[1]', '"s"', '{bad', 'null']) assert.deepEqual(coerce({ query: input }, schema as never), { query: input }, input)
   })
+
+  test('a JSON-encoded parameter nested deeper than 64 levels stays text, for the validator to refuse', () => {
+    const nested = (depth: number) => `${'{"title":'.repeat(depth)}"a"${'}'.repeat(depth)}`
+    assert.equal(typeof coerce(nested(64), field('query')), 'object')
+    assert.equal(coerce(nested(65), field('query')), nested(65))
+    const list = Type.Array(Type.String()) as unknown as Parameters<typeof coerce>[1]
+    const brackets = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
+    assert.ok(Array.isArray((coerce(brackets(64), list) as unknown[])[0]), 'decoded')
+    const deep = coerce(brackets(10_000), list) as unknown[]
+    assert.ok(deep.length === 1 && deep[0] === brackets(10_000), 'a list of the text itself')
+  })
 })
 
 describe('findText', () => {

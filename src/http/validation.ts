@@ -1,6 +1,7 @@
 import type { FastifyRequest, FastifySchema } from 'fastify'
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js'
 import { invalidBody, notFound, validationError, type AppError } from '../shared/errors.js'
+import { nestedTooDeep } from './parsing.js'
 
 interface JsonSchema {
   type?: string | string[]
@@ -49,7 +50,7 @@ export function coerce(value: unknown, schema: JsonSchema | undefined): unknown 
  */
 function coerceList(value: string, schema: JsonSchema): unknown {
   if (value === '') return []
-  if (value.startsWith('[')) {
+  if (value.startsWith('[') && !nestedTooDeep(value)) {
     try {
       const parsed: unknown = JSON.parse(value)
       if (Array.isArray(parsed)) return parsed.map((item) => coerce(item, schema.items))
@@ -60,7 +61,9 @@ function coerceList(value: string, schema: JsonSchema): unknown {
   return [coerce(value, schema.items)]
 }
 
+/** A JSON-encoded object; text nested too deep (or not JSON) stays text, which the schema refuses. */
 function coerceJsonObject(value: string, schema: JsonSchema): unknown {
+  if (nestedTooDeep(value)) return value
   try {
     const parsed: unknown = JSON.parse(value)
     return isPlainObject(parsed) ? coerce(parsed, schema) : value

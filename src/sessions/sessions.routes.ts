@@ -1,11 +1,12 @@
 import type { App } from '../http/types.js'
-import { notFound } from '../shared/errors.js'
+import { AppError, notFound } from '../shared/errors.js'
 import { errorResponses } from '../shared/schema.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import { setSessionCookie } from './cookie.js'
 import { CreateSessionBody, SessionDeletedEnvelope, SessionEnvelope } from './sessions.schemas.js'
 import type { SessionsService } from './sessions.service.js'
-import { principalOf } from '../http/auth.js'
+import { createSignInLimits } from './sign-in-limits.js'
+import { principalOf, refuseCrossSite } from '../http/auth.js'
 
 const tags = ['sessions']
 const security: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }]
@@ -18,6 +19,7 @@ const describe = (p: Principal) => ({
 })
 
 export function sessionsRoutes(app: App, { sessions }: { sessions: SessionsService }): void {
+  const limits = createSignInLimits(app)
   app.post(
     '/v1/sessions',
     {
@@ -28,9 +30,16 @@ export function sessionsRoutes(app: App, { sessions }: { sessions: SessionsServi
         body: CreateSessionBody,
         response: { 201: SessionEnvelope, ...errorResponses },
       },
+      onRequest: refuseCrossSite,
     },
     async (req, reply) => {
-      const { value, principal } = await sessions.open(req.body.token)
+      await limits.check(req)
+      const { value, principal } = await sessions
+        .open(req.body.token, () => limits.admit(req))
+        .catch(async (error: unknown) => {
+          if (error instanceof AppError && error.statusCode === 401) await limits.failed(req)
+          throw error
+        })
       setSessionCookie(req, reply, value)
       return reply.code(201).send({ success: true, data: { ...describe(principal), via: 'session' } })
     },

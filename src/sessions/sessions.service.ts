@@ -22,10 +22,14 @@ export interface SessionPrincipal extends Principal {
 export function createSessionsService(deps: { repo: SessionsRepository; tokens: TokensService; clock: Clock }) {
   const { repo, tokens, clock } = deps
   return {
-    /** Opens a session acting as `token`; returns the cookie's value (256 random bits), shown once. */
-    async open(token: string): Promise<{ value: string; principal: Principal }> {
+    /**
+     * Opens a session acting as `token`; returns the cookie's value (256 random bits), shown once.
+     * `admit` may refuse a valid token before the session exists (a limit on sign-ins).
+     */
+    async open(token: string, admit?: () => Promise<void>): Promise<{ value: string; principal: Principal }> {
       const principal = await tokens.authenticate(token)
       if (!principal) throw new AppError(401, 'unauthorized', 'this token is unknown or revoked', 'token', { 'WWW-Authenticate': 'Bearer' })
+      await admit?.()
       const value = randomBytes(32).toString('base64url')
       const now = clock.now()
       await repo.insert({ id: newId('ses'), session_hash: hashToken(value), token_id: principal.tokenId, created_at: now, last_used_at: now })

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { SESSION_IDLE_MS } from './sessions.service.js'
+import { SIGN_IN_FAILURES, SIGN_INS_PER_TOKEN } from './sign-in-limits.js'
 
 /** A clock the test moves forward: the container reads "now" from it. */
 const movableClock = () => {
@@ -99,6 +100,55 @@ for (const backend of backends) {
         headers: { cookie: 'linkline_session=garbage-garbage-garbage' },
       })
       assert.equal(bearer.status, 201)
+    })
+
+    test('signing in from another site is refused (login CSRF); the dashboard and programs sign in', async () => {
+      const form = { 'content-type': 'application/x-www-form-urlencoded' }
+      for (const headers of [
+        { origin: 'http://evil.example' } as Record<string, string>,
+        { origin: 'null' },
+        { origin: `http://${s.host}.evil.example` },
+        { 'sec-fetch-site': 'cross-site' },
+        { origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' },
+      ]) {
+        const r = await s.request('POST', '/v1/sessions', { token: null, raw: `token=${s.token}`, headers: { ...form, ...headers } })
+        assert.equal(r.status, 403, JSON.stringify(headers))
+        assert.deepEqual([r.body.error.code, r.body.error.param], ['forbidden', 'Origin'])
+        assert.equal(r.headers['set-cookie'], undefined, 'no session was opened')
+      }
+      await signIn(s.token, { origin: origin() })
+      await signIn(s.token, { origin: `https://${s.host}` })
+      await signIn(s.token, { 'sec-fetch-site': 'same-origin' })
+      await signIn(s.token, { 'sec-fetch-site': 'none' })
+      await signIn(s.token)
+    })
+
+    test('after 10 wrong tokens in 15 minutes an address cannot sign in (429), even with a valid token; others can', async () => {
+      const from = (address: string, token: string) =>
+        s.request('POST', '/v1/sessions', { token: null, json: { token }, headers: { 'x-forwarded-for': address } })
+      for (let i = 0; i < SIGN_IN_FAILURES; i++) assert.equal((await from('203.0.113.10', `ll_guess-${i}`)).status, 401)
+      for (const token of ['ll_guess-again', s.token]) {
+        const limited = await from('203.0.113.10', token)
+        assert.equal(limited.status, 429)
+        assert.equal(limited.body.error.code, 'rate_limited')
+        assert.ok(Number(limited.headers['retry-after']) > 60, 'the window is 15 minutes')
+        assert.equal(limited.headers['set-cookie'], undefined)
+      }
+      const valid = await s.createToken('erin')
+      assert.equal((await from('203.0.113.11', valid)).status, 201, 'another address')
+      // Successes cost nothing from the failure budget.
+      for (let i = 0; i < SIGN_IN_FAILURES + 1; i++) assert.equal((await from('203.0.113.12', valid)).status, 201)
+    })
+
+    test('one token opens at most 30 sessions in 15 minutes; then 429, and other tokens still sign in', async () => {
+      const token = await s.createToken('dave')
+      for (let i = 0; i < SIGN_INS_PER_TOKEN; i++) await signIn(token)
+      const flood = await s.request('POST', '/v1/sessions', { token: null, json: { token } })
+      assert.equal(flood.status, 429)
+      assert.equal(flood.body.error.code, 'rate_limited')
+      assert.ok(Number(flood.headers['retry-after']) > 0)
+      assert.equal(flood.headers['set-cookie'], undefined, 'no session was opened')
+      await signIn(await s.createToken('dave'))
     })
 
     test('a session ends after 7 days without use, and each use keeps it alive', async () => {
