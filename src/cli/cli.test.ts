@@ -105,6 +105,8 @@ for (const backend of backends)
       )
       const created = await send(first.url, 'POST', '/v1/links', { token: printed, json: { destination: 'https://restart.example/', path: '/kept' } })
       assert.equal(created.status, 201)
+      // The log line is written before the response, but comes through a pipe that may be read after it.
+      for (let i = 0; i < 250 && !/"url":"\/v1\/links"/.test(first.stdout()); i++) await sleep(20)
       assert.match(first.stdout(), /"url":"\/v1\/links"/, 'requests are logged at info')
       assert.doesNotMatch(first.stdout(), /\/healthz/, 'probes (polled until the server answered) are not')
 
