@@ -2,10 +2,12 @@ import { dirname, resolve } from 'node:path'
 import { normalizeHostAndPort, parseHost } from './shared/hosts.js'
 import proxyAddr from '@fastify/proxy-addr'
 import type { TrustProxy } from './http/client-address.js'
+import { SETTINGS, type FlagName, type IntName, type TextName, type TextSetting } from './config/settings.js'
 
 /**
- * The only reader of the environment. Every setting Linkline understands is listed here, with its
- * default; `loadConfig` validates them all at start and fails with one clear message per bad value.
+ * The only reader of the environment. Every setting Linkline understands is listed in
+ * config/settings.ts, with its default, range and documentation; `loadConfig` validates them all at
+ * start and fails with one clear message per bad value.
  */
 export interface Config {
   readonly port: number
@@ -83,7 +85,10 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = []
 
-  const int = (name: string, fallback: number, min: number, max: number): number => {
+  // `derived`: the default when loadConfig computes it from other settings.
+  const int = (name: IntName, derived?: number): number => {
+    const { min, max } = SETTINGS[name]
+    const fallback = derived ?? SETTINGS[name].default
     const raw = env[name]
     if (raw === undefined || raw === '') return fallback
     if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
@@ -92,9 +97,14 @@ export function loadConfig(env: Env = process.env): Config {
     }
     return Number(raw)
   }
-  const str = (name: string): string | undefined => (env[name] === '' ? undefined : env[name])
+  // The value, else the setting's default: undefined only for a setting that has none.
+  const str = <N extends TextName>(name: N): (typeof SETTINGS)[N] extends { default: string } ? string : string | undefined => {
+    const { default: fallback }: TextSetting = SETTINGS[name]
+    const raw = env[name]
+    return (raw === undefined || raw === '' ? fallback : raw) as string
+  }
 
-  const port = int('PORT', 8080, 0, 65535)
+  const port = int('PORT')
   const rawDomains = str('LINKLINE_DOMAINS')
   const domains = rawDomains === undefined ? [`localhost:${port}`] : []
   const domainEntries = (rawDomains ?? '')
@@ -118,10 +128,10 @@ export function loadConfig(env: Env = process.env): Config {
   for (const host of reservedHosts) {
     if (parseHost(host) === undefined) problems.push(`LINKLINE_RESERVED_HOSTS must list host names, without scheme or path (got "${host}")`)
   }
-  const verification = str('LINKLINE_DOMAIN_VERIFICATION') ?? 'on'
+  const verification = str('LINKLINE_DOMAIN_VERIFICATION')
   if (verification !== 'on' && verification !== 'off') problems.push(`LINKLINE_DOMAIN_VERIFICATION must be on or off (got "${verification}")`)
 
-  const databaseUrl = str('DATABASE_URL') ?? 'sqlite:./data/linkline.db'
+  const databaseUrl = str('DATABASE_URL')
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
     problems.push(`DATABASE_URL must start with sqlite: or postgres:// (got "${databaseUrl}")`)
   } else if (databaseUrl === 'sqlite::memory:' || databaseUrl === 'sqlite:') {
@@ -140,9 +150,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (rootUrl !== undefined && !/^https?:\/\/[^/]/.test(rootUrl)) {
     problems.push('LINKLINE_ROOT_URL must be an absolute http or https URL')
   }
-  const scheme = str('LINKLINE_SHORT_URL_SCHEME') ?? 'http'
+  const scheme = str('LINKLINE_SHORT_URL_SCHEME')
   if (scheme !== 'http' && scheme !== 'https') problems.push('LINKLINE_SHORT_URL_SCHEME must be http or https')
-  const logLevel = str('LOG_LEVEL') ?? 'info'
+  const logLevel = str('LOG_LEVEL')
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
   const trustProxy = parseTrustProxy(str('LINKLINE_TRUST_PROXY'), problems)
   const bootstrapToken = str('LINKLINE_BOOTSTRAP_TOKEN')
@@ -150,9 +160,10 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('LINKLINE_BOOTSTRAP_TOKEN must be at least 16 characters')
   }
 
-  const flag = (name: string): boolean => {
-    const raw = str(name)
-    if (raw === undefined || raw === 'false' || raw === '0') return false
+  const flag = (name: FlagName): boolean => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return SETTINGS[name].default
+    if (raw === 'false' || raw === '0') return false
     if (raw === 'true' || raw === '1') return true
     problems.push(`${name} must be true or false (got "${raw}")`)
     return false
@@ -162,55 +173,54 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('LINKLINE_WEBHOOKS_SECRET_KEY must be at least 32 characters (e.g. openssl rand -base64 32)')
   }
 
-  const qrThreads = int('LINKLINE_QR_THREADS', 1, 1, 64)
-  const qrQueue = int('LINKLINE_QR_QUEUE', 32, 0, 10_000)
+  const qrThreads = int('LINKLINE_QR_THREADS')
+  const qrQueue = int('LINKLINE_QR_QUEUE')
 
   const sqliteFile = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : undefined
   const dataDir = str('LINKLINE_DATA_DIR') ?? (sqliteFile === undefined ? 'data' : dirname(sqliteFile))
 
   const config: Config = {
     port,
-    host: str('HOST') ?? '127.0.0.1',
+    host: str('HOST'),
     databaseUrl,
-    databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 1000),
-    databaseStatementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 5000, 0, 3_600_000),
-    databaseStartTimeoutMs: int('DATABASE_START_TIMEOUT_MS', 30_000, 0, 3_600_000),
+    databasePoolSize: int('DATABASE_POOL_SIZE'),
+    databaseStatementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS'),
+    databaseStartTimeoutMs: int('DATABASE_START_TIMEOUT_MS'),
     redisUrl,
-    redisPrefix: str('LINKLINE_REDIS_PREFIX') ?? 'linkline:',
+    redisPrefix: str('LINKLINE_REDIS_PREFIX'),
     domains,
     reservedHosts,
     domainVerification: verification !== 'off',
-    domainCheckIntervalMs: int('LINKLINE_DOMAIN_CHECK_INTERVAL_MS', 5 * 60_000, 100, 86_400_000),
+    domainCheckIntervalMs: int('LINKLINE_DOMAIN_CHECK_INTERVAL_MS'),
     bootstrapToken,
-    bootstrapOwner: str('LINKLINE_BOOTSTRAP_OWNER') ?? 'default',
-    rateLimitPerMinute: int('LINKLINE_RATE_LIMIT', 1200, 1, 10_000_000),
+    bootstrapOwner: str('LINKLINE_BOOTSTRAP_OWNER'),
+    rateLimitPerMinute: int('LINKLINE_RATE_LIMIT'),
     notFoundUrl,
     rootUrl,
     shortUrlScheme: scheme as 'http' | 'https',
     trustProxy,
     countryHeader: str('LINKLINE_COUNTRY_HEADER')?.toLowerCase(),
     logLevel,
-    bodyLimitBytes: int('LINKLINE_BODY_LIMIT', 64 * 1024, 1024, 16 * 1024 * 1024),
-    redirectCacheSize: int('LINKLINE_REDIRECT_CACHE_SIZE', 100_000, 0, 10_000_000),
-    clickRetentionDays: int('LINKLINE_CLICK_RETENTION_DAYS', 90, 1, 36_500),
-    clickBufferSize: int('LINKLINE_CLICK_BUFFER_SIZE', 500_000, 100, 10_000_000),
-    clickFlushIntervalMs: int('LINKLINE_CLICK_FLUSH_INTERVAL_MS', 1000, 10, 60_000),
-    clickRollupIntervalMs: int('LINKLINE_CLICK_ROLLUP_INTERVAL_MS', 10_000, 10, 60_000),
-    // At most 30 s: a release before 0016 takes another instance's journal rows as stale at 60 s (docs/operations.md).
-    clickBlockIntervalMs: int('LINKLINE_CLICK_BLOCK_INTERVAL_MS', 30_000, 10, 30_000),
-    clickWriterNice: int('LINKLINE_CLICK_WRITER_NICE', 19, 0, 19),
-    shutdownTimeoutMs: int('LINKLINE_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
-    requestTimeoutMs: int('LINKLINE_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    bodyLimitBytes: int('LINKLINE_BODY_LIMIT'),
+    redirectCacheSize: int('LINKLINE_REDIRECT_CACHE_SIZE'),
+    clickRetentionDays: int('LINKLINE_CLICK_RETENTION_DAYS'),
+    clickBufferSize: int('LINKLINE_CLICK_BUFFER_SIZE'),
+    clickFlushIntervalMs: int('LINKLINE_CLICK_FLUSH_INTERVAL_MS'),
+    clickRollupIntervalMs: int('LINKLINE_CLICK_ROLLUP_INTERVAL_MS'),
+    clickBlockIntervalMs: int('LINKLINE_CLICK_BLOCK_INTERVAL_MS'),
+    clickWriterNice: int('LINKLINE_CLICK_WRITER_NICE'),
+    shutdownTimeoutMs: int('LINKLINE_SHUTDOWN_TIMEOUT_MS'),
+    requestTimeoutMs: int('LINKLINE_REQUEST_TIMEOUT_MS'),
     qrThreads,
     qrQueue,
     // By default a quarter of the pool (threads and queue): four busy workspaces at once fill it.
-    qrPerOwner: int('LINKLINE_QR_PER_OWNER', Math.ceil((qrThreads + qrQueue) / 4), 1, 10_064),
-    anonymousRateLimitPerMinute: int('LINKLINE_ANONYMOUS_RATE_LIMIT', 300, 1, 10_000_000),
+    qrPerOwner: int('LINKLINE_QR_PER_OWNER', Math.ceil((qrThreads + qrQueue) / 4)),
+    anonymousRateLimitPerMinute: int('LINKLINE_ANONYMOUS_RATE_LIMIT'),
     webhooksAllowPrivate: flag('LINKLINE_WEBHOOKS_ALLOW_PRIVATE'),
     webhooksSecretKey,
     webhooksSecretKeyFile: resolve(dataDir, 'linkline.key'),
-    webhooksPollIntervalMs: int('LINKLINE_WEBHOOKS_POLL_INTERVAL_MS', 1000, 10, 60_000),
-    webhooksRetentionDays: int('LINKLINE_WEBHOOKS_RETENTION_DAYS', 30, 1, 36_500),
+    webhooksPollIntervalMs: int('LINKLINE_WEBHOOKS_POLL_INTERVAL_MS'),
+    webhooksRetentionDays: int('LINKLINE_WEBHOOKS_RETENTION_DAYS'),
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
   return Object.freeze(config)
@@ -220,8 +230,8 @@ export function loadConfig(env: Env = process.env): Config {
  * LINKLINE_TRUST_PROXY: `false` (the default), `true` (one proxy in front: the same as `1`), a number
  * of hops, or a comma-separated list of proxy addresses and CIDR ranges (`10.0.0.0/8, loopback`).
  */
-function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
-  if (raw === undefined || ['false', 'no', '0'].includes(raw)) return false
+function parseTrustProxy(raw: string, problems: string[]): TrustProxy {
+  if (['false', 'no', '0'].includes(raw)) return false
   if (['true', 'yes'].includes(raw)) return 1
   if (/^\d{1,2}$/.test(raw)) return Number(raw)
   const list = raw

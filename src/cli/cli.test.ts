@@ -81,6 +81,8 @@ for (const backend of backends)
     })
 
     test('first start prints one token; tokens survive a restart; CLI revocation is seen at once; SIGTERM exits 0', async () => {
+      // A database of its own: the suite's was migrated by an earlier test, and this start must create the schema.
+      env = { ...(await databaseEnv()), PORT: env.PORT }
       const first = await startServerProcess({ ...env, LOG_LEVEL: 'info' })
       // Printed once listening, framed, on stderr: not mixed into the JSON log lines of stdout.
       // /healthz can answer before the start line and the token have come through the pipes: wait for both.

@@ -5,7 +5,8 @@ import { defaultOf } from '../shared/schema.js'
 import { isForeignKeyViolation, isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import type { EventRecorder } from '../webhooks/events.js'
-import { contactOrGroup, conversationNotFound, linkNotFound, messageNotFound, pinnedMessageElsewhere } from './conversations.errors.js'
+import { linkNotFound } from '../links/links.errors.js'
+import { contactOrGroup, conversationNotFound, messageNotFound, pinnedMessageElsewhere } from './conversations.errors.js'
 import type { ConversationsRepository } from './conversations.repository.js'
 import {
   CreateMessageBody,
@@ -99,7 +100,7 @@ export function createConversationsService(deps: { repo: ConversationsRepository
           return { created: true, conversation: toObject(row) }
         } catch (error) {
           // The link was deleted between the ownership check and the insert.
-          if (isForeignKeyViolation(error)) throw linkNotFound()
+          if (isForeignKeyViolation(error)) throw linkNotFound('link_id')
           if (!isUniqueViolation(error)) throw error
           const existing = await repo.findByCounterpart(principal.ownerId, column, value)
           if (existing) return { created: false, conversation: toObject(existing) }

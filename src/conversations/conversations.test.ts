@@ -5,6 +5,9 @@ import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import type { RequestOptions } from '../../test/http-client.js'
 import { createConversationsRepository } from './conversations.repository.js'
+import { createConversationsService } from './conversations.service.js'
+import { AppError } from '../shared/errors.js'
+import { noEvents } from '../webhooks/events.js'
 import { sqliteAdapter } from '../storage/dialect.js'
 
 type Fields = Record<string, string | number | boolean | null>
@@ -144,6 +147,23 @@ for (const backend of backends) {
           assert.equal(await countConversations('contact_id', `refused_${encoding}`), 0)
         })
       }
+
+      test('a link gone between its check and the insert is 404 link_id as well', async () => {
+        // The check passes (as it did for a link deleted and purged right after it); the foreign key refuses the row.
+        const racing = createConversationsService({
+          repo: createConversationsRepository(db(), s.container.storage.adapter),
+          links: { ...s.container.links, assertOwned: async () => {} },
+          clock: s.container.clock,
+          events: noEvents,
+        })
+        const principal = { tokenId: 'tok_race', ownerId: 'default', scopes: new Set<string>() }
+        await assert.rejects(racing.create(principal, { contact_id: 'raced', link_id: 'lnk_01ZZZZZZZZZZZZZZZZZZZZZZZZ' }), (error: unknown) => {
+          assert.ok(error instanceof AppError)
+          assert.deepEqual([error.statusCode, error.code, error.param], [404, 'not_found', 'link_id'])
+          return true
+        })
+        assert.equal(await countConversations('contact_id', 'raced'), 0)
+      })
 
       test('link_id null (or empty in a form) means no link', async () => {
         assert.equal((await create({ contact_id: 'nolink_json', link_id: null })).body.link_id, null)
