@@ -126,8 +126,9 @@ export async function buildApp(c: Container): Promise<App> {
           c.faults.failRequest('server', req, res, error)
         }
       })
-      // How long a connection may stay silent (Fastify's `connectionTimeout`, likewise never applied here).
-      server.setTimeout(config.requestTimeoutMs)
+      // No socket idle timeout (Fastify's `connectionTimeout`): it would also cut a response the server is
+      // still preparing (a QR render waiting in its queue). A connection that sends nothing is closed by
+      // headersTimeout, one between requests by keepAliveTimeout.
       return server
     },
   }).withTypeProvider<TypeBoxTypeProvider>()

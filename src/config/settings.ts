@@ -88,7 +88,7 @@ export const SETTINGS = {
     min: 100,
     max: 600_000,
     meaning:
-      'longest a whole request may take to arrive (then 408 and the connection is closed), and a connection may stay silent; request heads have 10 s (or this, if shorter)',
+      'longest a whole request may take to arrive (then 408 and the connection is closed); request heads have 10 s (or this, if shorter), an idle keep-alive connection 5 s. A response may take longer: these bound what the client sends',
   }),
   LOG_LEVEL: text({
     group: 'Server',

@@ -54,6 +54,24 @@ describe('slow clients', () => {
   })
 })
 
+describe('a response that takes longer than the request timeout', () => {
+  let s: TestServer
+  before(async () => {
+    s = await startTestServer({ env: { LINKLINE_REQUEST_TIMEOUT_MS: '100' } })
+  })
+  after(() => s.close())
+
+  test('is still delivered: the timeouts bound what the client sends, not how long the server works', async () => {
+    const id = (await s.request('POST', '/v1/links', { json: { destination: `https://slow.example/${'x'.repeat(500)}` } })).body.data.id
+    // A 4096-pixel code takes far longer than 100 ms to render; a socket idle timeout hung it up.
+    const started = performance.now()
+    const r = await s.request('GET', `/v1/links/${id}/qr?size=4096`)
+    assert.equal(r.status, 200)
+    assert.equal(r.headers['content-type'], 'image/png')
+    assert.ok(performance.now() - started > 100, 'the render outlasted the request timeout')
+  })
+})
+
 describe('shutdown with keep-alive clients', () => {
   /** A server whose log lines are kept, to read the levels of what it logged while closing. */
   async function server() {
