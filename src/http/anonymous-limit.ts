@@ -1,6 +1,6 @@
-import { isIPv6 } from 'node:net'
 import { AppError } from '../shared/errors.js'
 import type { FastifyRequest } from 'fastify'
+import { clientBlock } from './client-address.js'
 import type { App } from './types.js'
 
 const WINDOW_MS = 60_000
@@ -9,9 +9,6 @@ const MAX_TRACKED = 100_000
 
 // Probes come from the load balancer's address, which clients may share when no proxy is trusted.
 const PROBES = new Set(['/healthz', '/readyz'])
-
-/** IPv6 clients get a /64 each, so one host cannot mint a fresh budget per address. */
-export const budgetKey = (ip: string) => (isIPv6(ip) ? ip.split(':').slice(0, 4).join(':') : ip)
 
 /** The 429 for a request from an address over its anonymous budget, else undefined; see registerAnonymousLimit. */
 export type AnonymousLimit = (req: FastifyRequest) => AppError | undefined
@@ -39,14 +36,14 @@ export function registerAnonymousLimit(app: App, max: number): AnonymousLimit {
   app.addHook('onResponse', async (req, reply) => {
     if (req.principal || reply.statusCode < 400 || reply.statusCode === 429 || isProbe(req)) return
     const map = current(Date.now())
-    let key = budgetKey(req.ip)
+    let key = clientBlock(req.ip)
     if (!map.has(key) && map.size >= MAX_TRACKED) key = '*'
     map.set(key, (map.get(key) ?? 0) + 1)
   })
 
   return (req) => {
     const now = Date.now()
-    if ((current(now).get(budgetKey(req.ip)) ?? 0) < max || isProbe(req)) return undefined
+    if ((current(now).get(clientBlock(req.ip)) ?? 0) < max || isProbe(req)) return undefined
     const retry = String(Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)))
     return new AppError(429, 'rate_limited', `over ${max} failed requests per minute without a valid token from this address; retry in ${retry} s`, undefined, {
       'Retry-After': retry,

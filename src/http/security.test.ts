@@ -357,6 +357,14 @@ describe('client addresses behind a proxy', () => {
     assert.equal((await s.request('GET', '/v1/links', from('3.3.3.3'))).status, 429, 'a new left-most entry is no new budget')
     assert.equal((await s.request('GET', '/v1/links', { token: null, headers: { 'x-forwarded-for': '198.51.100.21' } })).status, 401)
   })
+
+  test('IPv6 addresses of one /64 share that budget, however they are spelled', async () => {
+    const from = (address: string) => ({ token: null, headers: { 'x-forwarded-for': address } })
+    assert.equal((await s.request('GET', '/v1/links', from('2001:db8::1'))).status, 401)
+    assert.equal((await s.request('GET', '/v1/links', from('2001:db8::2'))).status, 401)
+    assert.equal((await s.request('GET', '/v1/links', from('2001:db8:0:0:ffff::3'))).status, 429, 'one /64, one budget')
+    assert.equal((await s.request('GET', '/v1/links', from('2001:db8:0:1::1'))).status, 401, 'the next /64 has its own')
+  })
 })
 
 describe('request logs', () => {

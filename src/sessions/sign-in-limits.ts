@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import { budgetKey } from '../http/anonymous-limit.js'
+import { clientBlock } from '../http/client-address.js'
 import type { App } from '../http/types.js'
 import { AppError } from '../shared/errors.js'
 import { hashToken } from '../tokens/tokens.service.js'
@@ -23,7 +23,7 @@ export function createSignInLimits(app: App) {
   const limit = (max: number, key: (req: FastifyRequest) => string): Limit =>
     // The API's limit lets every request without a principal through (allowList); these count exactly those.
     app.createRateLimit({ max, timeWindow: SIGN_IN_WINDOW_MS, allowList: () => false, keyGenerator: key })
-  const failures = limit(SIGN_IN_FAILURES, (req) => `sign-in-failures:${budgetKey(req.ip)}`)
+  const failures = limit(SIGN_IN_FAILURES, (req) => `sign-in-failures:${clientBlock(req.ip)}`)
   const successes = limit(SIGN_INS_PER_TOKEN, (req) => `sign-ins:${hashToken((req.body as { token: string }).token)}`)
 
   const refuse = (ttlInSeconds: number, what: string) => {
