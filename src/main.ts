@@ -88,33 +88,20 @@ export async function serve(config: Config): Promise<void> {
   const app = await startOrClose(container, async () => {
     await withDatabaseContext(config, () => startWhenTheDatabaseAnswers(container, config.databaseStartTimeoutMs))
     if (config.bootstrapToken !== undefined) await container.tokens.ensure(config.bootstrapToken, config.bootstrapOwner)
+    for (const { domain, links } of await container.links.strandedDomains()) {
+      container.logger.warn(
+        { domain, links },
+        `${links} link(s) use the domain ${domain}, which is neither in LINKLINE_DOMAINS nor a custom domain: they answer 404. ` +
+          `Move them with: linkline domains rename ${domain} ${config.domains[0]}`,
+      )
+    }
     const started = await buildApp(container)
     await startOrClose(started, () =>
       started.listen({ port: config.port, host: config.host }).catch((error: unknown) => Promise.reject(listenError(error, config))),
     )
     return started
   })
-  for (const { domain, links } of await container.links.strandedDomains()) {
-    container.logger.warn(
-      { domain, links },
-      `${links} link(s) use the domain ${domain}, which is neither in LINKLINE_DOMAINS nor a custom domain: they answer 404. ` +
-        `Move them with: linkline domains rename ${domain} ${config.domains[0]}`,
-    )
-  }
-  // Only once listening: a start that fails (a port in use) must not use up the one showing of the token.
-  const firstToken =
-    config.bootstrapToken === undefined && !(await container.tokens.hasAny())
-      ? (await container.tokens.create({ ownerId: config.bootstrapOwner, name: 'first' })).token
-      : undefined
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${(app.server.address() as AddressInfo).port}`
-  container.logger.info(
-    { version: VERSION, url, database: redactPassword(config.databaseUrl), domains: config.domains },
-    `Linkline ${VERSION} serving ${config.domains.join(', ')} at ${url} (dashboard: ${url}/app/, API reference: ${url}/docs)` +
-      (firstToken === undefined ? `; more API tokens: npx linkline tokens create --owner ${config.bootstrapOwner}` : ''),
-  )
-  // On stderr, framed, so that it stands out of the JSON log lines and is not mixed into them.
-  if (firstToken !== undefined) process.stderr.write(firstTokenNotice(firstToken, config.bootstrapOwner, `${url}/app/`))
-
+  // Before any more awaited work: /healthz answers from here on, and a SIGTERM must find its handler.
   let shuttingDown = false
   const shutdown = (signal: string) => {
     if (shuttingDown) return
@@ -145,6 +132,19 @@ export async function serve(config: Config): Promise<void> {
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))
+  // Only once listening: a start that fails (a port in use) must not use up the one showing of the token.
+  const firstToken =
+    config.bootstrapToken === undefined && !(await container.tokens.hasAny())
+      ? (await container.tokens.create({ ownerId: config.bootstrapOwner, name: 'first' })).token
+      : undefined
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${(app.server.address() as AddressInfo).port}`
+  container.logger.info(
+    { version: VERSION, url, database: redactPassword(config.databaseUrl), domains: config.domains },
+    `Linkline ${VERSION} serving ${config.domains.join(', ')} at ${url} (dashboard: ${url}/app/, API reference: ${url}/docs)` +
+      (firstToken === undefined ? `; more API tokens: npx linkline tokens create --owner ${config.bootstrapOwner}` : ''),
+  )
+  // On stderr, framed, so that it stands out of the JSON log lines and is not mixed into them.
+  if (firstToken !== undefined) process.stderr.write(firstTokenNotice(firstToken, config.bootstrapOwner, `${url}/app/`))
 }
 
 export async function runServer(): Promise<void> {

@@ -1,8 +1,7 @@
-import { Migrator, sql, type Migration } from 'kysely'
 import { loadConfig } from '../src/config.js'
 import { openStorage, type Storage } from '../src/storage/database.js'
-import { migrateToLatest } from '../src/storage/migrate.js'
-import { migrations } from '../src/storage/migrations/index.js'
+import { createMigrator, migrateToLatest } from '../src/storage/migrate.js'
+import type { migrations } from '../src/storage/migrations/index.js'
 import type { Backend } from './backends.js'
 import { createTestDatabase, type TestDatabase } from './build-test-app.js'
 
@@ -23,12 +22,7 @@ export async function openTestStorage(backend: Backend, migration?: keyof typeof
   try {
     if (migration === undefined) await migrateToLatest(storage)
     else {
-      const schema = storage.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(storage.db)).rows[0]?.s : undefined
-      const migrator = new Migrator({
-        db: storage.db,
-        provider: { getMigrations: async () => migrations as Record<string, Migration> },
-        migrationTableSchema: schema,
-      })
+      const migrator = await createMigrator(storage)
       const { error } = await migrator.migrateTo(migration)
       if (error !== undefined) throw error
     }

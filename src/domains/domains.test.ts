@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, test } from 'node:test'
-import { Migrator, sql, type Migration } from 'kysely'
+import { sql } from 'kysely'
 import pg from 'pg'
 import { pino } from 'pino'
 import { backends, needsPostgres, needsPostgresAndRedis } from '../../test/backends.js'
 import { createTestDatabase, startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { openTestStorage } from '../../test/storage.js'
 import { loadConfig } from '../config.js'
-import { openStorage } from '../storage/database.js'
-import { migrations } from '../storage/migrations/index.js'
 import type { TxtResolver } from './domains.verification.js'
 
 /** A DNS stand-in: records published by the test, NXDOMAIN otherwise, or a failing resolver. */
@@ -398,14 +397,8 @@ describe('domain verification settings', () => {
 describe('domains migrated from before verification', () => {
   for (const backend of backends) {
     test(`are verified, and keep serving (${backend})`, async () => {
-      const database = await createTestDatabase(backend)
-      const storage = openStorage(loadConfig({ ...database.env, LOG_LEVEL: 'silent' }))
+      const { storage, database } = await openTestStorage(backend, '0006-create-clicks')
       try {
-        const migrationTableSchema =
-          backend === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)).rows[0]?.schema : undefined
-        const provider = { getMigrations: async () => migrations as Record<string, Migration> }
-        const { error } = await new Migrator({ db: storage.db, provider, migrationTableSchema }).migrateTo('0006-create-clicks')
-        assert.equal(error, undefined)
         await sql`insert into domains (name, owner_id, created_at) values ('old.example', 'alice', 1700000000000)`.execute(storage.db)
       } finally {
         await storage.close()

@@ -5,15 +5,20 @@ import { migrations } from './migrations/index.js'
 const provider: MigrationProvider = { getMigrations: async () => migrations as Record<string, Migration> }
 
 /**
- * Runs every pending migration; throws with the failing migration's name if one fails. On
- * PostgreSQL, Kysely's own tables are pinned to the current schema: otherwise it would take another
- * schema's lock table (several deployments, or test runs, in one database) for its own.
+ * Kysely's migrator over `storage`. On PostgreSQL, Kysely's own tables are pinned to the current
+ * schema: otherwise it would take another schema's lock table (several deployments, or test runs, in
+ * one database) for its own.
  */
-export async function migrateToLatest(storage: Pick<Storage, 'db' | 'dialect'>): Promise<string[]> {
+export async function createMigrator(storage: Pick<Storage, 'db' | 'dialect'>): Promise<Migrator> {
   const { db } = storage
   const migrationTableSchema =
     storage.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined
-  const migrator = new Migrator({ db: migrationTableSchema === undefined ? db : inSchemaOnly(db, migrationTableSchema), provider, migrationTableSchema })
+  return new Migrator({ db: migrationTableSchema === undefined ? db : inSchemaOnly(db, migrationTableSchema), provider, migrationTableSchema })
+}
+
+/** Runs every pending migration; throws with the failing migration's name if one fails. */
+export async function migrateToLatest(storage: Pick<Storage, 'db' | 'dialect'>): Promise<string[]> {
+  const migrator = await createMigrator(storage)
   const { error, results } = await migrator.migrateToLatest()
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'
