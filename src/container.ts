@@ -18,6 +18,7 @@ import { createRedirectCache } from './links/redirect.cache.js'
 import { createSharedClickLimit } from './links/shared-click-limit.js'
 import { createPasswordHashing } from './links/password-hashing.js'
 import { createFaults } from './ops/faults.js'
+import { createJobs } from './ops/jobs.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
 import { requestLogSerializer } from './http/client-address.js'
@@ -43,9 +44,6 @@ import { createWebhooksRepository } from './webhooks/webhooks.repository.js'
 import { createEventRecorder, createWebhooksService } from './webhooks/webhooks.service.js'
 import { inTransaction } from './storage/transaction.js'
 
-const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000
-/** With several instances, custom domains are also reloaded on this period, should a broadcast be missed. */
-const DOMAINS_REFRESH_MS = 10_000
 // Most visits per journal append (one row). Rows per visit do not depend on it (one per batch).
 export const CLICK_BATCH_SIZE = 50_000
 // A roll-up starts once this many visits wait for one, whatever the interval: it bounds the writer's
@@ -212,6 +210,21 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     domainsChanged: () => void reloadDomains(true),
     listening: (listening) => redirectCache.setEnabled(listening),
   })
+  const jobs = createJobs({
+    clicks,
+    dispatcher,
+    purger,
+    prunes: {
+      'idempotency keys': () => idempotency.prune(),
+      'old clicks': () => stats.prune(),
+      'ended sessions': () => sessions.prune(),
+      'old webhook deliveries': () => webhooksRepo.prune(clock.now() - config.webhooksRetentionDays * 86_400_000),
+    },
+    recheckDomains: config.domainVerification ? { run: () => domains.recheckPending(), everyMs: config.domainCheckIntervalMs } : undefined,
+    reloadDomains: shared ? () => reloadDomains(false) : undefined,
+    logger,
+    faults,
+  })
 
   /**
    * Migrates the database and loads what the services keep in memory: all that a CLI command needs.
@@ -224,10 +237,6 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     await domains.load()
   }
 
-  let maintenance: NodeJS.Timeout | undefined
-  let domainsRefresh: NodeJS.Timeout | undefined
-  let domainsCheck: NodeJS.Timeout | undefined
-  let domainsChecking: Promise<unknown> | undefined
   let closed: Promise<number> | undefined
 
   return {
@@ -265,7 +274,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
 
     /**
      * For a server: prepare(), then connect to Redis and start the background work (the click
-     * flusher, maintenance, domain checks). Constructing the container does none of this.
+     * flusher, maintenance, domain checks: ops/jobs.ts). Constructing the container does none of this.
      */
     async start(): Promise<void> {
       await prepare()
@@ -274,40 +283,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       await sealStoredSecrets({ repo: webhooksRepo, box: secretBox, logger })
       // Not awaited: a server starts without Redis, and its connections keep trying.
       void redis?.connect()
-      clicks.start()
-      dispatcher.start()
-      // Deletes a crash or a stop interrupted resume now; the hourly kick catches any a failed round left.
-      purger.kick()
-      maintenance = setInterval(
-        faults.guard('timer', () => {
-          purger.kick()
-          const failed = (what: string) => (error: unknown) => logger.warn({ err: error }, `pruning ${what} failed; retried in an hour`)
-          idempotency.prune().catch(failed('idempotency keys'))
-          stats.prune().catch(failed('old clicks'))
-          sessions.prune().catch(failed('ended sessions'))
-          webhooksRepo.prune(clock.now() - config.webhooksRetentionDays * 86_400_000).catch(failed('old webhook deliveries'))
-        }),
-        MAINTENANCE_INTERVAL_MS,
-      ).unref()
-      if (config.domainVerification) {
-        // One round at a time: a slow resolver must not pile rounds up.
-        domainsCheck = setInterval(
-          faults.guard('timer', () => {
-            domainsChecking ??= domains
-              .recheckPending()
-              .catch((error: unknown) => logger.warn({ err: error }, 'checking pending domains failed; retried next period'))
-              .finally(() => {
-                domainsChecking = undefined
-              })
-          }),
-          config.domainCheckIntervalMs,
-        ).unref()
-      }
-      if (shared)
-        domainsRefresh = setInterval(
-          faults.guard('timer', () => void reloadDomains(false)),
-          DOMAINS_REFRESH_MS,
-        ).unref()
+      jobs.start()
     },
 
     /**
@@ -316,11 +292,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
      */
     close(deadline?: number): Promise<number> {
       closed ??= (async () => {
-        clearInterval(maintenance)
-        clearInterval(domainsRefresh)
-        clearInterval(domainsCheck)
-        await domainsChecking
-        await dispatcher.stop()
+        await jobs.stop()
         const dropped = await clicks.close(deadline)
         await writer.close()
         await qrRenderer.close()

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { CountedHistogram } from './counted-histogram.js'
 
 type RedirectOutcome = 'found' | 'not_found' | 'error'
 /** Where an exception was contained instead of ending the process (ops/faults.ts). */
@@ -8,49 +9,6 @@ export type FaultSite = 'redirect' | 'server' | 'redis' | 'timer' | 'uncaught_ex
 const FAULT_SITES: FaultSite[] = ['redirect', 'server', 'redis', 'timer', 'uncaught_exception', 'unhandled_rejection']
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
-
-/**
- * An unlabelled histogram counted in a typed array, for the redirect. prom-client's `observe` builds a
- * labels object and turns the bucket's bound into a property key (a number formatted as a string) on
- * every call: ~200 ns per redirect, measured in process; here an observation is a few comparisons
- * (~20 ns). prom-client still formats the series.
- */
-class CountedHistogram extends Histogram {
-  readonly #name: string
-  readonly #help: string
-  readonly #bounds: readonly number[]
-  /** Observations per bucket (not cumulative); the last is above every bound. */
-  readonly #counts: Float64Array
-  #sum = 0
-
-  constructor(config: { name: string; help: string; buckets: readonly number[]; registers: Registry[] }) {
-    super({ ...config, buckets: [...config.buckets] })
-    this.#name = config.name
-    this.#help = config.help
-    this.#bounds = config.buckets
-    this.#counts = new Float64Array(config.buckets.length + 1)
-  }
-
-  count(value: number): void {
-    const bounds = this.#bounds
-    let i = 0
-    while (i < bounds.length && value > (bounds[i] as number)) i++
-    ;(this.#counts[i] as number)++
-    this.#sum += value
-  }
-
-  /**
-   * What prom-client's registry (text format) and its `get` (JSON) read of a histogram: its method,
-   * not in its typings; metrics.test.ts reads both formats.
-   */
-  async getForPromString() {
-    let total = 0
-    const series = (metricName: string, labels: Record<string, string | number>, value: number) => ({ metricName, labels, sharedLabels: {}, value })
-    const values = [...this.#bounds, '+Inf'].map((le, i) => series(`${this.#name}_bucket`, { le }, (total += this.#counts[i] as number)))
-    values.push(series(`${this.#name}_sum`, {}, this.#sum), series(`${this.#name}_count`, {}, total))
-    return { name: this.#name, help: this.#help, type: 'histogram', values, aggregator: 'sum' }
-  }
-}
 
 /** How often the event-loop delay is sampled (nodejs_eventloop_lag_*). */
 const EVENT_LOOP_SAMPLE_MS = 100
@@ -92,8 +50,8 @@ function watchEventLoopDelay(registry: Registry): void {
 /** Every Prometheus metric, on a registry of its own (so that several apps can live in one process). */
 export function createMetrics() {
   const registry = new Registry()
-  // The event-loop delay is sampled by a libuv timer: prom-client's default of every 10 ms woke an idle
-  // server 100 times a second (~1 % of a core, docs/performance.md, "The redirect path"); ten samples a second are plenty for
+  // The event-loop delay is sampled by a libuv timer: prom-client's default (every 10 ms) keeps an idle
+  // server busy waking up (docs/performance.md, "The redirect path"); ten samples a second are plenty for
   // a gauge scraped every few seconds, and a stall still shows in full (a late timer measures it).
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS })
   watchEventLoopDelay(registry)

@@ -1,22 +1,8 @@
-import { randomBytes, randomFillSync } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { monotonicFactory } from 'ulid'
+import { randomByte } from './random-pool.js'
 
-/**
- * CSPRNG bytes handed out from a pool refilled 4 KiB at a time. ulid asks its generator for one value
- * per character: on its own default, each is a call into OpenSSL (~4 µs, and a getpid system call),
- * so a fresh id cost ~70 µs, and a roll-up that names thousands of click blocks paid it every
- * millisecond. Node's randomUUID pools its bytes the same way.
- */
-const pool = Buffer.alloc(4096)
-let next = pool.length
-function randomByte(): number {
-  if (next === pool.length) {
-    randomFillSync(pool)
-    next = 0
-  }
-  return pool[next++] as number
-}
-
+// ulid draws from the byte pool (random-pool.ts) rather than its default, one OpenSSL call per character.
 // A byte divided by 256 is a uniform fraction in [0, 1): ulid's 32 characters each get exactly 8 of the 256 values.
 const ulid = monotonicFactory(() => randomByte() / 256)
 

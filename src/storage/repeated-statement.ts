@@ -4,8 +4,8 @@ import type { Database } from './schema.js'
 /**
  * A multi-row statement run again and again with the same number of rows (a roll-up's full chunks):
  * Kysely builds and compiles it once; later calls bind their values to the same SQL text, a flat array
- * instead of a tree of nodes per value (with 100,000 links, building the trees was ~15 % of a roll-up's
- * CPU). Any other number of rows is built by Kysely as usual. `columns` lists each row's values in the
+ * instead of a tree of nodes per value. Buys: a roll-up over many links no longer spends a good part of
+ * its CPU building Kysely's trees (docs/performance.md, "The click pipeline"). Any other number of rows is built by Kysely as usual. `columns` lists each row's values in the
  * order the statement binds them; the first compile checks that it does. One per connection's dialect:
  * the SQL text is the dialect's.
  */

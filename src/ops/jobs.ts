@@ -1,0 +1,90 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Faults } from './faults.js'
+
+const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000
+/** With several instances, custom domains are also reloaded on this period, should a broadcast be missed. */
+export const DOMAINS_REFRESH_MS = 10_000
+
+/** How jobs set and clear their periodic timers; tests inject one they step by hand. */
+export interface Timers {
+  every(ms: number, run: () => void): unknown
+  cancel(handle: unknown): void
+}
+
+/** Node's timers, unreferenced: a pending round never keeps the process alive. */
+export const systemTimers: Timers = {
+  every: (ms, run) => setInterval(run, ms).unref(),
+  cancel: (handle) => clearInterval(handle as NodeJS.Timeout),
+}
+
+type Prune = () => Promise<unknown>
+
+export interface JobsDeps {
+  /** The click flusher (stats/clicks.ts), which keeps its own timers once started. */
+  clicks: { start(): void }
+  /** The webhook dispatcher (webhooks/dispatcher.ts), which polls the outbox once started. */
+  dispatcher: { start(): void; stop(): Promise<void> }
+  /** The purge of deleted links, run in the click writer thread (links/links.purger.ts). */
+  purger: { kick(): void }
+  /** The hourly prunes, by what they remove (for the log line when one fails). */
+  prunes: Readonly<Record<string, Prune>>
+  /** Rechecks custom domains awaiting verification; absent when verification is off. */
+  recheckDomains?: { run: () => Promise<unknown>; everyMs: number }
+  /** Reloads the custom domains; set where several instances share the database. */
+  reloadDomains?: () => Promise<unknown>
+  logger: Pick<FastifyBaseLogger, 'warn'>
+  faults: Pick<Faults, 'guard'>
+  timers?: Timers
+}
+
+/**
+ * A server's background work: the click flusher, the webhook dispatcher, the hourly maintenance,
+ * and the custom-domain rounds. The container builds the objects; `start()` sets them going and
+ * `stop()` ends what it started, waiting for a domain check in flight. The CLI never starts them.
+ */
+export function createJobs(deps: JobsDeps) {
+  const { logger, faults } = deps
+  const timers = deps.timers ?? systemTimers
+  const handles: unknown[] = []
+  let domainsChecking: Promise<unknown> | undefined
+  const every = (ms: number, run: () => void) => handles.push(timers.every(ms, faults.guard('timer', run)))
+
+  function maintain(): void {
+    deps.purger.kick()
+    for (const [what, prune] of Object.entries(deps.prunes)) {
+      prune().catch((error: unknown) => logger.warn({ err: error }, `pruning ${what} failed; retried in an hour`))
+    }
+  }
+
+  return {
+    start(): void {
+      deps.clicks.start()
+      deps.dispatcher.start()
+      // Deletes a crash or a stop interrupted resume now; the hourly kick catches any a failed round left.
+      deps.purger.kick()
+      every(MAINTENANCE_INTERVAL_MS, maintain)
+      const recheck = deps.recheckDomains
+      if (recheck) {
+        // One round at a time: a slow resolver must not pile rounds up.
+        every(recheck.everyMs, () => {
+          domainsChecking ??= recheck
+            .run()
+            .catch((error: unknown) => logger.warn({ err: error }, 'checking pending domains failed; retried next period'))
+            .finally(() => {
+              domainsChecking = undefined
+            })
+        })
+      }
+      const reload = deps.reloadDomains
+      if (reload) every(DOMAINS_REFRESH_MS, () => void reload())
+    },
+
+    /** Clears the timers, waits for a domain check in flight, then stops the dispatcher. The click buffer is the container's to close. */
+    async stop(): Promise<void> {
+      for (const handle of handles.splice(0)) timers.cancel(handle)
+      await domainsChecking
+      await deps.dispatcher.stop()
+    },
+  }
+}
+export type Jobs = ReturnType<typeof createJobs>
