@@ -1,11 +1,8 @@
-// The dashboard's one way to the server: the same /v1 API as every other client, authenticated by
-// the session cookie (HttpOnly: this code never sees it, and no token is ever kept in the browser).
-
-export interface ApiErrorBody {
-  code: string
-  message: string
-  param: string | null
-}
+// The dashboard's one way to the server: the same /v1 API and typed client (sdk/) as every other
+// client, authenticated by the session cookie (HttpOnly: this code never sees it, and no token is
+// ever kept in the browser).
+import { createLinklineClient, type ErrorBody, type Schema } from '../../sdk/index'
+export type { operations } from '../../sdk/index'
 
 export class ApiError extends Error {
   constructor(
@@ -27,6 +24,7 @@ export const onSignedOut = (listener: () => void) => {
 
 type Query = Record<string, string | number | boolean | undefined | null>
 
+/** A URL with its query, empty values left out: for links the browser follows itself (a download). */
 export function withQuery(path: string, query: Query = {}): string {
   const params = new URLSearchParams()
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v))
@@ -34,42 +32,40 @@ export function withQuery(path: string, query: Query = {}): string {
   return q === '' ? path : `${path}?${q}`
 }
 
-async function errorOf(res: Response): Promise<ApiError> {
-  try {
-    const body = (await res.json()) as { error?: ApiErrorBody }
-    if (body.error) return new ApiError(res.status, body.error.code, body.error.message, body.error.param)
-  } catch {
-    // not our error shape: a proxy's page, a network cut
-  }
-  return new ApiError(res.status, 'http_error', `the server answered ${res.status} ${res.statusText}`, null)
+/** The typed client (sdk/), on this origin: the browser sends the session cookie with each request. */
+export const client = createLinklineClient('', undefined, { credentials: 'same-origin' })
+
+/** What every client call resolves to: the parsed body on success, the parsed error body otherwise. */
+interface Result<T> {
+  data?: T
+  error?: unknown
+  response: Response
 }
 
-/** Sends a request; resolves to the parsed body, or throws an ApiError in the API's own words. */
-export async function api<T>(method: string, path: string, options: { query?: Query; body?: unknown; quietUnauthorized?: boolean } = {}): Promise<T> {
-  let res: Response
-  try {
-    res = await fetch(withQuery(path, options.query), {
-      method,
-      credentials: 'same-origin',
-      headers: options.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    })
-  } catch {
-    throw new ApiError(0, 'network_error', 'the server cannot be reached; check the connection and try again', null)
-  }
-  if (!res.ok) {
-    const error = await errorOf(res)
-    if (res.status === 401 && !options.quietUnauthorized) signedOutListeners.forEach((l) => l())
-    throw error
-  }
-  return (await res.json()) as T
+function errorOf(response: Response, body: unknown): ApiError {
+  const error = (body as Partial<ErrorBody> | undefined)?.error
+  if (typeof error?.code === 'string' && typeof error.message === 'string') return new ApiError(response.status, error.code, error.message, error.param ?? null)
+  // Not our error shape: a proxy's page, an empty body.
+  return new ApiError(response.status, 'http_error', `the server answered ${response.status} ${response.statusText}`, null)
 }
 
-/** Fetches an image (a QR code): a blob on success, the API error otherwise. */
-export async function apiBlob(path: string, query: Query): Promise<Blob> {
-  const res = await fetch(withQuery(path, query), { credentials: 'same-origin' })
-  if (!res.ok) throw await errorOf(res)
-  return res.blob()
+/**
+ * Awaits a client call (`call(client.GET('/v1/links'))`); resolves to its body, or throws an ApiError
+ * in the API's own words. A 401 tells the app the session is gone, unless `quietUnauthorized`.
+ */
+export async function call<T>(request: Promise<Result<T>>, options: { quietUnauthorized?: boolean } = {}): Promise<T> {
+  let result: Result<T>
+  try {
+    result = await request
+  } catch (e) {
+    // fetch rejects with a TypeError when no answer came back at all.
+    if (e instanceof TypeError) throw new ApiError(0, 'network_error', 'the server cannot be reached; check the connection and try again', null)
+    throw e
+  }
+  const { data, error, response } = result
+  if (response.ok) return data as T
+  if (response.status === 401 && !options.quietUnauthorized) signedOutListeners.forEach((l) => l())
+  throw errorOf(response, error)
 }
 
 const LEADS: Record<string, string> = {
@@ -96,89 +92,12 @@ export function describeError(error: unknown): string {
   return `${lead}: ${message}${/[.!?]$/.test(message) ? '' : '.'}`
 }
 
-export interface Link {
-  id: string
-  title: string | null
-  domain: string
-  path: string
-  destination: string
-  shortUrl: string
-  createdAt: string
-  updatedAt: string
-  ownerId: string
-  redirectType?: 301 | 302 | 307 | 308
-  expiresAt?: string | null
-  maxClicks?: number | null
-  expiredUrl?: string | null
-  hasPassword?: boolean
-  tags?: string[]
-  [field: string]: unknown
-}
-export interface Domain {
-  name: string
-  isDefault: boolean
-  status: 'pending' | 'verified'
-  createdAt: string | null
-  verification: { type: string; name: string; value: string } | null
-}
-export interface Me {
-  ownerId: string
-  scopes: string[]
-  tokenId: string
-  via: 'session' | 'bearer'
-}
-export interface Breakdown {
-  value: string
-  clicks: number
-}
-export interface Stats {
-  linkId: string
-  from: string
-  to: string
-  interval: 'hour' | 'day' | 'month'
-  totalClicks: number
-  humanClicks: number
-  botClicks: number
-  qrScans: number
-  uniqueVisitors: number
-  lastClickedAt: string | null
-  timeseries: { start: string; clicks: number }[]
-  referrers: Breakdown[]
-  browsers: Breakdown[]
-  os: Breakdown[]
-  devices: Breakdown[]
-  countries: Breakdown[]
-}
-export interface Token {
-  id: string
-  name: string | null
-  scopes: string[]
-  prefix: string
-  createdAt: string
-  current?: boolean
-  token?: string
-}
-export interface Conversation {
-  id: string
-  contact_id: string | null
-  group_id: string | null
-  link_id: string | null
-  pinned_message_id: string | null
-  is_pinned: boolean
-  is_muted: boolean
-  last_active_at: number | null
-  last_opened_at: number | null
-  created_at: number
-  archived_at: number | null
-}
-export interface Message {
-  id: string
-  conversation_id: string
-  direction: 'outbound' | 'inbound'
-  text: string
-  created_at: number
-}
-export interface Envelope<T> {
-  success: true
-  data: T
-}
+// The API's resources, as the generated types describe them.
+export type Link = Schema<'Link'>
+export type Domain = Schema<'Domain'>
+export type Me = Schema<'Session'>
+export type Stats = Schema<'LinkStats'>
+export type Breakdown = Stats['referrers'][number]
+export type Token = Schema<'Token'>
+export type Conversation = Schema<'Conversation'>
+export type Message = Schema<'Message'>

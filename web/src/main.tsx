@@ -1,6 +1,6 @@
 import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { api, onSignedOut, type Envelope, type Me } from './api'
+import { call, client, onSignedOut, type Me } from './api'
 import { navigate, useRoute } from './router'
 import { A, ErrorBox, Field, Loading, generalError } from './ui'
 import { LinksPage } from './pages/links'
@@ -23,7 +23,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
     setBusy(true)
     setError(null)
     try {
-      const res = await api<Envelope<Me>>('POST', '/v1/sessions', { body: { token: token.trim() }, quietUnauthorized: true })
+      const res = await call(client.POST('/v1/sessions', { body: { token: token.trim() } }), { quietUnauthorized: true })
       // The token leaves the page's memory: only the HttpOnly cookie stands for it from now on.
       setToken('')
       onSignedIn(res.data)
@@ -124,7 +124,7 @@ function App() {
   const [me, setMe] = useState<Me | null | undefined>(undefined)
   const [error, setError] = useState<unknown>(null)
   useEffect(() => {
-    api<Envelope<Me>>('GET', '/v1/sessions/current', { quietUnauthorized: true }).then(
+    call(client.GET('/v1/sessions/current'), { quietUnauthorized: true }).then(
       (r) => setMe(r.data),
       (e: { status?: number }) => (e.status === 401 ? setMe(null) : setError(e)),
     )
@@ -132,7 +132,7 @@ function App() {
   }, [])
   const signOut = async () => {
     try {
-      await api('DELETE', '/v1/sessions/current', { quietUnauthorized: true })
+      await call(client.DELETE('/v1/sessions/current'), { quietUnauthorized: true })
     } catch {
       // Already ended: signed out either way.
     }

@@ -1,25 +1,25 @@
 import { useEffect, useState } from 'preact/hooks'
-import { api, type Conversation, type Message } from '../api'
+import { call, client, type Conversation, type Message, type operations } from '../api'
 import { navigate } from '../router'
 import { A, confirmed, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
 
-interface Page<T> {
-  has_more: boolean
-  data: T[]
-}
+type Page = operations['getConversations']['responses'][200]['content']['application/json']
+type MessagePage = operations['getConversationsByIdMessages']['responses'][200]['content']['application/json']
 type Filter = '' | 'true' | 'false'
+/** A filter's select as the query's boolean: '' filters nothing. */
+const flag = (filter: Filter) => (filter === '' ? undefined : filter === 'true')
 const nameOf = (c: Conversation) => (c.contact_id ? `Contact ${c.contact_id}` : `Group ${c.group_id}`)
 
 function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; onChanged: () => void }) {
   const [conversation, setConversation] = useState<Conversation | null>(null)
-  const [messages, setMessages] = useState<Page<Message> | null>(null)
+  const [messages, setMessages] = useState<MessagePage | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [text, setText] = useState('')
   const [direction, setDirection] = useState<'outbound' | 'inbound'>('outbound')
   const [sendError, setSendError] = useState<unknown>(null)
 
   const loadMessages = (before?: string) =>
-    api<Page<Message>>('GET', `/v1/conversations/${id}/messages`, { query: { limit: 50, starting_after: before } }).then(
+    call(client.GET('/v1/conversations/{id}/messages', { params: { path: { id }, query: { limit: 50, starting_after: before } } })).then(
       (page) => setMessages((old) => (before && old ? { has_more: page.has_more, data: [...old.data, ...page.data] } : page)),
       setError,
     )
@@ -28,7 +28,8 @@ function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; on
     setMessages(null)
     setError(null)
     // Opening it in the dashboard is what `open` records (last_opened_at).
-    const opening = canWrite ? api<Conversation>('POST', `/v1/conversations/${id}/open`) : api<Conversation>('GET', `/v1/conversations/${id}`)
+    const params = { path: { id } }
+    const opening = call(canWrite ? client.POST('/v1/conversations/{id}/open', { params, body: {} }) : client.GET('/v1/conversations/{id}', { params }))
     opening.then((c) => {
       setConversation(c)
       onChanged()
@@ -36,9 +37,9 @@ function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; on
     void loadMessages()
   }, [id])
 
-  const update = async (body: Record<string, unknown>) => {
+  const update = async (body: operations['patchConversationsById']['requestBody']['content']['application/json']) => {
     try {
-      setConversation(await api<Conversation>('PATCH', `/v1/conversations/${id}`, { body }))
+      setConversation(await call(client.PATCH('/v1/conversations/{id}', { params: { path: { id } }, body })))
       onChanged()
     } catch (e) {
       setError(e)
@@ -48,7 +49,7 @@ function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; on
     e.preventDefault()
     setSendError(null)
     try {
-      await api<Message>('POST', `/v1/conversations/${id}/messages`, { body: { text, direction } })
+      await call(client.POST('/v1/conversations/{id}/messages', { params: { path: { id } }, body: { text, direction } }))
       setText('')
       await loadMessages()
       onChanged()
@@ -59,9 +60,9 @@ function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; on
   const remove = async (m: Message) => {
     if (!confirmed('Delete this message for good?')) return
     try {
-      await api('DELETE', `/v1/conversations/${id}/messages/${m.id}`)
+      await call(client.DELETE('/v1/conversations/{id}/messages/{message_id}', { params: { path: { id, message_id: m.id } } }))
       await loadMessages()
-      setConversation(await api<Conversation>('GET', `/v1/conversations/${id}`))
+      setConversation(await call(client.GET('/v1/conversations/{id}', { params: { path: { id } } })))
     } catch (err) {
       setError(err)
     }
@@ -175,7 +176,7 @@ function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; on
 export function ConversationsPage({ openId, canWrite }: { openId: string | null; canWrite: boolean }) {
   const [filters, setFilters] = useState<{ pinned: Filter; muted: Filter; archived: Filter }>({ pinned: '', muted: '', archived: 'false' })
   const [cursor, setCursor] = useState<{ starting_after?: string; ending_before?: string }>({})
-  const [page, setPage] = useState<Page<Conversation> | null>(null)
+  const [page, setPage] = useState<Page | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [version, setVersion] = useState(0)
   const [contact, setContact] = useState('')
@@ -183,7 +184,8 @@ export function ConversationsPage({ openId, canWrite }: { openId: string | null;
 
   useEffect(() => {
     let live = true
-    api<Page<Conversation>>('GET', '/v1/conversations', { query: { limit: 20, ...filters, ...cursor } }).then(
+    const query = { limit: 20, pinned: flag(filters.pinned), muted: flag(filters.muted), archived: flag(filters.archived), ...cursor }
+    call(client.GET('/v1/conversations', { params: { query } })).then(
       (r) => live && (setPage(r), setError(null)),
       (e) => live && setError(e),
     )
@@ -200,7 +202,7 @@ export function ConversationsPage({ openId, canWrite }: { openId: string | null;
     e.preventDefault()
     setCreateError(null)
     try {
-      const c = await api<Conversation>('POST', '/v1/conversations', { body: { contact_id: contact.trim() } })
+      const c = await call(client.POST('/v1/conversations', { body: { contact_id: contact.trim() } }))
       setContact('')
       setVersion(version + 1)
       navigate(`/conversations/${c.id}`)

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
-import { api, ApiError, type Domain, type Envelope } from '../api'
+import { ApiError, call, client, type Domain } from '../api'
 import { confirmed, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
 
 export function DomainsPage({ canWrite }: { canWrite: boolean }) {
@@ -8,7 +8,7 @@ export function DomainsPage({ canWrite }: { canWrite: boolean }) {
   const [name, setName] = useState('')
   const [addError, setAddError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
-  const load = () => api<Envelope<Domain[]>>('GET', '/v1/domains').then((r) => setDomains(r.data), setError)
+  const load = () => call(client.GET('/v1/domains')).then((r) => setDomains(r.data), setError)
   useEffect(() => void load(), [])
 
   const add = async (e: Event) => {
@@ -16,7 +16,7 @@ export function DomainsPage({ canWrite }: { canWrite: boolean }) {
     setBusy(true)
     setAddError(null)
     try {
-      await api('POST', '/v1/domains', { body: { name: name.trim() } })
+      await call(client.POST('/v1/domains', { body: { name: name.trim() } }))
       setName('')
       await load()
     } catch (err) {
@@ -29,7 +29,7 @@ export function DomainsPage({ canWrite }: { canWrite: boolean }) {
     if (!confirmed(`Remove ${domain.name}? Its short links must be moved or deleted first.`)) return
     setError(null)
     try {
-      await api('DELETE', `/v1/domains/${encodeURIComponent(domain.name)}`)
+      await call(client.DELETE('/v1/domains/{name}', { params: { path: { name: domain.name } } }))
       await load()
     } catch (err) {
       setError(

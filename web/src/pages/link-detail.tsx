@@ -1,11 +1,24 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
-import { api, apiBlob, withQuery, type Breakdown, type Envelope, type Link, type Stats } from '../api'
+import { call, client, withQuery, type Breakdown, type Link, type operations, type Stats } from '../api'
 import { A, CopyButton, Empty, ErrorBox, Field, Loading, generalError } from '../ui'
 
 const QR_DEFAULTS = { format: 'png', size: '512', margin: '4', ecc: 'M', color: '#000000', background: '#ffffff' }
 type QrOptions = typeof QR_DEFAULTS
+type QrQuery = NonNullable<operations['getLinksByIdQr']['parameters']['query']>
+
+/** The form's texts as the endpoint's query: numbers as numbers, an emptied box left out. */
+const qrQuery = (options: QrOptions): QrQuery => {
+  const number = (text: string) => (text.trim() === '' ? undefined : Number(text))
+  return {
+    ...options,
+    format: options.format as QrQuery['format'],
+    ecc: options.ecc as QrQuery['ecc'],
+    size: number(options.size),
+    margin: number(options.margin),
+  }
+}
 
 function QrPanel({ link }: { link: Link }) {
   const [options, setOptions] = useState<QrOptions>(QR_DEFAULTS)
@@ -16,7 +29,7 @@ function QrPanel({ link }: { link: Link }) {
     let url: string | null = null
     // A short pause while someone drags a colour or types a size: one render, not one per keystroke.
     const timer = setTimeout(() => {
-      apiBlob(`/v1/links/${link.id}/qr`, options).then(
+      call(client.GET('/v1/links/{id}/qr', { params: { path: { id: link.id }, query: qrQuery(options) }, parseAs: 'blob' }), { quietUnauthorized: true }).then(
         (blob) => {
           if (!live) return
           url = URL.createObjectURL(blob)
@@ -137,7 +150,11 @@ const isoDay = (d: Date) => d.toISOString().slice(0, 10)
 
 function StatsPanel({ link }: { link: Link }) {
   const today = new Date()
-  const [range, setRange] = useState({ from: isoDay(new Date(today.getTime() - 29 * 86_400_000)), to: isoDay(today), interval: 'day' })
+  const [range, setRange] = useState<{ from: string; to: string; interval: Stats['interval'] }>({
+    from: isoDay(new Date(today.getTime() - 29 * 86_400_000)),
+    to: isoDay(today),
+    interval: 'day',
+  })
   const [stats, setStats] = useState<Stats | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [loading, setLoading] = useState(false)
@@ -147,7 +164,7 @@ function StatsPanel({ link }: { link: Link }) {
     setLoading(true)
     // `to` is a day: the whole of it counts.
     const to = new Date(Date.parse(range.to) + 86_400_000 - 1).toISOString()
-    api<Envelope<Stats>>('GET', `/v1/links/${link.id}/stats`, { query: { from: range.from, to, interval: range.interval } })
+    call(client.GET('/v1/links/{id}/stats', { params: { path: { id: link.id }, query: { from: range.from, to, interval: range.interval } } }))
       .then(
         (r) => live && (setStats(r.data), setError(null)),
         (e) => live && setError(e),
@@ -229,7 +246,7 @@ export function LinkDetailPage({ id }: { id: string; canWrite: boolean }) {
   const [link, setLink] = useState<Link | null>(null)
   const [error, setError] = useState<unknown>(null)
   useEffect(() => {
-    api<Envelope<Link>>('GET', `/v1/links/${encodeURIComponent(id)}`).then((r) => setLink(r.data), setError)
+    call(client.GET('/v1/links/{id}', { params: { path: { id } } })).then((r) => setLink(r.data), setError)
   }, [id])
   if (error)
     return (

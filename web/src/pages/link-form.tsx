@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import { api, type Domain, type Envelope, type Link } from '../api'
+import { call, client, type Domain, type Link, type operations } from '../api'
 import { ErrorBox, Field, generalError } from '../ui'
 
 /**
@@ -7,8 +7,12 @@ import { ErrorBox, Field, generalError } from '../ui'
  * is built from them. A new link field (API.md §9: redirectType, expiresAt, tags, …) is one more
  * entry here, with how it reads from a link and how it goes into a body.
  */
+/** The body of a new link: a form field is one of its fields. */
+type LinkBody = operations['postLinks']['requestBody']['content']['application/json']
+type LinkValues = Partial<Record<keyof LinkBody, unknown>>
+
 export interface LinkField {
-  name: string
+  name: keyof LinkBody
   label: string
   input: 'url' | 'text' | 'domain' | 'select' | 'datetime-local' | 'number' | 'list' | 'password'
   placeholder?: string
@@ -126,7 +130,9 @@ function toLocalInput(iso: string | null): string {
 
 const readField = (field: LinkField, link: Link | null) => {
   if (field.read) return field.read(link)
-  const value = link?.[field.name]
+  // A link's field holds what the body's field of the same name sets.
+  const fields: LinkValues | null = link
+  const value = fields?.[field.name]
   return value === null || value === undefined ? '' : String(value)
 }
 
@@ -142,7 +148,7 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
     event.preventDefault()
     setBusy(true)
     setError(null)
-    const body: Record<string, unknown> = {}
+    const body: LinkValues = {}
     for (const field of LINK_FIELDS) {
       const text = values[field.name] ?? ''
       // On edit, only what changed is sent (PUT is a partial update).
@@ -152,9 +158,10 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
     }
     if (removePassword && hasPassword) body.password = null
     try {
+      // Each field's `write` gives its value the body's type; what a person typed wrong, the API names.
       const saved = editing
-        ? await api<Envelope<Link>>('PATCH', `/v1/links/${props.link!.id}`, { body })
-        : await api<Envelope<Link>>('POST', '/v1/links', { body })
+        ? await call(client.PATCH('/v1/links/{id}', { params: { path: { id: props.link!.id } }, body: body as Partial<LinkBody> }))
+        : await call(client.POST('/v1/links', { body: body as LinkBody }))
       props.onSaved(saved.data)
     } catch (e) {
       setError(e)

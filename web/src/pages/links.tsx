@@ -1,14 +1,13 @@
 import { useEffect, useState } from 'preact/hooks'
-import { api, type Domain, type Envelope, type Link } from '../api'
+import { call, client, type Domain, type Link, type operations } from '../api'
 import { navigate } from '../router'
 import { A, confirmed, CopyButton, Empty, ErrorBox, Loading, formatDate, formatDay } from '../ui'
 import { LinkForm } from './link-form'
 
-interface LinkPage extends Envelope<Link[]> {
-  pagination: { page: number; limit: number; hasMore: boolean }
-}
+type LinkPage = operations['getLinks']['responses'][200]['content']['application/json']
+type SearchField = 'title' | 'destination' | 'path'
 
-const SEARCH_FIELDS = [
+const SEARCH_FIELDS: { value: SearchField; label: string }[] = [
   { value: 'title', label: 'Title' },
   { value: 'destination', label: 'Destination' },
   { value: 'path', label: 'Path' },
@@ -16,9 +15,9 @@ const SEARCH_FIELDS = [
 
 export function LinksPage({ canWrite }: { canWrite: boolean }) {
   const [page, setPage] = useState(1)
-  const [searchField, setSearchField] = useState('title')
+  const [searchField, setSearchField] = useState<SearchField>('title')
   const [search, setSearch] = useState('')
-  const [applied, setApplied] = useState<{ field: string; value: string }>({ field: 'title', value: '' })
+  const [applied, setApplied] = useState<{ field: SearchField; value: string }>({ field: 'title', value: '' })
   const [domain, setDomain] = useState('')
   const [tagInput, setTagInput] = useState('')
   const [tag, setTag] = useState('')
@@ -30,7 +29,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
   const [version, setVersion] = useState(0)
 
   useEffect(() => {
-    api<Envelope<Domain[]>>('GET', '/v1/domains').then(
+    call(client.GET('/v1/domains')).then(
       (r) => setDomains(r.data),
       () => setDomains([]),
     )
@@ -39,12 +38,12 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
   useEffect(() => {
     let live = true
     setError(null)
-    const query: Record<string, string | number> = { page, limit: 20 }
-    if (applied.value !== '')
-      query[`query[${applied.field}]`] = applied.field === 'path' && !applied.value.startsWith('/') ? `/${applied.value}` : applied.value
-    if (domain !== '') query['query[domain]'] = domain
-    if (tag !== '') query['query[tag]'] = tag
-    api<LinkPage>('GET', '/v1/links', { query }).then(
+    // Exact-match filters, sent as query[title]=…; an empty box filters nothing.
+    const filters: Partial<Record<SearchField | 'domain' | 'tag', string>> = {}
+    if (applied.value !== '') filters[applied.field] = applied.field === 'path' && !applied.value.startsWith('/') ? `/${applied.value}` : applied.value
+    if (domain !== '') filters.domain = domain
+    if (tag !== '') filters.tag = tag
+    call(client.GET('/v1/links', { params: { query: { page, limit: 20, query: Object.keys(filters).length > 0 ? filters : undefined } } })).then(
       (r) => live && setData(r),
       (e) => live && (setError(e), setData(null)),
     )
@@ -57,7 +56,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
   const remove = async (link: Link) => {
     if (!confirmed(`Delete ${link.shortUrl}? Its statistics and conversations go with it, and the short URL stops working at once.`)) return
     try {
-      await api('DELETE', `/v1/links/${link.id}`)
+      await call(client.DELETE('/v1/links/{id}', { params: { path: { id: link.id } } }))
       reload()
     } catch (e) {
       setError(e)
@@ -67,7 +66,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
     if (!confirmed(`Delete ${selected.size} link${selected.size === 1 ? '' : 's'}? Their statistics and conversations go with them.`)) return
     try {
       // One request (API.md §9); an id that is already gone comes back `deleted: false`, which is fine here.
-      await api<Envelope<{ id: string; deleted: boolean }[]>>('POST', '/v1/links/bulk-delete', { body: { ids: [...selected] } })
+      await call(client.POST('/v1/links/bulk-delete', { body: { ids: [...selected] } }))
     } catch (e) {
       setError(e)
     }
@@ -118,7 +117,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
           setTag(tagInput.trim())
         }}
       >
-        <select aria-label="Search in" value={searchField} onChange={(e) => setSearchField(e.currentTarget.value)}>
+        <select aria-label="Search in" value={searchField} onChange={(e) => setSearchField(e.currentTarget.value as SearchField)}>
           {SEARCH_FIELDS.map((f) => (
             <option key={f.value} value={f.value}>
               {f.label}

@@ -1,5 +1,9 @@
 import { useEffect, useState } from 'preact/hooks'
-import { api, type Envelope, type Me, type Token } from '../api'
+import { call, client, type Me, type operations, type Token } from '../api'
+
+type NewToken = NonNullable<operations['postTokens']['requestBody']>['content']['application/json']
+/** A session's scopes are API scopes: the server gave them, the server checks them again. */
+const asScopes = (scopes: string[]) => scopes as NonNullable<NewToken['scopes']>
 import { confirmed, CopyButton, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
 
 export function TokensPage({ me }: { me: Me }) {
@@ -9,16 +13,16 @@ export function TokensPage({ me }: { me: Me }) {
   const [scopes, setScopes] = useState<Set<string>>(new Set(me.scopes))
   const [created, setCreated] = useState<Token | null>(null)
   const [createError, setCreateError] = useState<unknown>(null)
-  const load = () => api<Envelope<Token[]>>('GET', '/v1/tokens').then((r) => setTokens(r.data), setError)
+  const load = () => call(client.GET('/v1/tokens')).then((r) => setTokens(r.data), setError)
   useEffect(() => void load(), [])
 
   const create = async (e: Event) => {
     e.preventDefault()
     setCreateError(null)
     try {
-      const res = await api<Envelope<Token>>('POST', '/v1/tokens', {
-        body: { name: name.trim() === '' ? null : name.trim(), scopes: me.scopes.filter((s) => scopes.has(s)) },
-      })
+      const res = await call(
+        client.POST('/v1/tokens', { body: { name: name.trim() === '' ? null : name.trim(), scopes: asScopes(me.scopes.filter((s) => scopes.has(s))) } }),
+      )
       setCreated(res.data)
       setName('')
       await load()
@@ -30,7 +34,7 @@ export function TokensPage({ me }: { me: Me }) {
     const warning = token.current ? ' This is the token of your own session: you will be signed out.' : ''
     if (!confirmed(`Revoke ${token.name ?? token.prefix}? Programs using it stop working at once.${warning}`)) return
     try {
-      await api('DELETE', `/v1/tokens/${token.id}`)
+      await call(client.DELETE('/v1/tokens/{id}', { params: { path: { id: token.id } } }))
       await load()
     } catch (err) {
       setError(err)

@@ -1,0 +1,3187 @@
+// Generated from the server's OpenAPI document (/v1/openapi.json) by `npm run sdk`: do not edit.
+// CI runs `npm run sdk -- --check`, which fails when this file differs from what the routes declare.
+export interface paths {
+  '/healthz': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The process is up */
+    get: operations['getHealthz']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/readyz': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The database answers */
+    get: operations['getReadyz']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/metrics': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Prometheus metrics */
+    get: operations['getMetrics']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/links': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** List your links, newest first */
+    get: operations['getLinks']
+    put?: never
+    /** Create a link */
+    post: operations['postLinks']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/links/bulk': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Create up to 1000 links (at most 100 with a password); one result per item, in order (a bad item fails only itself) */
+    post: operations['postLinksBulk']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/links/bulk-delete': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Delete up to 1000 links; one result per id, in order */
+    post: operations['postLinksBulkDelete']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/links/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Retrieve a link */
+    get: operations['getLinksById']
+    /** Update a link (partial: only the fields sent change) */
+    put: operations['putLinksById']
+    post?: never
+    /** Delete a link, its statistics and its conversations */
+    delete: operations['deleteLinksById']
+    options?: never
+    head?: never
+    /** Update a link (partial: only the fields sent change) */
+    patch: operations['patchLinksById']
+    trace?: never
+  }
+  '/v1/links/{id}/stats': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** A link's click statistics: totals, time series and top-10 breakdowns, from hourly rollups */
+    get: operations['getLinksByIdStats']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/links/export': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Export every link of yours (the list's filters apply), streamed as CSV or NDJSON */
+    get: operations['getLinksExport']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/links/{id}/clicks': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** A link's recorded visits within the retention period, oldest first, streamed as CSV or NDJSON (never an IP) */
+    get: operations['getLinksByIdClicks']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/links/{id}/qr': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** A link's QR code (PNG or SVG), cacheable with ETag / If-None-Match */
+    get: operations['getLinksByIdQr']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/conversations': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** List your conversations, most recently active first */
+    get: operations['getConversations']
+    put?: never
+    /** Get or create the conversation with a contact or a group (201 created, 200 existing) */
+    post: operations['postConversations']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/conversations/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Retrieve a conversation (changes nothing) */
+    get: operations['getConversationsById']
+    /** Update a conversation (partial): pin, mute, archive or restore, pinned message */
+    put: operations['putConversationsById']
+    post?: never
+    /** Delete a conversation and its messages */
+    delete: operations['deleteConversationsById']
+    options?: never
+    head?: never
+    /** Update a conversation (partial): pin, mute, archive or restore, pinned message */
+    patch: operations['patchConversationsById']
+    trace?: never
+  }
+  '/v1/conversations/{id}/open': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Mark a conversation opened now (last_opened_at never moves back) */
+    post: operations['postConversationsByIdOpen']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/conversations/{id}/messages': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** List a conversation's messages, newest first */
+    get: operations['getConversationsByIdMessages']
+    put?: never
+    /** Add a message (moves the conversation's last_active_at) */
+    post: operations['postConversationsByIdMessages']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/conversations/{id}/messages/{message_id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Retrieve a message */
+    get: operations['getConversationsByIdMessagesByMessageId']
+    put?: never
+    post?: never
+    /** Delete a message (unpins it if it was the pinned message) */
+    delete: operations['deleteConversationsByIdMessagesByMessageId']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/domains': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The default domains and your custom domains */
+    get: operations['getDomains']
+    put?: never
+    /** Claim a custom domain (pending until its DNS TXT record is found); 200 renews your own pending claim */
+    post: operations['postDomains']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/domains/{name}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** One of your custom domains, with its verification record */
+    get: operations['getDomainsByName']
+    put?: never
+    post?: never
+    /** Release a custom domain (409 while links use it) */
+    delete: operations['deleteDomainsByName']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/domains/{name}/verify': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Look the verification TXT record up now */
+    post: operations['postDomainsByNameVerify']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/sessions': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Sign in: exchange an API token for the dashboard session cookie */
+    post: operations['postSessions']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/sessions/current': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Who is calling: owner, scopes and how the request authenticated */
+    get: operations['getSessionsCurrent']
+    put?: never
+    post?: never
+    /** Sign out: end this session */
+    delete: operations['deleteSessionsCurrent']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/tokens': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Your active tokens (never the tokens themselves) */
+    get: operations['getTokens']
+    put?: never
+    /** Create a token (shown in this response only) with at most your scopes */
+    post: operations['postTokens']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/tokens/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /** Revoke a token: it and its sessions stop working at once */
+    delete: operations['deleteTokensById']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/webhooks': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Your webhook endpoints, newest first */
+    get: operations['getWebhooks']
+    put?: never
+    /** Add a webhook endpoint (its signing secret is in this response only) */
+    post: operations['postWebhooks']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/webhooks/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Retrieve a webhook endpoint */
+    get: operations['getWebhooksById']
+    /** Update a webhook endpoint (partial); enabled: true resumes a disabled one */
+    put: operations['putWebhooksById']
+    post?: never
+    /** Delete a webhook endpoint and its delivery log */
+    delete: operations['deleteWebhooksById']
+    options?: never
+    head?: never
+    /** Update a webhook endpoint (partial); enabled: true resumes a disabled one */
+    patch: operations['patchWebhooksById']
+    trace?: never
+  }
+  '/v1/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The delivery log of an endpoint, newest first (cursor: starting_after) */
+    get: operations['getWebhooksByIdDeliveries']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/webhooks/{id}/test': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Send a webhook.test event to this endpoint */
+    post: operations['postWebhooksByIdTest']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/webhooks/{id}/deliveries/{delivery_id}/retry': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Replay a delivery: a fresh round of attempts, starting now */
+    post: operations['postWebhooksByIdDeliveriesByDeliveryIdRetry']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+}
+export type webhooks = Record<string, never>
+export interface components {
+  schemas: {
+    /** @description The one error shape of every endpoint */
+    ErrorBody: {
+      /** @enum {boolean} */
+      success: false
+      error: {
+        code: string
+        message: string
+        /** @description The parameter at fault, or null */
+        param: string | null
+      }
+    }
+    Link: {
+      id: string
+      title: string | null
+      domain: string
+      path: string
+      destination: string
+      shortUrl: string
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+      ownerId: string
+      /** @enum {string} */
+      schemaVersion: '1'
+      /** @enum {integer} */
+      redirectType: 301 | 302 | 307 | 308
+      expiresAt: string | null
+      maxClicks: number | null
+      expiredUrl: string | null
+      hasPassword: boolean
+      rules:
+        | {
+            /** @description Every condition given must match (any of its values); an empty object matches every visit */
+            when: {
+              device?: ('ios' | 'android' | 'mobile' | 'tablet' | 'desktop')[]
+              os?: string[]
+              country?: string[]
+              language?: string[]
+            }
+            /**
+             * @description Absolute http or https URL
+             * @example https://shop.example/summer?ref=qr
+             */
+            destination: string
+          }[]
+        | null
+      tags: string[]
+    }
+    Domain: {
+      /** @description host[:port], lower case, IDN in punycode, default ports dropped */
+      name: string
+      isDefault: boolean
+      /** @description a pending domain serves no redirect and takes no link until its TXT record is found; default domains are verified */
+      status: 'pending' | 'verified'
+      createdAt: string | null
+      verifiedAt: string | null
+      lastCheckedAt: string | null
+      verification: {
+        /** @enum {string} */
+        type: 'dns-txt'
+        /** @description the TXT record to publish: _linkline.<host name, without port> */
+        name: string
+        value: string
+      } | null
+    }
+    Conversation: {
+      id: string
+      contact_id: string | null
+      group_id: string | null
+      link_id: string | null
+      pinned_message_id: string | null
+      is_pinned: boolean
+      is_muted: boolean
+      last_active_at: number | null
+      last_opened_at: number | null
+      /** @description Unix seconds */
+      created_at: number
+      archived_at: number | null
+    }
+    Message: {
+      id: string
+      conversation_id: string
+      /** @enum {string} */
+      direction: 'outbound' | 'inbound'
+      text: string
+      /** @description Unix seconds */
+      created_at: number
+    }
+    LinkStats: {
+      linkId: string
+      /** Format: date-time */
+      from: string
+      /**
+       * Format: date-time
+       * @description Exclusive
+       */
+      to: string
+      /** @enum {string} */
+      interval: 'hour' | 'day' | 'month'
+      /** @description humanClicks + botClicks */
+      totalClicks: number
+      humanClicks: number
+      botClicks: number
+      /** @description Human visits through the QR code */
+      qrScans: number
+      /** @description Sum over UTC days of the distinct human visitors of each day */
+      uniqueVisitors: number
+      lastClickedAt: string | null
+      timeseries: {
+        /** Format: date-time */
+        start: string
+        clicks: number
+      }[]
+      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      referrers: {
+        value: string
+        clicks: number
+      }[]
+      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      browsers: {
+        value: string
+        clicks: number
+      }[]
+      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      os: {
+        value: string
+        clicks: number
+      }[]
+      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      devices: {
+        value: string
+        clicks: number
+      }[]
+      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      countries: {
+        value: string
+        clicks: number
+      }[]
+    }
+    Session: {
+      ownerId: string
+      scopes: string[]
+      /** @description the token this caller acts as */
+      tokenId: string
+      /** @description how this request authenticated */
+      via: 'session' | 'bearer'
+    }
+    Token: {
+      id: string
+      name: string | null
+      ownerId: string
+      scopes: string[]
+      /** @description the first characters of the token, not a secret: enough to recognise it */
+      prefix: string
+      /** Format: date-time */
+      createdAt: string
+      /** @description in lists: whether this is the token making the request (or behind its session) */
+      current?: boolean
+      /** @description the token itself: in the response that creates it, and never again */
+      token?: string
+    }
+    Webhook: {
+      id: string
+      url: string
+      events: string[]
+      description: string | null
+      enabled: boolean
+      disabledReason: string | null
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    WebhookDelivery: {
+      id: string
+      /** @description the webhook-id header: the same on every attempt */
+      eventId: string
+      eventType: string
+      /** @enum {string} */
+      status: 'pending' | 'delivered' | 'failed'
+      delivered: boolean
+      attempts: number
+      lastStatusCode: number | null
+      lastError: string | null
+      responseExcerpt: string | null
+      lastAttemptAt: string | null
+      nextAttemptAt: string | null
+      /** Format: date-time */
+      createdAt: string
+      deliveredAt: string | null
+    }
+  }
+  responses: never
+  parameters: never
+  requestBodies: never
+  headers: never
+  pathItems: never
+}
+export type $defs = Record<string, never>
+export interface operations {
+  getHealthz: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            status: string
+          }
+        }
+      }
+    }
+  }
+  getReadyz: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            status: string
+          }
+        }
+      }
+    }
+  }
+  getMetrics: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
+  getLinks: {
+    parameters: {
+      query?: {
+        limit?: number
+        page?: number
+        /** @description Exact-match filters: query[title]=Sale, query[tag]=promo, or JSON: query={"title":"Sale"} */
+        query?: {
+          domain?: string
+          path?: string
+          destination?: string
+          title?: string
+          /** @description Links carrying this tag */
+          tag?: string
+        }
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Link'][]
+            pagination: {
+              page: number
+              limit: number
+              hasMore: boolean
+            }
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  postLinks: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "destination": "https://shop.example/summer?ref=qr",
+         *       "title": "Summer sale"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description Absolute http or https URL
+           * @example https://shop.example/summer?ref=qr
+           */
+          destination: string
+          /** @description A default domain or one of your custom domains */
+          domain?: string
+          /** @description Case-sensitive; omitted: 7 random base62 characters */
+          path?: string
+          title?: string | null
+          /**
+           * @description Status of the redirect; default 302
+           * @enum {integer}
+           */
+          redirectType?: 301 | 302 | 307 | 308
+          expiresAt?: string | null
+          maxClicks?: number | null
+          expiredUrl?: string | null
+          password?: string | null
+          rules?:
+            | {
+                /** @description Every condition given must match (any of its values); an empty object matches every visit */
+                when: {
+                  device?: ('ios' | 'android' | 'mobile' | 'tablet' | 'desktop')[]
+                  os?: string[]
+                  country?: string[]
+                  language?: string[]
+                }
+                /**
+                 * @description Absolute http or https URL
+                 * @example https://shop.example/summer?ref=qr
+                 */
+                destination: string
+              }[]
+            | null
+          /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
+          tags?: string[]
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Link']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  postLinksBulk: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "links": [
+         *         {
+         *           "destination": "https://shop.example/summer",
+         *           "tags": [
+         *             "summer"
+         *           ]
+         *         },
+         *         {
+         *           "destination": "https://shop.example/autumn",
+         *           "redirectType": 301
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': {
+          /** @description 1-1000 link bodies; each stands alone */
+          links: {
+            /**
+             * @description Absolute http or https URL
+             * @example https://shop.example/summer?ref=qr
+             */
+            destination: string
+            /** @description A default domain or one of your custom domains */
+            domain?: string
+            /** @description Case-sensitive; omitted: 7 random base62 characters */
+            path?: string
+            title?: string | null
+            /**
+             * @description Status of the redirect; default 302
+             * @enum {integer}
+             */
+            redirectType?: 301 | 302 | 307 | 308
+            expiresAt?: string | null
+            maxClicks?: number | null
+            expiredUrl?: string | null
+            password?: string | null
+            rules?:
+              | {
+                  /** @description Every condition given must match (any of its values); an empty object matches every visit */
+                  when: {
+                    device?: ('ios' | 'android' | 'mobile' | 'tablet' | 'desktop')[]
+                    os?: string[]
+                    country?: string[]
+                    language?: string[]
+                  }
+                  /**
+                   * @description Absolute http or https URL
+                   * @example https://shop.example/summer?ref=qr
+                   */
+                  destination: string
+                }[]
+              | null
+            /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
+            tags?: string[]
+          }[]
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: (
+              | {
+                  /** @enum {boolean} */
+                  ok: true
+                  link: components['schemas']['Link']
+                }
+              | {
+                  /** @enum {boolean} */
+                  ok: false
+                  error: {
+                    code: string
+                    message: string
+                    param: string | null
+                  }
+                }
+            )[]
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  postLinksBulkDelete: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "ids": [
+         *         "lnk_01JD0000000000000000000000"
+         *       ]
+         *     }
+         */
+        'application/json': {
+          ids: string[]
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: {
+              id: string
+              deleted: boolean
+            }[]
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getLinksById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Link']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  putLinksById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "destination": "https://shop.example/autumn",
+         *       "title": "Autumn sale"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description Absolute http or https URL
+           * @example https://shop.example/summer?ref=qr
+           */
+          destination?: string
+          /** @description A default domain or one of your custom domains */
+          domain?: string
+          /** @description Case-sensitive; omitted: 7 random base62 characters */
+          path?: string
+          title?: string | null
+          display_name?: string | null
+          /**
+           * @description Status of the redirect; default 302
+           * @enum {integer}
+           */
+          redirectType?: 301 | 302 | 307 | 308
+          expiresAt?: string | null
+          maxClicks?: number | null
+          expiredUrl?: string | null
+          password?: string | null
+          rules?:
+            | {
+                /** @description Every condition given must match (any of its values); an empty object matches every visit */
+                when: {
+                  device?: ('ios' | 'android' | 'mobile' | 'tablet' | 'desktop')[]
+                  os?: string[]
+                  country?: string[]
+                  language?: string[]
+                }
+                /**
+                 * @description Absolute http or https URL
+                 * @example https://shop.example/summer?ref=qr
+                 */
+                destination: string
+              }[]
+            | null
+          /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
+          tags?: string[]
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Link']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  deleteLinksById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: {
+              id: string
+              /** @enum {boolean} */
+              deleted: true
+            }
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  patchLinksById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "destination": "https://shop.example/autumn",
+         *       "title": "Autumn sale"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description Absolute http or https URL
+           * @example https://shop.example/summer?ref=qr
+           */
+          destination?: string
+          /** @description A default domain or one of your custom domains */
+          domain?: string
+          /** @description Case-sensitive; omitted: 7 random base62 characters */
+          path?: string
+          title?: string | null
+          display_name?: string | null
+          /**
+           * @description Status of the redirect; default 302
+           * @enum {integer}
+           */
+          redirectType?: 301 | 302 | 307 | 308
+          expiresAt?: string | null
+          maxClicks?: number | null
+          expiredUrl?: string | null
+          password?: string | null
+          rules?:
+            | {
+                /** @description Every condition given must match (any of its values); an empty object matches every visit */
+                when: {
+                  device?: ('ios' | 'android' | 'mobile' | 'tablet' | 'desktop')[]
+                  os?: string[]
+                  country?: string[]
+                  language?: string[]
+                }
+                /**
+                 * @description Absolute http or https URL
+                 * @example https://shop.example/summer?ref=qr
+                 */
+                destination: string
+              }[]
+            | null
+          /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
+          tags?: string[]
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Link']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getLinksByIdStats: {
+    parameters: {
+      query?: {
+        /** @description A date (2026-11-01) or an ISO 8601 date-time; default: 30 days ago (start of day) */
+        from?: string
+        /** @description A date (its whole day is included) or an ISO 8601 date-time; default: now */
+        to?: string
+        interval?: 'hour' | 'day' | 'month'
+      }
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['LinkStats']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getLinksExport: {
+    parameters: {
+      query?: {
+        /** @description csv: a header row, then one row per item; ndjson: one JSON object per line */
+        format?: 'csv' | 'ndjson'
+        /** @description Exact-match filters: query[title]=Sale, query[tag]=promo, or JSON: query={"title":"Sale"} */
+        query?: {
+          domain?: string
+          path?: string
+          destination?: string
+          title?: string
+          /** @description Links carrying this tag */
+          tag?: string
+        }
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Every selected link, in the list's order, streamed */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'text/csv': string
+          'application/x-ndjson': string
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getLinksByIdClicks: {
+    parameters: {
+      query?: {
+        /** @description csv: a header row, then one row per item; ndjson: one JSON object per line */
+        format?: 'csv' | 'ndjson'
+        /** @description A date (2026-11-01) or an ISO 8601 date-time; default and earliest: the start of the retention period */
+        from?: string
+        /** @description Exclusive; a date includes its whole day; default: now */
+        to?: string
+      }
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The visits, streamed */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'text/csv': string
+          'application/x-ndjson': string
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getLinksByIdQr: {
+    parameters: {
+      query?: {
+        format?: 'png' | 'svg'
+        /** @description Width and height in pixels (a code that needs more pixels gets them) */
+        size?: number
+        /** @description Quiet zone, in modules */
+        margin?: number
+        /** @description Error correction level */
+        ecc?: 'L' | 'M' | 'Q' | 'H'
+        /** @description color, #rrggbb */
+        color?: string
+        /** @description background, #rrggbb */
+        background?: string
+        /** @description true|1: Content-Disposition: attachment */
+        download?: boolean
+      }
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The QR code; it encodes the short URL with the QR-scan marker */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'image/png': string
+          'image/svg+xml': string
+        }
+      }
+      /** @description Not modified (If-None-Match matched the ETag) */
+      304: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getConversations: {
+    parameters: {
+      query?: {
+        limit?: number
+        /** @description The id of the last item of the previous page */
+        starting_after?: string
+        /** @description The id of the first item of the next (newer) page */
+        ending_before?: string
+        /** @description true: only muted; false: only the others */
+        muted?: boolean
+        /** @description true: only archived; false: only the others */
+        archived?: boolean
+        /** @description true: only pinned; false: only the others */
+        pinned?: boolean
+        group_id?: string
+        contact_id?: string
+        link_id?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            has_more: boolean
+            data: components['schemas']['Conversation'][]
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  postConversations: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** @description Exactly one of contact_id and group_id */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "contact_id": "contact-42"
+         *     }
+         */
+        'application/json': {
+          /** @description Your own identifier of the contact (1-128 characters) */
+          contact_id?: string
+          /** @description Your own identifier of the group (1-128 characters) */
+          group_id?: string
+          link_id?: string | null
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Conversation']
+        }
+      }
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Conversation']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getConversationsById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Conversation']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  putConversationsById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "is_pinned": true
+         *     }
+         */
+        'application/json': {
+          is_pinned?: boolean
+          is_muted?: boolean
+          pinned_message_id?: string | null
+          archived_at?: number | null
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Conversation']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  deleteConversationsById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            id: string
+            /** @enum {boolean} */
+            deleted: true
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  patchConversationsById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "is_pinned": true
+         *     }
+         */
+        'application/json': {
+          is_pinned?: boolean
+          is_muted?: boolean
+          pinned_message_id?: string | null
+          archived_at?: number | null
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Conversation']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  postConversationsByIdOpen: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Conversation']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getConversationsByIdMessages: {
+    parameters: {
+      query?: {
+        limit?: number
+        /** @description The id of the last item of the previous page */
+        starting_after?: string
+        /** @description The id of the first item of the next (newer) page */
+        ending_before?: string
+      }
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            has_more: boolean
+            data: components['schemas']['Message'][]
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  postConversationsByIdMessages: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "text": "Your order has shipped."
+         *     }
+         */
+        'application/json': {
+          /** @description 1-4000 characters */
+          text: string
+          /**
+           * @default outbound
+           * @enum {string}
+           */
+          direction?: 'outbound' | 'inbound'
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Message']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getConversationsByIdMessagesByMessageId: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+        message_id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Message']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  deleteConversationsByIdMessagesByMessageId: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+        message_id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            id: string
+            /** @enum {boolean} */
+            deleted: true
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getDomains: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Domain'][]
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  postDomains: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description a DNS name (IDN allowed), optionally :port (1-65535); not an IP address, a default domain or a reserved host
+           * @example go.acme.example
+           */
+          name: string
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Domain']
+          }
+        }
+      }
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Domain']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getDomainsByName: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        name: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Domain']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  deleteDomainsByName: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        name: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: {
+              name: string
+              /** @enum {boolean} */
+              deleted: true
+            }
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  postDomainsByNameVerify: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        name: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Domain']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  postSessions: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description An API token (ll_…); exchanged for the session cookie, never stored in the browser
+           * @example ll_paste-your-token-here
+           */
+          token: string
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Session']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getSessionsCurrent: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Session']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  deleteSessionsCurrent: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: {
+              /** @enum {boolean} */
+              deleted: true
+            }
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getTokens: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Token'][]
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  postTokens: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @example reporting */
+          name?: string | null
+          /**
+           * @description at most the scopes of the token making the request; omitted: exactly those
+           * @example [
+           *       "links:read",
+           *       "domains:read"
+           *     ]
+           */
+          scopes?: (
+            | 'links:read'
+            | 'links:write'
+            | 'conversations:read'
+            | 'conversations:write'
+            | 'domains:read'
+            | 'domains:write'
+            | 'tokens:write'
+            | 'webhooks:read'
+            | 'webhooks:write'
+          )[]
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Token']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  deleteTokensById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: {
+              id: string
+              /** @enum {boolean} */
+              deleted: true
+            }
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getWebhooks: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Webhook'][]
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  postWebhooks: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "url": "https://hooks.example/linkline",
+         *       "events": [
+         *         "link.created",
+         *         "link.clicked"
+         *       ]
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description an absolute http or https URL; not a private, loopback or link-local address
+           * @example https://hooks.example/linkline
+           */
+          url: string
+          /** @description the events to send, or ["*"] */
+          events: (
+            | 'link.created'
+            | 'link.updated'
+            | 'link.deleted'
+            | 'link.clicked'
+            | 'conversation.created'
+            | 'conversation.updated'
+            | 'conversation.deleted'
+            | 'message.created'
+            | 'message.deleted'
+            | '*'
+          )[]
+          description?: string | null
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: {
+              id: string
+              url: string
+              events: string[]
+              description: string | null
+              enabled: boolean
+              disabledReason: string | null
+              /** Format: date-time */
+              createdAt: string
+              /** Format: date-time */
+              updatedAt: string
+              /** @description whsec_ + base64 of 32 random bytes: shown in this response only; keep it to verify signatures */
+              secret: string
+            }
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getWebhooksById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Webhook']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  putWebhooksById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "enabled": true
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description an absolute http or https URL; not a private, loopback or link-local address
+           * @example https://hooks.example/linkline
+           */
+          url?: string
+          /** @description the events to send, or ["*"] */
+          events?: (
+            | 'link.created'
+            | 'link.updated'
+            | 'link.deleted'
+            | 'link.clicked'
+            | 'conversation.created'
+            | 'conversation.updated'
+            | 'conversation.deleted'
+            | 'message.created'
+            | 'message.deleted'
+            | '*'
+          )[]
+          description?: string | null
+          /** @description true enables again an endpoint that was disabled (its pending deliveries resume) */
+          enabled?: boolean
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Webhook']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  deleteWebhooksById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: {
+              id: string
+              /** @enum {boolean} */
+              deleted: true
+            }
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  patchWebhooksById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "enabled": true
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description an absolute http or https URL; not a private, loopback or link-local address
+           * @example https://hooks.example/linkline
+           */
+          url?: string
+          /** @description the events to send, or ["*"] */
+          events?: (
+            | 'link.created'
+            | 'link.updated'
+            | 'link.deleted'
+            | 'link.clicked'
+            | 'conversation.created'
+            | 'conversation.updated'
+            | 'conversation.deleted'
+            | 'message.created'
+            | 'message.deleted'
+            | '*'
+          )[]
+          description?: string | null
+          /** @description true enables again an endpoint that was disabled (its pending deliveries resume) */
+          enabled?: boolean
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Webhook']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getWebhooksByIdDeliveries: {
+    parameters: {
+      query?: {
+        limit?: number
+        /** @description the id of the last delivery of the previous page */
+        starting_after?: string
+      }
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['WebhookDelivery'][]
+            pagination: {
+              limit: number
+              hasMore: boolean
+              nextCursor: string | null
+            }
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  postWebhooksByIdTest: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['WebhookDelivery']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  postWebhooksByIdDeliveriesByDeliveryIdRetry: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+        delivery_id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['WebhookDelivery']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+}
