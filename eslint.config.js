@@ -25,6 +25,20 @@ export default tseslint.config(
     },
   },
   {
+    // Async safety needs types: a promise nobody awaits loses its rejection, and one handed where a
+    // callback's result is ignored (an event listener, forEach) runs unsupervised.
+    files: ['{src,test,bench}/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // node:test's test() and describe() return promises that the runner itself awaits.
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] }] },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     // The dashboard runs in a browser (web/, built by Vite).
     files: ['web/src/**/*.{ts,tsx}'],
     languageOptions: {
@@ -43,6 +57,7 @@ export default tseslint.config(
         MouseEvent: 'readonly',
         Response: 'readonly',
         Blob: 'readonly',
+        reportError: 'readonly',
       },
     },
   },
