@@ -63,7 +63,7 @@ export default tseslint.config(
   {
     // Async safety needs types: a promise nobody awaits loses its rejection, and one handed where a
     // callback's result is ignored (an event listener, forEach) runs unsupervised.
-    files: ['{src,test,bench}/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    files: ['{src,test,bench,sdk}/**/*.ts', 'web/src/**/*.{ts,tsx}'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       // node:test's test() and describe() return promises that the runner itself awaits.
