@@ -7,6 +7,7 @@ import type { NewLinkRow } from '../src/links/links.table.js'
 import { newId } from '../src/shared/ids.js'
 import { openStorage, type Db } from '../src/storage/database.js'
 import type { Database } from '../src/storage/schema.js'
+import { inTransaction } from '../src/storage/transaction.js'
 
 /** The one default domain of every bench server; any Host resolves to it. */
 export const BENCH_DOMAIN = 'links.bench'
@@ -77,7 +78,7 @@ export async function insertInBatches<T extends 'links' | 'conversations'>(
 ): Promise<void> {
   for (let start = 0; start < count; start += ROWS_PER_TRANSACTION) {
     const end = Math.min(count, start + ROWS_PER_TRANSACTION)
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       for (let from = start; from < end; from += ROWS_PER_INSERT) {
         const rows: Insertable<Database[T]>[] = []
         for (let i = from; i < Math.min(end, from + ROWS_PER_INSERT); i++) rows.push(row(i))

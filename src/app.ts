@@ -110,7 +110,9 @@ export async function buildApp(c: Container): Promise<App> {
     genReqId: requestIdOf,
     routerOptions: { querystringParser: (query: string) => parseParams(query, false), maxParamLength: 1024 },
     // Errors the router raises before any hook runs still get the one error shape and a request id.
-    frameworkErrors: (error, req, reply) => sendError(reply.header('X-Request-Id', req.id), toAppError(error)),
+    frameworkErrors: (error, req, reply) => {
+      sendError(reply.header('X-Request-Id', req.id), toAppError(error))
+    },
     clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, verbose: true, keywords: ['x-error'] } },
     // Shutdown closes connections its own way (drain, above).

@@ -42,7 +42,7 @@ import { readOrCreateKeyFile, sealStoredSecrets } from './webhooks/secret-key.js
 import { createSecretBox } from './webhooks/signing.js'
 import { createWebhooksRepository } from './webhooks/webhooks.repository.js'
 import { createEventRecorder, createWebhooksService } from './webhooks/webhooks.service.js'
-import { inTransaction } from './storage/transaction.js'
+import { transactional } from './storage/transaction.js'
 
 // Most visits per journal append (one row). Rows per visit do not depend on it (one per batch).
 export const CLICK_BATCH_SIZE = 50_000
@@ -100,7 +100,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const shared = storage.adapter.sharedAcrossInstances
   const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize, { notFoundTtlMs: options.notFoundTtlMs })
 
-  const webhooksRepo = createWebhooksRepository(db, storage.dialect)
+  const webhooksRepo = createWebhooksRepository(db, storage.adapter)
   // Without LINKLINE_WEBHOOKS_SECRET_KEY, a key file beside the data (created at the first start).
   const secretBox = createSecretBox(() => config.webhooksSecretKey ?? readOrCreateKeyFile(config.webhooksSecretKeyFile, logger))
   const webhookResolve = options.webhookResolve ?? systemResolve
@@ -116,7 +116,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onOutcome: (outcome) => metrics.countWebhookDelivery(outcome),
   })
   metrics.watchWebhookBacklog(() => webhooksRepo.backlog())
-  const events = createEventRecorder({ dialect: storage.dialect, clock, onRecorded: () => dispatcher.kick() })
+  const events = createEventRecorder({ adapter: storage.adapter, clock, onRecorded: () => dispatcher.kick() })
   const webhooks = createWebhooksService({
     repo: webhooksRepo,
     box: secretBox,
@@ -176,7 +176,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onInvalidateAll: invalidateAll,
     onDeleted: purger.kick,
     events,
-    transaction: (work) => inTransaction(db, (trx) => work(createLinksRepository(trx), trx)),
+    transaction: transactional(db, createLinksRepository),
   })
   // maxClicks across instances: one atomic count per limited link in Redis, where there is one.
   const sharedClickLimit =

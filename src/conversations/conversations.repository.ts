@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Db } from '../storage/database.js'
 import { isOneOf, type DialectAdapter } from '../storage/dialect.js'
 import type { Database } from '../storage/schema.js'
-import { inTransaction } from '../storage/transaction.js'
+import { transactional } from '../storage/transaction.js'
 import type { ConversationRow, ConversationRowUpdate, MessageRow, NewConversationRow } from './conversations.table.js'
 import type { Cursor, Direction } from './pagination.js'
 
@@ -135,8 +135,6 @@ function queries(db: Db) {
       db.deleteFrom('messages').where('id', '=', id).where('conversation_id', '=', conversationId).returning('id').executeTakeFirst(),
   }
 }
-type Queries = ReturnType<typeof queries>
-
 export function createConversationsRepository(db: Db, dialect: DialectAdapter) {
   return {
     ...queries(db),
@@ -148,7 +146,7 @@ export function createConversationsRepository(db: Db, dialect: DialectAdapter) {
       return messages > 0 ? messages : dialect.deleteBatch(db, 'conversations', isOneOf('id', ids), limit)
     },
     /** Runs `work` in one transaction, over the same queries bound to it; again if it lost a deadlock. */
-    transaction: <T>(work: (tx: Queries, trx: Db) => Promise<T>): Promise<T> => inTransaction(db, (trx) => work(queries(trx), trx)),
+    transaction: transactional(db, queries),
   }
 }
 export type ConversationsRepository = ReturnType<typeof createConversationsRepository>

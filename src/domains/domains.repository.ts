@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Db } from '../storage/database.js'
-import { inTransaction } from '../storage/transaction.js'
+import { transactional } from '../storage/transaction.js'
 import type { DomainRow } from './domains.table.js'
 
 function queries(db: Db) {
@@ -89,8 +89,6 @@ function queries(db: Db) {
     },
   }
 }
-type Queries = ReturnType<typeof queries>
-
 export function createDomainsRepository(db: Db) {
   return {
     ...queries(db),
@@ -98,7 +96,7 @@ export function createDomainsRepository(db: Db) {
      * Runs `work` in one transaction (again if it lost a deadlock); `trx` is handed on so that another
      * feature's repository can take part in it (links on a domain being deleted).
      */
-    transaction: <T>(work: (tx: Queries, trx: Db) => Promise<T>): Promise<T> => inTransaction(db, (trx) => work(queries(trx), trx)),
+    transaction: transactional(db, queries),
   }
 }
 export type DomainsRepository = ReturnType<typeof createDomainsRepository>

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../shared/clock.js'
-import type { Db } from '../storage/database.js'
+import type { Transaction } from '../storage/transaction.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import { isDnsName, isIpLiteral, isLoopback, parseHost, type HostName } from '../shared/hosts.js'
@@ -42,7 +42,7 @@ export function createDomainsService(deps: {
   verification: boolean
   resolver: TxtResolver
   /** Whether any link uses the domain (LinksService.anyOnDomain), asked inside the transaction that deletes it. */
-  linksOnDomain: (name: string, trx: Db) => Promise<boolean>
+  linksOnDomain: (name: string, trx: Transaction) => Promise<boolean>
   clock: Clock
   logger: Pick<FastifyBaseLogger, 'warn'>
   /** Told whenever the set of custom domains changes, so that redirect caches (on every instance) can follow. */

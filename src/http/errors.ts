@@ -35,7 +35,7 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
   return new AppError(500, 'internal_error', 'an internal error occurred; it has been logged')
 }
 
-export async function sendError(reply: FastifyReply, error: AppError): Promise<FastifyReply> {
+export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.headers) reply.headers(error.headers)
   // `param` is always present: null when no single parameter is at fault (401, 404, 429, 500…).
   const body = { code: error.code, message: error.message, param: error.param ?? null }

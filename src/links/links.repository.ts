@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { chunks } from '../shared/chunks.js'
 import type { Db } from '../storage/database.js'
-import { inTransaction } from '../storage/transaction.js'
+import { inTransaction, type Transaction } from '../storage/transaction.js'
 import type { LinkRow, LinkRowUpdate, NewLinkRow } from './links.table.js'
 
 export interface LinkFilters {
@@ -19,9 +19,6 @@ export type TargetRow = Pick<LinkRow, 'id' | 'destination' | 'redirect_type' | '
 const INSERT_CHUNK = 500
 
 const tagRows = (ownerId: string, linkId: string, tags: readonly string[]) => tags.map((tag) => ({ link_id: linkId, owner_id: ownerId, tag }))
-
-/** Runs `work` in a transaction: a new one, or the one `db` already is (a service's, which records events in it too). */
-const atomically = <T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> => (db.isTransaction ? work(db) : inTransaction(db, work))
 
 /**
  * Every query but the purge's sees live links only: a deleted link is a tombstone (`deleted_at`) until
@@ -49,7 +46,7 @@ export function createLinksRepository(db: Db) {
         await db.insertInto('links').values(row).execute()
         return
       }
-      await atomically(db, async (trx) => {
+      await inTransaction(db, async (trx) => {
         await trx.insertInto('links').values(row).execute()
         await trx
           .insertInto('link_tags')
@@ -60,7 +57,7 @@ export function createLinksRepository(db: Db) {
 
     /** Inserts many links and their tags in one transaction: all or none (a unique violation aborts it). */
     insertMany: (links: readonly { row: NewLinkRow; tags: readonly string[] }[]): Promise<void> =>
-      atomically(db, async (trx) => {
+      inTransaction(db, async (trx) => {
         for (const part of chunks(links, INSERT_CHUNK))
           await trx
             .insertInto('links')
@@ -109,8 +106,10 @@ export function createLinksRepository(db: Db) {
         .executeTakeFirst(),
 
     /** Whether any live link uses the domain; `trx`: inside another feature's transaction (the one deleting the domain). */
-    anyOnDomain: async (domain: string, trx: Db = db): Promise<boolean> =>
-      (await trx.selectFrom('links').select('id').where('domain', '=', domain).where('deleted_at', 'is', null).limit(1).executeTakeFirst()) !== undefined,
+    async anyOnDomain(domain: string, trx?: Transaction): Promise<boolean> {
+      const link = await (trx ?? db).selectFrom('links').select('id').where('domain', '=', domain).where('deleted_at', 'is', null).limit(1).executeTakeFirst()
+      return link !== undefined
+    },
 
     /** One page, newest first; asks for one row more than the page to know whether more follow. */
     list(ownerId: string, filters: LinkFilters, offset: number, limit: number): Promise<LinkRow[]> {
@@ -136,7 +135,7 @@ export function createLinksRepository(db: Db) {
      * failing the rest. Returns the ids inserted.
      */
     insertManyIfFree: (links: readonly { row: NewLinkRow; tags: readonly string[] }[]): Promise<Set<string>> =>
-      atomically(db, async (trx) => {
+      inTransaction(db, async (trx) => {
         const inserted = new Set<string>()
         for (const part of chunks(links, INSERT_CHUNK)) {
           const done = await trx
@@ -200,7 +199,7 @@ export function createLinksRepository(db: Db) {
         await db.updateTable('links').set(changes).where('id', '=', id).where('owner_id', '=', ownerId).where('deleted_at', 'is', null).execute()
         return
       }
-      await atomically(db, async (trx) => {
+      await inTransaction(db, async (trx) => {
         await trx.updateTable('links').set(changes).where('id', '=', id).where('owner_id', '=', ownerId).where('deleted_at', 'is', null).execute()
         await trx.deleteFrom('link_tags').where('link_id', '=', id).execute()
         if (tags.length > 0)

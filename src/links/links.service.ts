@@ -3,11 +3,11 @@ import type { Clock } from '../shared/clock.js'
 import { normalizeHostAndPort } from '../shared/hosts.js'
 import { newId, randomBase62 } from '../shared/ids.js'
 import { defaultOf } from '../shared/schema.js'
-import type { Db } from '../storage/database.js'
+import type { Transaction, Transactional } from '../storage/transaction.js'
 import { AppError } from '../shared/errors.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
-import type { EventRecorder, Transactional } from '../webhooks/events.js'
+import type { EventRecorder } from '../webhooks/events.js'
 import {
   customDomainNotMovable,
   destinationControlCharacter,
@@ -609,7 +609,7 @@ export function createLinksService(deps: {
      * Whether any link, whoever owns it, uses the domain. Domains ask it inside the transaction that
      * deletes the domain (`trx`), so that the answer and the delete are one atomic step.
      */
-    anyOnDomain: (domain: string, trx?: Db): Promise<boolean> => repo.anyOnDomain(domain, trx),
+    anyOnDomain: (domain: string, trx?: Transaction): Promise<boolean> => repo.anyOnDomain(domain, trx),
 
     /**
      * The link is gone for every reader and its (domain, path) free once this answers; its clicks and

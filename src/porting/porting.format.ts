@@ -2,7 +2,7 @@ import { pipeline, Readable } from 'node:stream'
 import { stringify } from 'csv-stringify'
 import { LinkObject } from '../links/links.schemas.js'
 import { neutralizeCell } from '../shared/csv-cell.js'
-import type { ExportedClick } from '../stats/stats.repository.js'
+import type { ExportedClick } from '../stats/stats.service.js'
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]

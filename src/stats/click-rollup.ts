@@ -1,12 +1,11 @@
-import type { Insertable, Transaction } from 'kysely'
+import type { Insertable } from 'kysely'
 import { newId } from '../shared/ids.js'
 import { DAY_MS } from '../shared/time.js'
 import { dayOf, hourOf } from './classify.js'
 import type { Db } from '../storage/database.js'
 import type { DialectAdapter } from '../storage/dialect.js'
-import type { Database } from '../storage/schema.js'
 import { repeatedStatement } from '../storage/repeated-statement.js'
-import { inTransaction } from '../storage/transaction.js'
+import { inTransaction, type Transaction } from '../storage/transaction.js'
 import type { ClickBlocksTable, LinkClickFacetsTable, LinkClickRollupsTable, LinkDailyVisitorsTable } from './stats.table.js'
 import { chunks } from '../shared/chunks.js'
 import { encodeBlock, ProfileTable, profilesOf, BLOCK_FIELDS, VISIT_FIELDS, type Profile, type VisitColumns } from './visit-columns.js'
@@ -264,7 +263,7 @@ class WrittenFacets {
    * roll-up, or an attempt that inTransaction runs again after a conflict: it added to these very
    * counts in memory). Returns the new count, for `remember`.
    */
-  async begin(trx: Transaction<Database>): Promise<number> {
+  async begin(trx: Transaction): Promise<number> {
     if (this.#attempting) this.clear()
     this.#attempting = true
     const row = await trx
@@ -308,7 +307,7 @@ class WrittenFacets {
  * The click writer's side of the journal: appends batches, and rolls the journal up into the
  * statistics tables. One per writer thread; it remembers which visitors are already counted.
  */
-export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx: Transaction<Database>, batch: VisitColumns, now: number) => Promise<unknown>) {
+export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx: Transaction, batch: VisitColumns, now: number) => Promise<unknown>) {
   /** Day → link id → visitor keys known to be in link_daily_visitors. */
   const known: KnownVisitors = new Map()
   let knownSize = 0
@@ -557,7 +556,7 @@ type Statements = ReturnType<typeof rollupStatements>
 
 /** The batches of journal rows by id: this writer's from `own`, the others (and any `own` lacks) parsed from the journal. */
 async function batchesOf(
-  trx: Transaction<Database>,
+  trx: Transaction,
   instance: string,
   own: ReadonlyMap<string, VisitColumns>,
   rows: readonly { id: string; instance: string }[],
@@ -577,7 +576,7 @@ async function batchesOf(
 }
 
 /** A link deleted since its visits: they are dropped, not a reason to fail the roll-up. */
-async function dropDeletedLinks(trx: Transaction<Database>, links: Map<string, LinkTally>): Promise<void> {
+async function dropDeletedLinks(trx: Transaction, links: Map<string, LinkTally>): Promise<void> {
   const live = new Set<string>()
   for (const ids of chunks([...links.keys()], CHUNK)) {
     for (const r of await trx.selectFrom('links').select('id').where('id', 'in', ids).where('deleted_at', 'is', null).execute()) live.add(r.id)
@@ -591,7 +590,7 @@ async function dropDeletedLinks(trx: Transaction<Database>, links: Map<string, L
  * database did not have yet (RETURNING lists only the inserted rows) are the new uniques.
  */
 async function writeVisitors(
-  trx: Transaction<Database>,
+  trx: Transaction,
   statements: Statements,
   links: Map<string, LinkTally>,
   known: KnownVisitors,
@@ -624,7 +623,7 @@ type WrittenHourFacets = { link_id: string; period_start: number; facets: Facets
  * holds, remembered (`written`) or read back, plus the roll-up's human visits. Under the roll-up lock,
  * so no other writer changes a row meanwhile.
  */
-async function hourFacets(trx: Transaction<Database>, links: Map<string, LinkTally>, profiles: readonly Profile[], written: WrittenFacets): Promise<void> {
+async function hourFacets(trx: Transaction, links: Map<string, LinkTally>, profiles: readonly Profile[], written: WrittenFacets): Promise<void> {
   /** Hours whose counts are not remembered: read back first. */
   const unknown = new Set<HourTally>()
   const ids = new Set<string>()
@@ -659,7 +658,7 @@ async function hourFacets(trx: Transaction<Database>, links: Map<string, LinkTal
 }
 
 /** Adds the counters and the breakdowns (hourFacets) to the hourly rollups, creating the rows that are missing. Returns the breakdowns written. */
-async function writeRollups(trx: Transaction<Database>, statements: Statements, links: Map<string, LinkTally>): Promise<WrittenHourFacets> {
+async function writeRollups(trx: Transaction, statements: Statements, links: Map<string, LinkTally>): Promise<WrittenHourFacets> {
   const written: WrittenHourFacets = []
   const rows = [...links].flatMap(([linkId, link]) =>
     [...link.hours].flatMap(([hour, t]) => {
@@ -690,7 +689,7 @@ async function writeRollups(trx: Transaction<Database>, statements: Statements, 
  * the roll-up lock, so no other writer changes it meanwhile).
  */
 async function writeDayFacets(
-  trx: Transaction<Database>,
+  trx: Transaction,
   statements: Statements,
   links: Map<string, LinkTally>,
   profiles: readonly Profile[],
@@ -729,7 +728,7 @@ function addToPeriod(sums: PeriodSums, linkId: string, period: number, facets: F
 
 /** Writes day rows as they are given (a row already there is replaced). */
 async function putDayFacets(
-  trx: Transaction<Database>,
+  trx: Transaction,
   statements: Statements,
   rows: readonly { link_id: string; period_start: number; facets: Facets }[],
 ): Promise<void> {
@@ -772,7 +771,7 @@ export async function hourBreakdowns(
 }
 
 /** Builds again the day rows of `linkIds` for the days in [from, to): each the sum of its hours' breakdowns. */
-async function compactLinks(trx: Transaction<Database>, statements: Statements, linkIds: readonly string[], from: number, to: number): Promise<void> {
+async function compactLinks(trx: Transaction, statements: Statements, linkIds: readonly string[], from: number, to: number): Promise<void> {
   const days: PeriodSums = new Map()
   for (const r of await hourBreakdowns(trx, linkIds, from, to)) addToPeriod(days, r.link_id, dayOf(r.period_start), JSON.parse(r.counts) as Facets)
   await putDayFacets(trx, statements, [...days.values()])
@@ -780,7 +779,7 @@ async function compactLinks(trx: Transaction<Database>, statements: Statements, 
 
 /** Each link's visits of the roll-up as one click block per hour. */
 async function writeBlocks(
-  trx: Transaction<Database>,
+  trx: Transaction,
   statements: Statements,
   links: Map<string, LinkTally>,
   visits: VisitList,

@@ -9,6 +9,9 @@ import { parseInstant, resolveRange, startOf, type Interval } from './stats.rang
 import { blockClicks, type BlockCursor, type ExportedClick, type StatsRepository } from './stats.repository.js'
 import { StatsQuery, type StatsObject } from './stats.schemas.js'
 
+/** What exportClicks yields, for the export's formats (porting/). */
+export type { ExportedClick }
+
 const DEFAULT_INTERVAL = defaultOf(StatsQuery, 'interval')
 
 const TOP = 10

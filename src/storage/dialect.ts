@@ -1,5 +1,6 @@
-import { sql, type Expression, type RawBuilder } from 'kysely'
+import { sql, type Expression, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Db } from './database.js'
+import type { Transaction } from './transaction.js'
 
 export type DialectName = 'sqlite' | 'postgres'
 
@@ -21,7 +22,14 @@ export interface DialectAdapter {
    * until it ends. PostgreSQL: a transaction-scoped advisory lock; SQLite: nothing to do, its write
    * transactions (BEGIN IMMEDIATE) already run one at a time.
    */
-  lockForTransaction(trx: Db, key: number): Promise<void>
+  lockForTransaction(trx: Transaction, key: number): Promise<void>
+  /**
+   * `query` (run in a transaction) taking the rows it selects for the transaction, past the rows
+   * another transaction took: instances claiming work at once take different rows. PostgreSQL:
+   * FOR UPDATE SKIP LOCKED; SQLite: the query as it is, one server process writing one transaction
+   * at a time.
+   */
+  claimRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>
   /**
    * Deletes at most `limit` rows of `table` that match `where`, in one short statement, and returns
    * how many went: the unit of background deletes (the purge of deleted links, retention), so that no
@@ -42,6 +50,7 @@ export const sqliteAdapter: DialectAdapter = {
   name: 'sqlite',
   sharedAcrossInstances: false,
   lockForTransaction: async () => {},
+  claimRows: (query) => query,
   deleteBatch: (db, table, where, limit) => deleted(sql`delete from ${sql.table(table)} where rowid in (${someRows(table, 'rowid', where, limit)})`, db),
 }
 
@@ -51,6 +60,7 @@ export const postgresAdapter: DialectAdapter = {
   async lockForTransaction(trx, key) {
     await sql`select pg_advisory_xact_lock(${key})`.execute(trx)
   },
+  claimRows: (query) => query.forUpdate().skipLocked(),
   deleteBatch: (db, table, where, limit) => deleted(sql`delete from ${sql.table(table)} where ctid = any(array(${someRows(table, 'ctid', where, limit)}))`, db),
 }
 

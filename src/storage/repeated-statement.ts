@@ -1,5 +1,5 @@
-import { CompiledQuery, type Compilable, type Transaction } from 'kysely'
-import type { Database } from './schema.js'
+import { CompiledQuery, type Compilable } from 'kysely'
+import type { Transaction } from './transaction.js'
 
 /**
  * A multi-row statement run again and again with the same number of rows (a roll-up's full chunks):
@@ -12,8 +12,8 @@ import type { Database } from './schema.js'
 export function repeatedStatement<Row, Out = unknown>(
   columns: readonly (keyof Row & string)[],
   rows: number,
-  build: (trx: Transaction<Database>, rows: readonly Row[]) => Compilable<Out>,
-): (trx: Transaction<Database>, rows: readonly Row[]) => Promise<Out[]> {
+  build: (trx: Transaction, rows: readonly Row[]) => Compilable<Out>,
+): (trx: Transaction, rows: readonly Row[]) => Promise<Out[]> {
   let text: string | undefined
   return async (trx, values) => {
     if (values.length !== rows) return (await trx.executeQuery(build(trx, values))).rows

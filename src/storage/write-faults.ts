@@ -3,6 +3,7 @@ import { userInfo } from 'node:os'
 import { dirname } from 'node:path'
 import { sql } from 'kysely'
 import type { Db } from './database.js'
+import { inTransaction } from './transaction.js'
 
 /**
  * Free space a SQLite database needs before writes are tried again after a disk-full: room for a
@@ -29,7 +30,7 @@ export const isSqliteWriteFault = (error: unknown): boolean => {
  */
 export async function sqliteWriteProblem(db: Db, path: string, room: boolean): Promise<unknown> {
   try {
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       await sql`create table linkline_write_probe (x)`.execute(trx)
       throw ROLLED_BACK
     })

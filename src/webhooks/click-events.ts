@@ -1,8 +1,7 @@
-import type { Transaction } from 'kysely'
 import { newId } from '../shared/ids.js'
 import { chunks } from '../shared/chunks.js'
 import { visitsOf, type VisitColumns } from '../stats/visit-columns.js'
-import type { Database } from '../storage/schema.js'
+import type { Transaction } from '../storage/transaction.js'
 import { eventBody, newDelivery } from './events.js'
 import type { NewDeliveryRow } from './webhooks.table.js'
 
@@ -15,7 +14,7 @@ const CHUNK = 500
  * whose owner has an enabled link.clicked endpoint, one delivery per such endpoint. Without any such
  * endpoint (the usual case) this costs one index probe per batch.
  */
-export async function recordClickEvents(trx: Transaction<Database>, batch: VisitColumns, now: number): Promise<number> {
+export async function recordClickEvents(trx: Transaction, batch: VisitColumns, now: number): Promise<number> {
   const subscribers = trx.selectFrom('webhooks').select(['id', 'owner_id']).where('wants_clicks', '=', 1).where('enabled', '=', 1)
   if ((await subscribers.limit(1).executeTakeFirst()) === undefined) return 0
   const human = [...visitsOf(batch)].filter((v) => !v.bot)

@@ -1,5 +1,5 @@
 import { newId } from '../shared/ids.js'
-import type { Db } from '../storage/database.js'
+import type { Transaction } from '../storage/transaction.js'
 import type { NewDeliveryRow } from './webhooks.table.js'
 
 /** Events an endpoint can subscribe to (API.md §10); `webhook.test` is sent by the test route only. */
@@ -22,11 +22,8 @@ export type EventType = (typeof EVENT_TYPES)[number]
  * Services know nothing else of webhooks.
  */
 export interface EventRecorder {
-  record(trx: Db, ownerId: string, type: EventType, data: unknown): Promise<void>
+  record(trx: Transaction, ownerId: string, type: EventType, data: unknown): Promise<void>
 }
-
-/** Runs `work` in one transaction, with a feature's repository bound to it and the transaction for `record`. */
-export type Transactional<R> = <T>(work: (repo: R, trx: Db) => Promise<T>) => Promise<T>
 
 /** For a container without webhooks (and tests of a feature alone). */
 export const noEvents: EventRecorder = { record: async () => {} }

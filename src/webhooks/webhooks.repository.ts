@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
-import type { Db, DialectName } from '../storage/database.js'
+import type { Db } from '../storage/database.js'
+import type { DialectAdapter } from '../storage/dialect.js'
 import { inTransaction } from '../storage/transaction.js'
 import type { DeliveryRow, NewDeliveryRow, NewWebhookRow, WebhookRow, WebhookRowUpdate } from './webhooks.table.js'
 
@@ -12,7 +13,7 @@ export interface ClaimedDelivery extends DeliveryRow {
   secret: string
 }
 
-export function createWebhooksRepository(db: Db, dialect: DialectName) {
+export function createWebhooksRepository(db: Db, dialect: DialectAdapter) {
   return {
     async insert(row: NewWebhookRow): Promise<void> {
       await db.insertInto('webhooks').values(row).execute()
@@ -74,9 +75,8 @@ export function createWebhooksRepository(db: Db, dialect: DialectName) {
      * Claims due attempts: at most `perEndpoint(webhookId)` deliveries of each of up to `endpoints`
      * enabled endpoints. Each claimed delivery counts its attempt and is leased until `now + leaseMs`
      * (its next_attempt_at), so that no other instance takes it meanwhile; an instance that dies
-     * mid-attempt leaves it due again when the lease ends. On PostgreSQL the rows are locked with
-     * FOR UPDATE SKIP LOCKED: instances claiming at once take different deliveries. SQLite has one
-     * server process and serialises write transactions.
+     * mid-attempt leaves it due again when the lease ends. The dialect's claimRows makes instances
+     * claiming at once take different deliveries.
      */
     claim(now: number, leaseMs: number, endpoints: number, perEndpoint: (webhookId: string) => number): Promise<ClaimedDelivery[]> {
       return inTransaction(db, async (trx) => {
@@ -102,7 +102,7 @@ export function createWebhooksRepository(db: Db, dialect: DialectName) {
         for (const { webhook_id } of due) {
           const room = perEndpoint(webhook_id)
           if (room <= 0) continue
-          let query = trx
+          const query = trx
             .selectFrom('webhook_deliveries')
             .select('id')
             .where('webhook_id', '=', webhook_id)
@@ -110,8 +110,7 @@ export function createWebhooksRepository(db: Db, dialect: DialectName) {
             .where('next_attempt_at', '<=', now)
             .orderBy('next_attempt_at')
             .limit(room)
-          if (dialect === 'postgres') query = query.forUpdate().skipLocked()
-          for (const row of await query.execute()) ids.push(row.id)
+          for (const row of await dialect.claimRows(query).execute()) ids.push(row.id)
         }
         if (ids.length === 0) return []
         await trx

@@ -1,7 +1,8 @@
 import { isIP } from 'node:net'
 import type { Clock } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
-import type { Db, DialectName } from '../storage/database.js'
+import type { DialectAdapter } from '../storage/dialect.js'
+import type { Transaction } from '../storage/transaction.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import { describeAddress, isPublicAddress } from '../shared/outbound-address.js'
 import type { Resolve } from './addresses.js'
@@ -52,10 +53,10 @@ const normalizeEvents = (events: readonly string[]) => (events.includes('*') ? '
  * The outbox writer behind EventRecorder: one delivery row per enabled endpoint of the owner that
  * takes the event, in the caller's transaction. `onRecorded` wakes the dispatcher of this process.
  */
-export function createEventRecorder(deps: { dialect: DialectName; clock: Clock; onRecorded?: () => void }): EventRecorder {
+export function createEventRecorder(deps: { adapter: DialectAdapter; clock: Clock; onRecorded?: () => void }): EventRecorder {
   return {
-    async record(trx: Db, ownerId: string, type: string, data: unknown): Promise<void> {
-      const repo = createWebhooksRepository(trx, deps.dialect)
+    async record(trx: Transaction, ownerId: string, type: string, data: unknown): Promise<void> {
+      const repo = createWebhooksRepository(trx, deps.adapter)
       const endpoints = (await repo.enabledFor(ownerId)).filter((w) => subscribes(w.events, type))
       if (endpoints.length === 0) return
       const now = deps.clock.now()

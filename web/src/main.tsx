@@ -2,7 +2,7 @@ import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { call, client, onSignedOut, type Me } from './api'
 import { navigate, useRoute } from './router'
-import { A, ErrorBox, Field, Loading, generalError } from './ui'
+import { asyncHandler, A, ErrorBox, Field, Loading, generalError } from './ui'
 import { LinksPage } from './pages/links'
 import { LinkDetailPage } from './pages/link-detail'
 import { DomainsPage } from './pages/domains'
@@ -35,7 +35,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   }
   return (
     <main class="signin">
-      <form class="card" onSubmit={submit}>
+      <form class="card" onSubmit={asyncHandler(submit)}>
         <h1>
           <span class="logo" aria-hidden="true">
             L
@@ -152,7 +152,7 @@ function App() {
       </main>
     )
   if (me === null) return <SignIn onSignedIn={setMe} />
-  return <Shell me={me} onSignOut={signOut} />
+  return <Shell me={me} onSignOut={asyncHandler(signOut)} />
 }
 
 render(<App />, document.getElementById('app')!)

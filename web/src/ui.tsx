@@ -55,6 +55,16 @@ export const Loading = ({ what }: { what: string }) => (
 )
 export const Empty = ({ children }: { children: ComponentChildren }) => <div class="empty">{children}</div>
 
+/**
+ * An event handler that runs async work. The work shows the failures it expects itself (in an error
+ * state); anything else is reported as an uncaught error would be, not lost with its promise.
+ */
+export const asyncHandler =
+  <A extends unknown[]>(work: (...args: A) => Promise<unknown>) =>
+  (...args: A): void => {
+    work(...args).catch(reportError)
+  }
+
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [done, setDone] = useState<'copied' | 'failed' | null>(null)
   const copy = async () => {
@@ -67,7 +77,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     setTimeout(() => setDone(null), 1500)
   }
   return (
-    <button type="button" class="small" onClick={copy} title={`Copy ${text}`}>
+    <button type="button" class="small" onClick={asyncHandler(copy)} title={`Copy ${text}`}>
       {done === 'copied' ? 'Copied' : done === 'failed' ? 'Select and copy' : label}
     </button>
   )

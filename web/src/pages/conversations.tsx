@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, client, type Conversation, type Message, type operations } from '../api'
 import { navigate } from '../router'
-import { A, confirmed, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
+import { asyncHandler, A, confirmed, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
 
 type Page = operations['getConversations']['responses'][200]['content']['application/json']
 type MessagePage = operations['getConversationsByIdMessages']['responses'][200]['content']['application/json']
@@ -87,18 +87,18 @@ function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; on
         <h2>{nameOf(c)}</h2>
         {canWrite ? (
           <div class="actions">
-            <button class={c.is_pinned ? 'small active' : 'small'} onClick={() => update({ is_pinned: !c.is_pinned })}>
+            <button class={c.is_pinned ? 'small active' : 'small'} onClick={asyncHandler(() => update({ is_pinned: !c.is_pinned }))}>
               {c.is_pinned ? 'Unpin' : 'Pin'}
             </button>
-            <button class={c.is_muted ? 'small active' : 'small'} onClick={() => update({ is_muted: !c.is_muted })}>
+            <button class={c.is_muted ? 'small active' : 'small'} onClick={asyncHandler(() => update({ is_muted: !c.is_muted }))}>
               {c.is_muted ? 'Unmute' : 'Mute'}
             </button>
             {c.archived_at === null ? (
-              <button class="small" onClick={() => update({ archived_at: Math.floor(Date.now() / 1000) })}>
+              <button class="small" onClick={asyncHandler(() => update({ archived_at: Math.floor(Date.now() / 1000) }))}>
                 Archive
               </button>
             ) : (
-              <button class="small active" onClick={() => update({ archived_at: null })}>
+              <button class="small active" onClick={asyncHandler(() => update({ archived_at: null }))}>
                 Restore
               </button>
             )}
@@ -132,10 +132,10 @@ function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; on
                 {c.pinned_message_id === m.id ? <strong>pinned</strong> : null}
                 {canWrite ? (
                   <>
-                    <button class="small" onClick={() => update({ pinned_message_id: c.pinned_message_id === m.id ? null : m.id })}>
+                    <button class="small" onClick={asyncHandler(() => update({ pinned_message_id: c.pinned_message_id === m.id ? null : m.id }))}>
                       {c.pinned_message_id === m.id ? 'Unpin' : 'Pin'}
                     </button>
-                    <button class="small danger" onClick={() => remove(m)}>
+                    <button class="small danger" onClick={asyncHandler(() => remove(m))}>
                       Delete
                     </button>
                   </>
@@ -145,7 +145,7 @@ function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; on
           ))}
           {messages.has_more ? (
             <li>
-              <button class="small" onClick={() => loadMessages(messages.data[messages.data.length - 1]?.id)}>
+              <button class="small" onClick={asyncHandler(() => loadMessages(messages.data[messages.data.length - 1]?.id))}>
                 Older messages
               </button>
             </li>
@@ -153,7 +153,7 @@ function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; on
         </ul>
       )}
       {canWrite ? (
-        <form class="compose" onSubmit={send}>
+        <form class="compose" onSubmit={asyncHandler(send)}>
           <Field label="Message" name="text" error={sendError}>
             <textarea name="text" rows={2} value={text} onInput={(e) => setText(e.currentTarget.value)} placeholder="Write a message" />
           </Field>
@@ -267,7 +267,7 @@ export function ConversationsPage({ openId, canWrite }: { openId: string | null;
             </nav>
           ) : null}
           {canWrite ? (
-            <form class="card" onSubmit={create}>
+            <form class="card" onSubmit={asyncHandler(create)}>
               <Field label="New conversation with contact" name="contact_id" error={createError}>
                 <input name="contact_id" value={contact} onInput={(e) => setContact(e.currentTarget.value)} placeholder="c_42" />
               </Field>

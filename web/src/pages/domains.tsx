@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, call, client, type Domain } from '../api'
-import { confirmed, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
+import { asyncHandler, confirmed, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
 
 export function DomainsPage({ canWrite }: { canWrite: boolean }) {
   const [domains, setDomains] = useState<Domain[] | null>(null)
@@ -50,7 +50,7 @@ export function DomainsPage({ canWrite }: { canWrite: boolean }) {
         <h1>Domains</h1>
       </header>
       {canWrite ? (
-        <form class="card" onSubmit={add}>
+        <form class="card" onSubmit={asyncHandler(add)}>
           <h2>Add a custom domain</h2>
           <Field label="Domain name" name="name" error={addError} hint="Point its DNS at this server, then publish the TXT record shown below">
             <input name="name" placeholder="go.example.com" value={name} onInput={(e) => setName(e.currentTarget.value)} />
@@ -94,7 +94,7 @@ export function DomainsPage({ canWrite }: { canWrite: boolean }) {
                 <td class="nowrap">{d.createdAt ? formatDate(d.createdAt) : '—'}</td>
                 <td class="row-actions">
                   {canWrite && !d.isDefault ? (
-                    <button class="small danger" onClick={() => remove(d)}>
+                    <button class="small danger" onClick={asyncHandler(() => remove(d))}>
                       Remove
                     </button>
                   ) : null}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { call, client, type Domain, type Link, type operations } from '../api'
-import { ErrorBox, Field, generalError } from '../ui'
+import { asyncHandler, ErrorBox, Field, generalError } from '../ui'
 
 /**
  * The fields of the link form, described once: the form renders them in order, and the request body
@@ -174,7 +174,7 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
   const usable = props.domains.filter((d) => d.status === 'verified')
 
   return (
-    <form class="card link-form" onSubmit={submit} noValidate>
+    <form class="card link-form" onSubmit={asyncHandler(submit)} noValidate>
       <h2>{editing ? 'Edit link' : 'New link'}</h2>
       <div class="grid">
         {LINK_FIELDS.map((field) => (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, client, type Domain, type Link, type operations } from '../api'
 import { navigate } from '../router'
-import { A, confirmed, CopyButton, Empty, ErrorBox, Loading, formatDate, formatDay } from '../ui'
+import { asyncHandler, A, confirmed, CopyButton, Empty, ErrorBox, Loading, formatDate, formatDay } from '../ui'
 import { LinkForm } from './link-form'
 
 type LinkPage = operations['getLinks']['responses'][200]['content']['application/json']
@@ -156,7 +156,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
           </button>
         ) : null}
         {selected.size > 0 && canWrite ? (
-          <button type="button" class="danger" onClick={removeSelected}>
+          <button type="button" class="danger" onClick={asyncHandler(removeSelected)}>
             Delete {selected.size} selected
           </button>
         ) : null}
@@ -230,7 +230,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                       </button>
                     ) : null}
                     {canWrite ? (
-                      <button class="small danger" onClick={() => remove(link)}>
+                      <button class="small danger" onClick={asyncHandler(() => remove(link))}>
                         Delete
                       </button>
                     ) : null}

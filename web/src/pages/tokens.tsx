@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, client, type Me, type operations, type Token } from '../api'
+import { asyncHandler, confirmed, CopyButton, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
 
 type NewToken = NonNullable<operations['postTokens']['requestBody']>['content']['application/json']
 /** A session's scopes are API scopes: the server gave them, the server checks them again. */
 const asScopes = (scopes: string[]) => scopes as NonNullable<NewToken['scopes']>
-import { confirmed, CopyButton, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
 
 export function TokensPage({ me }: { me: Me }) {
   const [tokens, setTokens] = useState<Token[] | null>(null)
@@ -51,7 +51,7 @@ export function TokensPage({ me }: { me: Me }) {
       <header class="page-header">
         <h1>API tokens</h1>
       </header>
-      <form class="card" onSubmit={create}>
+      <form class="card" onSubmit={asyncHandler(create)}>
         <h2>Create a token</h2>
         <Field label="Name" name="name" error={createError} hint="What it is for, e.g. “CI” or “reporting”">
           <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="reporting" />
@@ -106,7 +106,7 @@ export function TokensPage({ me }: { me: Me }) {
                 <td class="small-print">{t.scopes.join(', ')}</td>
                 <td class="nowrap">{formatDate(t.createdAt)}</td>
                 <td class="row-actions">
-                  <button class="small danger" onClick={() => revoke(t)}>
+                  <button class="small danger" onClick={asyncHandler(() => revoke(t))}>
                     Revoke
                   </button>
                 </td>
