@@ -448,7 +448,7 @@ describe('a verification on one instance', { skip: needsPostgresAndRedis }, () =
 })
 
 describe('a domain deleted while a link is being created on it', { skip: needsPostgres }, () => {
-  test('takes the link with it: the create is undone and answers 400 (issue #18)', async () => {
+  test('takes the link with it: the create is undone and answers 400', async () => {
     const s = await startTestServer({ backend: 'postgres', env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
     const deleter = new pg.Client({ connectionString: s.env.DATABASE_URL })
     const observer = new pg.Client({ connectionString: s.env.DATABASE_URL })

@@ -28,7 +28,7 @@ type Old = TablesBefore & {
 }
 
 /**
- * Visits are aggregated in memory before they reach the database (issue #14, docs/performance.md, "The click pipeline"):
+ * Visits are aggregated in memory before they reach the database (docs/performance.md, "The click pipeline"):
  * - `click_journal`: each flush appends one row holding the whole batch, classified, in columns; a
  *   roll-up every few seconds turns the journal into the tables below and deletes it, in one transaction.
  * - `click_blocks` replaces `clicks`: the raw visits the export reads, one row per link and roll-up

@@ -6,7 +6,7 @@ interface Tables {
 }
 
 /**
- * Day breakdowns are no longer added to by every roll-up (issue #14): a day's row is built from its
+ * Day breakdowns are no longer added to by every roll-up: a day's row is built from its
  * hour rows once the day is over (click-rollup.ts, compactDays). `facets_compaction` holds the one
  * watermark: every day before `days_before` has its day rows; later days are read from hour rows.
  * Until now every roll-up kept the day rows whole, today's included: the latest day that has one

@@ -17,7 +17,7 @@ export interface TablesBefore {
 }
 
 /**
- * Two changes that spare the click writer's roll-up a row and a read per link and hour (issue #14,
+ * Two changes that spare the click writer's roll-up a row and a read per link and hour (see
  * docs/performance.md, "The click pipeline"):
  * - An hour's breakdowns move into that hour's rollup row (`link_click_rollups.facets`, the same JSON as
  *   `link_click_facets.counts`, null without human visits): a roll-up writes them with the counters, in

@@ -7,7 +7,7 @@ export interface TablesBefore {
 type Tables = TablesBefore & { click_blocks_next: Omit<TablesBefore['click_blocks'], 'id'> & { id: number } }
 
 /**
- * Click blocks numbered by the database instead of by a text id, without the `end_at` index (issue #14,
+ * Click blocks numbered by the database instead of by a text id, without the `end_at` index (see
  * ADR 0010). A roll-up writes one block per link visited: each block cost an entry
  * in four B-trees (the table, the text primary key, (link_id, start_at) and end_at), ~15 µs per block on
  * SQLite, more than the visits it holds. Now two: the table, whose key is the number (the rowid on
