@@ -35,11 +35,11 @@ RUN --mount=type=secret,id=ca \
     fi \
  && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
 COPY . .
-# Build; drop the tests and benchmarks from dist/, the development dependencies, and what the driver
-# needs only to compile (its C sources, the prebuilt binaries of other platforms), and the packages'
-# type declarations, source maps and change logs (their licence files stay).
+# Build; drop the tests, benchmarks and client SDK from dist/, the development dependencies, and what
+# the driver needs only to compile (its C sources, the prebuilt binaries of other platforms), and the
+# packages' type declarations, source maps and change logs (their licence files stay).
 RUN npm run build \
- && rm -rf dist/test dist/bench \
+ && rm -rf dist/test dist/bench dist/sdk \
  && find dist \( -name '*.test.js' -o -name '*.test.js.map' \) -delete \
  && npm prune --omit=dev --ignore-scripts \
  && cd node_modules/better-sqlite3 \
