@@ -8,12 +8,13 @@ import type { Metrics } from '../ops/metrics.js'
 import type { Clock } from '../shared/clock.js'
 import type { ClickRecorder, Visit } from '../stats/clicks.js'
 import { isExpired, isHumanVisit, markSpent, matchRule, type Controls } from './link-controls.js'
-import { firstSegment, QR_MARKER, RESERVED_SEGMENTS, type LinksService } from './links.service.js'
+import type { LinkResolver } from './link-resolver.js'
 import { HashingBusy } from './password-hashing.js'
 import { createPasswordGate, isCrossSiteForm, type PasswordGate } from './redirect.password.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
 import { continuePage, EXPIRED_PAGE, passwordPage, sendPage, writeHead } from './redirect.pages.js'
 import type { SharedClickLimit } from './shared-click-limit.js'
+import { firstSegment, QR_MARKER, RESERVED_SEGMENTS } from './short-paths.js'
 import { isDatabaseUnavailable } from '../storage/errors.js'
 
 const NOT_FOUND_PAGE =
@@ -35,7 +36,7 @@ export function createRedirectHandler(deps: {
   /** The trust rule Fastify's `req.ip` follows too (http/client-address.ts). */
   trust: TrustFunction
   domains: DomainsService
-  links: LinksService
+  resolver: LinkResolver
   cache: RedirectCache
   /** maxClicks counted across instances, with Redis (shared-click-limit.ts). */
   sharedClickLimit?: SharedClickLimit
@@ -49,7 +50,7 @@ export function createRedirectHandler(deps: {
   /** A lookup met the database unavailable: logged once per outage (storage/health.ts). */
   onDatabaseUnavailable: (error: unknown) => void
 }) {
-  const { config, trust, domains, links, cache, sharedClickLimit, clicks, metrics, faults, clock } = deps
+  const { config, trust, domains, resolver, cache, sharedClickLimit, clicks, metrics, faults, clock } = deps
   const gate: PasswordGate = createPasswordGate(deps.verifyPassword)
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown, started: number) => {
@@ -74,7 +75,7 @@ export function createRedirectHandler(deps: {
       slot: target.clickSlot,
     }
     // A counted visit counts towards the limit once it is recorded (not dropped).
-    if (clicks.record(visit, counted) && counted) links.countVisit(target)
+    if (clicks.record(visit, counted) && counted) resolver.countVisit(target)
   }
 
   /**
@@ -135,7 +136,7 @@ export function createRedirectHandler(deps: {
 
   function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, path: string, query: string, started: number) {
     // A limited link's click count, when stale, is read again before the visit is answered.
-    const refreshing = target && target.controls?.clicks !== undefined ? links.refreshClickCount(target, clock.now()) : undefined
+    const refreshing = target && target.controls?.clicks !== undefined ? resolver.refreshClickCount(target, clock.now()) : undefined
     if (refreshing !== undefined) {
       refreshing.then(() => answer(req, res, target, path, query, started)).catch((error: unknown) => fail(req, res, error, started))
       return
@@ -167,7 +168,7 @@ export function createRedirectHandler(deps: {
     path: string,
     query: string,
   ) {
-    await links.refreshClickCount(target, clock.now())
+    await resolver.refreshClickCount(target, clock.now())
     if (isExpired(controls, clock.now())) return sendExpired(req, res, controls)
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
     if (contentType !== 'application/x-www-form-urlencoded') return sendPage(req, res, 415, passwordPage('Send the form as application/x-www-form-urlencoded.'))
@@ -204,7 +205,7 @@ export function createRedirectHandler(deps: {
    */
   function handlePost(req: IncomingMessage, res: ServerResponse, host: string, path: string, query: string, fallback: Fallback) {
     const cached = cache.get(host, path)
-    const target = cached !== undefined ? Promise.resolve(cached) : links.lookup(host, path)
+    const target = cached !== undefined ? Promise.resolve(cached) : resolver.lookup(host, path)
     target
       .then((t) => {
         const controls = t ? t.controls : undefined
@@ -243,7 +244,7 @@ export function createRedirectHandler(deps: {
         fail(req, res, error, started)
       }
     } else {
-      links
+      resolver
         .lookup(host, path)
         .then(
           (target) => answer(req, res, target, path, query, started),
