@@ -15,7 +15,7 @@ const WINDOW_MS = 15 * 60 * 1000
  * password too), until the window ends. Kept in this process (bounded: the least recent pairs go
  * first); with several instances each keeps its own count (docs/api.md).
  */
-export function createPasswordGate(verify: (client: string, password: string, hash: string) => Promise<boolean>) {
+function createPasswordGate(verify: (client: string, password: string, hash: string) => Promise<boolean>) {
   const failures = new LRUCache<string, { count: number; until: number }>({ max: 100_000 })
   const key = (linkId: string, client: string) => `${linkId}\n${client}`
 
@@ -51,7 +51,6 @@ export function createPasswordGate(verify: (client: string, password: string, ha
     },
   }
 }
-export type PasswordGate = ReturnType<typeof createPasswordGate>
 
 /**
  * Whether a form POST comes from a page of another site: a browser says so in Sec-Fetch-Site (only
