@@ -103,7 +103,7 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
       method,
       url: '/v1/links/:id',
       config: { scope: 'links:write' },
-      preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
+      preValidation: resourceFirst((req, id) => links.get(principalOf(req), id)),
       schema: {
         tags,
         security,
