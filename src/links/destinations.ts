@@ -28,7 +28,7 @@ export function normalizeDestination(destination: string, param = 'destination')
 }
 
 /** A check of where a normalized destination leads through this service's own short links. */
-export type ChainCheck = (destination: string, domain: string, path: string, id?: string, param?: string) => Promise<void>
+type ChainCheck = (destination: string, domain: string, path: string, id?: string, param?: string) => Promise<void>
 
 /**
  * Follows the destination through this service's own short links (on any of its names: default and

@@ -198,4 +198,3 @@ export function createLinkWrites(deps: LinkWritesDeps) {
 
   return { toObject, invalidate, checkRedirectChain, controlChanges, prepareCreate, confirmDomainAfterWrite, insertWithRandomPath, insert }
 }
-export type LinkWrites = ReturnType<typeof createLinkWrites>
