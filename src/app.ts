@@ -91,7 +91,7 @@ export async function buildApp(c: Container): Promise<App> {
     config,
     trust,
     domains: c.domains,
-    links: c.links,
+    resolver: c.linkResolver,
     cache: c.redirectCache,
     sharedClickLimit: c.sharedClickLimit,
     clicks: c.clicks,
@@ -180,7 +180,7 @@ export async function buildApp(c: Container): Promise<App> {
   ])
 
   opsRoutes(app, { storage: c.storage, health: c.databaseHealth, metrics: c.metrics })
-  linksRoutes(app, { links: c.links })
+  linksRoutes(app, { links: c.links, bulk: c.linksBulk })
   statsRoutes(app, { stats: c.stats, links: c.links })
   portingRoutes(app, { links: c.links, stats: c.stats })
   qrRoutes(app, { qr: c.qr, links: c.links })

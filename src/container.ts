@@ -13,6 +13,9 @@ import { createIdempotencyRepository } from './idempotency/idempotency.repositor
 import { createIdempotencyService } from './idempotency/idempotency.service.js'
 import { createClickCounter } from './links/link-controls.js'
 import { createLinksRepository } from './links/links.repository.js'
+import { createLinksBulk } from './links/links.bulk.js'
+import { createLinkResolver } from './links/link-resolver.js'
+import type { LinkWritesDeps } from './links/link-writes.js'
 import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
 import { createSharedClickLimit } from './links/shared-click-limit.js'
@@ -163,10 +166,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const clickCounter = createClickCounter()
   // Every scrypt of the process, in turn per owner and per client (links/password-hashing.ts).
   const passwordHashing = createPasswordHashing()
-  const links = createLinksService({
-    repo: createLinksRepository(db),
-    countHumanClicks: (linkId) => statsRepo.humanClicks(linkId),
-    clickCounter,
+  const linksRepo = createLinksRepository(db)
+  const linkWrites: LinkWritesDeps = {
+    repo: linksRepo,
     hashPassword: passwordHashing.hash,
     domains,
     cache: redirectCache,
@@ -177,13 +179,21 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onDeleted: purger.kick,
     events,
     transaction: transactional(db, createLinksRepository),
+  }
+  const links = createLinksService(linkWrites)
+  const linksBulk = createLinksBulk(linkWrites)
+  const linkResolver = createLinkResolver({
+    repo: linksRepo,
+    cache: redirectCache,
+    countHumanClicks: (linkId) => statsRepo.humanClicks(linkId),
+    clickCounter,
   })
   // maxClicks across instances: one atomic count per limited link in Redis, where there is one.
   const sharedClickLimit =
     redis && createSharedClickLimit({ redis: redis.client, keyPrefix: redisKeys(config.redisPrefix).clickLimit, onError: () => metrics.countRedisError() })
   const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock, events })
   const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
-  const porting = createPortingService({ links, domains })
+  const porting = createPortingService({ links: linksBulk, domains })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue, perOwner: config.qrPerOwner })
   const qr = createQrService({ links, renderer: qrRenderer })
   const clicks = new ClickBuffer({
@@ -256,6 +266,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     idempotency,
     domains,
     links,
+    linksBulk,
+    linkResolver,
     purger,
     conversations,
     clicks,

@@ -27,7 +27,7 @@ const message = Type.Ref('Message')
 
 /** Conversations and their messages: bare objects, no envelope (API.md section 4). */
 export function conversationsRoutes(app: App, { conversations }: { conversations: ConversationsService }): void {
-  const ownConversation = resourceFirst((req, params) => conversations.get(principalOf(req), params.id as string))
+  const ownConversation = resourceFirst((req, id) => conversations.get(principalOf(req), id))
   app.get(
     '/v1/conversations',
     {

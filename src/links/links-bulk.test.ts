@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { CHROME } from '../../test/factories.js'
-import { BULK_PASSWORD_LIMIT } from './links.service.js'
+import { BULK_PASSWORD_LIMIT } from './links.bulk.js'
 
 for (const backend of backends) {
   describe(`bulk links (${backend})`, () => {

@@ -17,6 +17,7 @@ import {
   ListLinksQuery,
   UpdateLinkBody,
 } from './links.schemas.js'
+import type { LinksBulk } from './links.bulk.js'
 import type { LinksService } from './links.service.js'
 import { notALinkBody } from './links.errors.js'
 import { principalOf } from '../http/auth.js'
@@ -26,7 +27,7 @@ const tags = ['links']
 export const BULK_BODY_LIMIT = 4 * 1024 * 1024
 const security = [{ bearer: [] }]
 
-export function linksRoutes(app: App, { links }: { links: LinksService }): void {
+export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bulk: LinksBulk }): void {
   app.get(
     '/v1/links',
     {
@@ -69,7 +70,7 @@ export function linksRoutes(app: App, { links }: { links: LinksService }): void 
         if (typeof item !== 'object' || item === null || Array.isArray(item)) return { error: notALinkBody() }
         return checkItem(item) ? { input: item as CreateLinkBody } : { error: toValidationError(checkItem.errors as FastifySchemaValidationError[], '') }
       })
-      return { success: true as const, data: await links.createMany(principalOf(req), items) }
+      return { success: true as const, data: await bulk.createMany(principalOf(req), items) }
     },
   )
 
@@ -85,7 +86,7 @@ export function linksRoutes(app: App, { links }: { links: LinksService }): void 
         response: { 200: BulkDeleteEnvelope, ...errorResponses },
       },
     },
-    async (req) => ({ success: true as const, data: await links.deleteMany(principalOf(req), req.body.ids) }),
+    async (req) => ({ success: true as const, data: await bulk.deleteMany(principalOf(req), req.body.ids) }),
   )
 
   app.get(
@@ -102,7 +103,7 @@ export function linksRoutes(app: App, { links }: { links: LinksService }): void 
       method,
       url: '/v1/links/:id',
       config: { scope: 'links:write' },
-      preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
+      preValidation: resourceFirst((req, id) => links.get(principalOf(req), id)),
       schema: {
         tags,
         security,

@@ -3,25 +3,18 @@ import { performance } from 'node:perf_hooks'
 import type { Config } from '../config.js'
 import type { DomainsService } from '../domains/domains.service.js'
 import type { Faults } from '../ops/faults.js'
-import { clientAddress, clientBlock, type TrustFunction } from '../http/client-address.js'
+import { clientAddress, type TrustFunction } from '../http/client-address.js'
 import type { Metrics } from '../ops/metrics.js'
 import type { Clock } from '../shared/clock.js'
 import type { ClickRecorder, Visit } from '../stats/clicks.js'
 import { isExpired, isHumanVisit, markSpent, matchRule, type Controls } from './link-controls.js'
-import { firstSegment, QR_MARKER, RESERVED_SEGMENTS, type LinksService } from './links.service.js'
-import { HashingBusy } from './password-hashing.js'
-import { createPasswordGate, isCrossSiteForm, type PasswordGate } from './redirect.password.js'
+import type { LinkResolver } from './link-resolver.js'
+import { createPasswordForm } from './redirect.password.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
-import { continuePage, EXPIRED_PAGE, passwordPage, sendPage, writeHead } from './redirect.pages.js'
+import { continuePage, passwordPage, sendExpired, sendNotFound, sendPage, sendRedirect, writeHead } from './redirect.pages.js'
 import type { SharedClickLimit } from './shared-click-limit.js'
+import { firstSegment, QR_MARKER, RESERVED_SEGMENTS } from './short-paths.js'
 import { isDatabaseUnavailable } from '../storage/errors.js'
-
-const NOT_FOUND_PAGE =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link not found</title></head>' +
-  '<body style="font-family:system-ui,sans-serif;text-align:center;padding:4rem">' +
-  '<h1>Link not found</h1><p>This short link does not exist or has been removed.</p></body></html>'
-// The page has no script and only inline styles: nothing else may load or run in it.
-const NOT_FOUND_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 /**
  * The redirect, answered before Fastify's router runs (installed through `serverFactory`). It owns
@@ -35,7 +28,7 @@ export function createRedirectHandler(deps: {
   /** The trust rule Fastify's `req.ip` follows too (http/client-address.ts). */
   trust: TrustFunction
   domains: DomainsService
-  links: LinksService
+  resolver: LinkResolver
   cache: RedirectCache
   /** maxClicks counted across instances, with Redis (shared-click-limit.ts). */
   sharedClickLimit?: SharedClickLimit
@@ -49,8 +42,8 @@ export function createRedirectHandler(deps: {
   /** A lookup met the database unavailable: logged once per outage (storage/health.ts). */
   onDatabaseUnavailable: (error: unknown) => void
 }) {
-  const { config, trust, domains, links, cache, sharedClickLimit, clicks, metrics, faults, clock } = deps
-  const gate: PasswordGate = createPasswordGate(deps.verifyPassword)
+  const { config, trust, domains, resolver, cache, sharedClickLimit, clicks, metrics, faults, clock } = deps
+  const passwordForm = createPasswordForm({ verify: deps.verifyPassword, trust })
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown, started: number) => {
     faults.failRequest('redirect', req, res, error)
@@ -60,8 +53,7 @@ export function createRedirectHandler(deps: {
   /** The redirect itself, and the visit handed to the click recorder (`counted` towards maxClicks: admit). */
   function redirect(req: IncomingMessage, res: ServerResponse, target: RedirectTarget, destination: string, status: number, query: string, counted: boolean) {
     const visitQuery = query === '' ? undefined : applyVisitQuery(destination, query)
-    writeHead(req, res, status, ['Location', visitQuery?.location ?? destination, 'Cache-Control', 'private, no-store', 'Content-Length', '0'])
-    res.end()
+    sendRedirect(req, res, status, visitQuery?.location ?? destination)
     const visit: Visit = {
       linkId: target.linkId,
       at: clock.now(),
@@ -74,7 +66,7 @@ export function createRedirectHandler(deps: {
       slot: target.clickSlot,
     }
     // A counted visit counts towards the limit once it is recorded (not dropped).
-    if (clicks.record(visit, counted) && counted) links.countVisit(target)
+    if (clicks.record(visit, counted) && counted) resolver.countVisit(target)
   }
 
   /**
@@ -95,38 +87,9 @@ export function createRedirectHandler(deps: {
       .then((taken) => {
         if (taken !== false) return redirect(req, res, target, destination, status, query, true)
         markSpent(controls)
-        sendExpired(req, res, controls)
+        sendExpired(req, res, controls.expiredUrl)
       })
       .catch((error: unknown) => fail(req, res, error, started))
-  }
-
-  function answerNotFound(req: IncomingMessage, res: ServerResponse) {
-    if (config.notFoundUrl !== undefined) {
-      writeHead(req, res, 302, ['Location', config.notFoundUrl, 'Cache-Control', 'private, no-store', 'Content-Length', '0'])
-      res.end()
-    } else {
-      writeHead(req, res, 404, [
-        'Content-Type',
-        'text/html; charset=utf-8',
-        'Content-Security-Policy',
-        NOT_FOUND_CSP,
-        'Cache-Control',
-        'no-store',
-        'Content-Length',
-        Buffer.byteLength(NOT_FOUND_PAGE),
-      ])
-      res.end(req.method === 'HEAD' ? undefined : NOT_FOUND_PAGE)
-    }
-  }
-
-  /** An expired link (past expiresAt, or maxClicks reached): to expiredUrl (302), else 410 with a page. The visit is not recorded. */
-  function sendExpired(req: IncomingMessage, res: ServerResponse, controls: Controls) {
-    if (controls.expiredUrl !== undefined) {
-      writeHead(req, res, 302, ['Location', controls.expiredUrl, 'Cache-Control', 'private, no-store', 'Content-Length', '0'])
-      res.end()
-    } else {
-      sendPage(req, res, 410, EXPIRED_PAGE)
-    }
   }
 
   /** The destination the link's rules pick for this visit, else its own. */
@@ -135,7 +98,7 @@ export function createRedirectHandler(deps: {
 
   function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, path: string, query: string, started: number) {
     // A limited link's click count, when stale, is read again before the visit is answered.
-    const refreshing = target && target.controls?.clicks !== undefined ? links.refreshClickCount(target, clock.now()) : undefined
+    const refreshing = target && target.controls?.clicks !== undefined ? resolver.refreshClickCount(target, clock.now()) : undefined
     if (refreshing !== undefined) {
       refreshing.then(() => answer(req, res, target, path, query, started)).catch((error: unknown) => fail(req, res, error, started))
       return
@@ -144,20 +107,19 @@ export function createRedirectHandler(deps: {
       const controls = target.controls
       // A link that uses no control: what the redirect always did, at the link's status.
       if (controls === undefined) redirect(req, res, target, target.destination, target.status, query, false)
-      else if (isExpired(controls, clock.now())) sendExpired(req, res, controls)
+      // An expired link's visit is not recorded.
+      else if (isExpired(controls, clock.now())) sendExpired(req, res, controls.expiredUrl)
       else if (controls.passwordHash !== undefined) sendPage(req, res, 200, passwordPage(''))
       else admit(req, res, target, controls, target.status, path, query)
     } else {
-      answerNotFound(req, res)
+      sendNotFound(req, res, config.notFoundUrl)
     }
     metrics.observeRedirect(target ? 'found' : 'not_found', started)
   }
 
   /**
    * The password form's POST to the short URL of a protected link: 303 to the destination (never
-   * 307/308, which would send the password on to it) when the password matches, else 401 with the
-   * form again. Failed tries are limited per link and client address block (redirect.password.ts);
-   * a POST from another site's page is refused (403) before it counts.
+   * 307/308, which would send the password on to it) once the form is accepted (redirect.password.ts).
    */
   async function answerPost(
     req: IncomingMessage,
@@ -167,34 +129,9 @@ export function createRedirectHandler(deps: {
     path: string,
     query: string,
   ) {
-    await links.refreshClickCount(target, clock.now())
-    if (isExpired(controls, clock.now())) return sendExpired(req, res, controls)
-    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
-    if (contentType !== 'application/x-www-form-urlencoded') return sendPage(req, res, 415, passwordPage('Send the form as application/x-www-form-urlencoded.'))
-    const body = await readBody(req, PASSWORD_BODY_LIMIT)
-    if (body === undefined) {
-      res.setHeader('Connection', 'close')
-      return sendPage(req, res, 413, passwordPage('The form is too large.'))
-    }
-    if (isCrossSiteForm(req)) return sendPage(req, res, 403, passwordPage('This form can only be sent from its own page. Enter the password here.'))
-    const address = clientAddress(req, trust)
-    const client = address === undefined ? 'unknown' : clientBlock(address)
-    const retryAfter = gate.blockedFor(target.linkId, client)
-    if (retryAfter > 0) {
-      res.setHeader('Retry-After', String(retryAfter))
-      return sendPage(req, res, 429, passwordPage('Too many wrong passwords. Try again later.'))
-    }
-    const password = new URLSearchParams(body).get('password') ?? ''
-    let right: boolean
-    try {
-      right = await gate.check(target.linkId, client, password, controls.passwordHash)
-    } catch (error) {
-      if (!(error instanceof HashingBusy)) throw error
-      res.setHeader('Retry-After', '1')
-      return sendPage(req, res, 429, passwordPage('Too many tries at once. Try again in a moment.'))
-    }
-    if (!right) return sendPage(req, res, 401, passwordPage('Wrong password.'))
-    admit(req, res, target, controls, 303, path, query)
+    await resolver.refreshClickCount(target, clock.now())
+    if (isExpired(controls, clock.now())) return sendExpired(req, res, controls.expiredUrl)
+    if (await passwordForm(req, res, target.linkId, controls.passwordHash)) admit(req, res, target, controls, 303, path, query)
   }
 
   /**
@@ -204,7 +141,7 @@ export function createRedirectHandler(deps: {
    */
   function handlePost(req: IncomingMessage, res: ServerResponse, host: string, path: string, query: string, fallback: Fallback) {
     const cached = cache.get(host, path)
-    const target = cached !== undefined ? Promise.resolve(cached) : links.lookup(host, path)
+    const target = cached !== undefined ? Promise.resolve(cached) : resolver.lookup(host, path)
     target
       .then((t) => {
         const controls = t ? t.controls : undefined
@@ -243,7 +180,7 @@ export function createRedirectHandler(deps: {
         fail(req, res, error, started)
       }
     } else {
-      links
+      resolver
         .lookup(host, path)
         .then(
           (target) => answer(req, res, target, path, query, started),
@@ -265,26 +202,6 @@ export function createRedirectHandler(deps: {
 
 /** Where a request the redirect does not answer goes (Fastify's handler). */
 type Fallback = (req: IncomingMessage, res: ServerResponse) => void
-
-const PASSWORD_BODY_LIMIT = 4096
-
-/** The request body as text, or undefined beyond `limit` bytes (reading stops there). */
-function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > limit) {
-        req.removeAllListeners('data')
-        req.pause()
-        resolve(undefined)
-      } else chunks.push(chunk)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
-}
 
 /**
  * The visit's query merged into the destination's (the visit's values win), parsed once: the QR

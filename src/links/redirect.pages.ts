@@ -6,7 +6,13 @@ const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'
 const PAGE_STYLE = 'font-family:system-ui,sans-serif;text-align:center;padding:4rem'
 const HEAD = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">'
 
-export const EXPIRED_PAGE =
+const NOT_FOUND_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link not found</title></head>' +
+  `<body style="${PAGE_STYLE}"><h1>Link not found</h1><p>This short link does not exist or has been removed.</p></body></html>`
+// The not-found page has no form either: nothing may be posted from it.
+const NOT_FOUND_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+const EXPIRED_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link expired</title></head>' +
   `<body style="${PAGE_STYLE}"><h1>Link expired</h1><p>This short link has expired.</p></body></html>`
 
@@ -59,4 +65,32 @@ export function sendPage(req: IncomingMessage, res: ServerResponse, status: numb
     Buffer.byteLength(page),
   ])
   res.end(req.method === 'HEAD' ? undefined : page)
+}
+
+/** A redirect the handler answers, never cached: the body is empty, `Location` says where. */
+export function sendRedirect(req: IncomingMessage, res: ServerResponse, status: number, location: string) {
+  writeHead(req, res, status, ['Location', location, 'Cache-Control', 'private, no-store', 'Content-Length', '0'])
+  res.end()
+}
+
+/** No link at the path: to LINKLINE_NOT_FOUND_URL (302) when set, else 404 with a page. */
+export function sendNotFound(req: IncomingMessage, res: ServerResponse, notFoundUrl: string | undefined) {
+  if (notFoundUrl !== undefined) return sendRedirect(req, res, 302, notFoundUrl)
+  writeHead(req, res, 404, [
+    'Content-Type',
+    'text/html; charset=utf-8',
+    'Content-Security-Policy',
+    NOT_FOUND_CSP,
+    'Cache-Control',
+    'no-store',
+    'Content-Length',
+    Buffer.byteLength(NOT_FOUND_PAGE),
+  ])
+  res.end(req.method === 'HEAD' ? undefined : NOT_FOUND_PAGE)
+}
+
+/** An expired link (past expiresAt, or maxClicks reached): to its expiredUrl (302), else 410 with a page. */
+export function sendExpired(req: IncomingMessage, res: ServerResponse, expiredUrl: string | undefined) {
+  if (expiredUrl !== undefined) sendRedirect(req, res, 302, expiredUrl)
+  else sendPage(req, res, 410, EXPIRED_PAGE)
 }

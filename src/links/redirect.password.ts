@@ -1,5 +1,8 @@
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LRUCache } from 'lru-cache'
+import { clientAddress, clientBlock, type TrustFunction } from '../http/client-address.js'
+import { HashingBusy } from './password-hashing.js'
+import { passwordPage, sendPage } from './redirect.pages.js'
 
 /** Wrong passwords allowed per link and client (an IPv4 address or an IPv6 /64) within WINDOW_MS, before 429. */
 export const PASSWORD_TRIES = 10
@@ -12,7 +15,7 @@ const WINDOW_MS = 15 * 60 * 1000
  * password too), until the window ends. Kept in this process (bounded: the least recent pairs go
  * first); with several instances each keeps its own count (docs/api.md).
  */
-export function createPasswordGate(verify: (client: string, password: string, hash: string) => Promise<boolean>) {
+function createPasswordGate(verify: (client: string, password: string, hash: string) => Promise<boolean>) {
   const failures = new LRUCache<string, { count: number; until: number }>({ max: 100_000 })
   const key = (linkId: string, client: string) => `${linkId}\n${client}`
 
@@ -48,7 +51,6 @@ export function createPasswordGate(verify: (client: string, password: string, ha
     },
   }
 }
-export type PasswordGate = ReturnType<typeof createPasswordGate>
 
 /**
  * Whether a form POST comes from a page of another site: a browser says so in Sec-Fetch-Site (only
@@ -64,4 +66,72 @@ export function isCrossSiteForm(req: IncomingMessage): boolean {
   const origin = req.headers.origin
   if (origin === undefined || origin === 'null') return false
   return !URL.canParse(origin) || new URL(origin).host !== (req.headers.host ?? '').toLowerCase()
+}
+
+const PASSWORD_BODY_LIMIT = 4096
+
+/**
+ * The password form's POST to the short URL of a protected link: whether it carries the link's
+ * password. Every other outcome is answered here, with the form again: 415 and 413 for a body that
+ * is not the form's, 403 for a POST from another site's page (before it counts), 429 past the tries
+ * allowed per link and client address block (or while too many hashes wait), 401 for a wrong password.
+ */
+export function createPasswordForm(deps: {
+  /** The check of a password against its hash, through the process's fair hashing queue (password-hashing.ts). */
+  verify: (client: string, password: string, hash: string) => Promise<boolean>
+  /** The trust rule Fastify's `req.ip` follows too (http/client-address.ts). */
+  trust: TrustFunction
+}) {
+  const gate = createPasswordGate(deps.verify)
+  return async function accepts(req: IncomingMessage, res: ServerResponse, linkId: string, passwordHash: string): Promise<boolean> {
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
+    if (contentType !== 'application/x-www-form-urlencoded') return refuse(req, res, 415, 'Send the form as application/x-www-form-urlencoded.')
+    const body = await readBody(req, PASSWORD_BODY_LIMIT)
+    if (body === undefined) {
+      res.setHeader('Connection', 'close')
+      return refuse(req, res, 413, 'The form is too large.')
+    }
+    if (isCrossSiteForm(req)) return refuse(req, res, 403, 'This form can only be sent from its own page. Enter the password here.')
+    const address = clientAddress(req, deps.trust)
+    const client = address === undefined ? 'unknown' : clientBlock(address)
+    const retryAfter = gate.blockedFor(linkId, client)
+    if (retryAfter > 0) {
+      res.setHeader('Retry-After', String(retryAfter))
+      return refuse(req, res, 429, 'Too many wrong passwords. Try again later.')
+    }
+    const password = new URLSearchParams(body).get('password') ?? ''
+    let right: boolean
+    try {
+      right = await gate.check(linkId, client, password, passwordHash)
+    } catch (error) {
+      if (!(error instanceof HashingBusy)) throw error
+      res.setHeader('Retry-After', '1')
+      return refuse(req, res, 429, 'Too many tries at once. Try again in a moment.')
+    }
+    return right || refuse(req, res, 401, 'Wrong password.')
+  }
+}
+
+/** The form again, with the reason it was not accepted. */
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string): false {
+  sendPage(req, res, status, passwordPage(message))
+  return false
+}
+
+/** The request body as text, or undefined beyond `limit` bytes (reading stops there). */
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        req.removeAllListeners('data')
+        req.pause()
+        resolve(undefined)
+      } else chunks.push(chunk)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
 }

@@ -41,7 +41,7 @@ export function portingRoutes(app: App, { links, stats }: { links: LinksService;
     '/v1/links/:id/clicks',
     {
       config: { scope: 'links:read' },
-      preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
+      preValidation: resourceFirst((req, id) => links.get(principalOf(req), id)),
       schema: {
         tags,
         security,

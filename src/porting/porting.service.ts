@@ -2,7 +2,7 @@ import { Compile } from 'typebox/compile'
 import type { DomainsService } from '../domains/domains.service.js'
 import { AppError } from '../shared/errors.js'
 import { isPasswordHash } from '../links/link-password.js'
-import type { ImportInput, LinksService } from '../links/links.service.js'
+import type { ImportInput, LinksBulk } from '../links/links.bulk.js'
 import { CreateLinkBody } from '../links/links.schemas.js'
 import type { LinkRow } from '../links/links.table.js'
 import type { Principal } from '../tokens/tokens.service.js'
@@ -56,7 +56,7 @@ function toCreateInput(record: ImportRecord): { input: ImportInput } | { param: 
   return { param, reason }
 }
 
-export function createPortingService(deps: { links: LinksService; domains: DomainsService }) {
+export function createPortingService(deps: { links: LinksBulk; domains: DomainsService }) {
   /** Whether a host of another service is one of the owner's domains here (default, or custom and verified). */
   async function ownDomain(principal: Principal, host: string, known: Map<string, string | undefined>): Promise<string | undefined> {
     if (!known.has(host)) {

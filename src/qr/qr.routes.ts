@@ -20,7 +20,7 @@ export function qrRoutes(app: App, { qr, links }: { qr: QrService; links: LinksS
         querystring: QrQuery,
         response: { ...QrResponses, ...errorResponses },
       },
-      preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
+      preValidation: resourceFirst((req, id) => links.get(principalOf(req), id)),
     },
     async (req, reply) => {
       // Ajv filled in every default, so each option is present.

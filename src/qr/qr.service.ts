@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { LinksService } from '../links/links.service.js'
-import { QR_MARKER } from '../links/links.service.js'
+import { QR_MARKER } from '../links/short-paths.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import type { QrRenderer } from './qr-render.pool.js'
 import { invisibleCode } from './qr.errors.js'

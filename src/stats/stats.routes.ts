@@ -20,7 +20,7 @@ export function statsRoutes(app: App, { stats, links }: { stats: StatsService; l
         querystring: StatsQuery,
         response: { 200: StatsEnvelope, ...errorResponses },
       },
-      preValidation: resourceFirst((req, params) => links.get(principalOf(req), params.id as string)),
+      preValidation: resourceFirst((req, id) => links.get(principalOf(req), id)),
     },
     async (req) => ({ success: true as const, data: await stats.get(principalOf(req), req.params.id, req.query) }),
   )

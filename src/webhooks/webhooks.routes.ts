@@ -22,7 +22,7 @@ const tags = ['webhooks']
 const security = [{ bearer: [] }]
 
 export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksService }): void {
-  const owned = resourceFirst((req, params) => webhooks.get(principalOf(req), params.id as string))
+  const owned = resourceFirst((req, id) => webhooks.get(principalOf(req), id))
 
   app.post(
     '/v1/webhooks',
@@ -128,9 +128,7 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
     '/v1/webhooks/:id/deliveries/:delivery_id/retry',
     {
       config: { scope: 'webhooks:write' },
-      preValidation: resourceFirst(async (req, params) => {
-        await webhooks.get(principalOf(req), params.id as string)
-      }),
+      preValidation: owned,
       schema: {
         tags,
         security,

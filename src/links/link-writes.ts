@@ -1,0 +1,201 @@
+import type { DomainsService } from '../domains/domains.service.js'
+import type { Clock } from '../shared/clock.js'
+import { newId, randomBase62 } from '../shared/ids.js'
+import { isUniqueViolation } from '../storage/errors.js'
+import type { Principal } from '../tokens/tokens.service.js'
+import type { Transactional } from '../storage/transaction.js'
+import type { EventRecorder } from '../webhooks/events.js'
+import { createChainCheck, normalizeDestination } from './destinations.js'
+import { hashPassword } from './link-password.js'
+import { expiresAtInvalid, pathTaken } from './links.errors.js'
+import type { LinksRepository } from './links.repository.js'
+import type { CreateLinkBody, LinkObject, LinkRule } from './links.schemas.js'
+import type { LinkRow } from './links.table.js'
+import type { RedirectCache } from './redirect.cache.js'
+import { checkPath } from './short-paths.js'
+
+/** What the links service and the bulk operations are built from (the container hands both the same). */
+export type LinkWritesDeps = {
+  repo: LinksRepository
+  domains: DomainsService
+  cache: RedirectCache
+  clock: Clock
+  shortUrlScheme: 'http' | 'https'
+  /** Told after a link's (domain, path) changed or went away, so that other instances can drop it too. */
+  onInvalidate?: (domain: string, path: string) => Promise<void>
+  /** Told after links of many (domain, path) moved at once: every redirect cache, on every instance, starts afresh. */
+  onInvalidateAll?: () => Promise<void>
+  /** Told after a link became a tombstone, so that the background purge removes what it held. */
+  onDeleted?: () => void
+  /** A new password's hash, computed for its owner (the container's fair queue: password-hashing.ts). */
+  hashPassword?: (ownerId: string, password: string) => Promise<string>
+  /** Webhook events, recorded in the transaction of each change (webhooks/events.ts). */
+  events: EventRecorder
+  transaction: Transactional<LinksRepository>
+}
+
+/** The controls' columns, as create and update write them. */
+export type ControlChanges = Partial<Pick<LinkRow, 'redirect_type' | 'expires_at' | 'max_clicks' | 'expired_url' | 'password_hash' | 'rules'>>
+type ControlsInput = Pick<CreateLinkBody, 'redirectType' | 'expiresAt' | 'maxClicks' | 'expiredUrl' | 'password' | 'rules' | 'tags'>
+
+const RANDOM_PATH_LENGTH = 7
+const RANDOM_PATH_ATTEMPTS = 5
+export const randomPath = () => `/${randomBase62(RANDOM_PATH_LENGTH)}`
+
+/**
+ * What every write of links shares, single or bulk: the link object, the checks and columns of a
+ * create, the inserts with their link.created event, and the cache invalidation after a write.
+ */
+export function createLinkWrites(deps: LinkWritesDeps) {
+  const { repo, domains, cache, clock } = deps
+  const hash = deps.hashPassword ?? ((_ownerId: string, password: string) => hashPassword(password))
+  const checkRedirectChain = createChainCheck({ domains, repo })
+
+  const toObject = (row: LinkRow, tags: readonly string[] = []): LinkObject => ({
+    id: row.id,
+    title: row.title,
+    domain: row.domain,
+    path: row.path,
+    destination: row.destination,
+    shortUrl: `${deps.shortUrlScheme}://${row.domain}${row.path}`,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    ownerId: row.owner_id,
+    schemaVersion: '1',
+    redirectType: row.redirect_type,
+    expiresAt: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
+    maxClicks: row.max_clicks,
+    expiredUrl: row.expired_url,
+    hasPassword: row.password_hash !== null,
+    rules: row.rules === null ? null : (JSON.parse(row.rules) as LinkRule[]),
+    tags: [...tags],
+  })
+
+  // Awaited before the response, so that the very next request, on any instance, sees the write.
+  const invalidate = async (domain: string, path: string) => {
+    cache.invalidate(domain, path)
+    await deps.onInvalidate?.(domain, path)
+  }
+
+  /**
+   * The control fields sent, as columns: URLs normalized and checked like destination (a rule or the
+   * expired URL may not loop back to the link either), the password hashed last, once all else passed.
+   */
+  async function controlChanges(
+    ownerId: string,
+    input: ControlsInput,
+    domain: string,
+    path: string,
+    id?: string,
+  ): Promise<{ changes: ControlChanges; tags: string[] | undefined }> {
+    const changes: ControlChanges = {}
+    if (input.redirectType !== undefined) changes.redirect_type = input.redirectType
+    if (input.expiresAt !== undefined) {
+      const at = input.expiresAt === null ? null : Date.parse(input.expiresAt)
+      if (at !== null && !Number.isFinite(at)) throw expiresAtInvalid()
+      changes.expires_at = at
+    }
+    if (input.maxClicks !== undefined) changes.max_clicks = input.maxClicks
+    if (input.expiredUrl !== undefined && input.expiredUrl !== null) {
+      changes.expired_url = normalizeDestination(input.expiredUrl, 'expiredUrl')
+      await checkRedirectChain(changes.expired_url, domain, path, id, 'expiredUrl')
+    } else if (input.expiredUrl === null) changes.expired_url = null
+    if (input.rules !== undefined && input.rules !== null) {
+      const rules: LinkRule[] = []
+      for (const [i, rule] of input.rules.entries()) {
+        const param = `rules[${i}][destination]`
+        const destination = normalizeDestination(rule.destination, param)
+        await checkRedirectChain(destination, domain, path, id, param)
+        const { device, os, country, language } = rule.when
+        rules.push({
+          when: {
+            ...(device && { device: [...new Set(device)] }),
+            ...(os && { os: [...new Set(os)] }),
+            ...(country && { country: [...new Set(country.map((c) => c.toUpperCase()))] }),
+            ...(language && { language: [...new Set(language.map((l) => l.toLowerCase()))] }),
+          },
+          destination,
+        })
+      }
+      changes.rules = JSON.stringify(rules)
+    } else if (input.rules === null) changes.rules = null
+    if (input.password !== undefined) changes.password_hash = input.password === null ? null : await hash(ownerId, input.password)
+    return { changes, tags: input.tags === undefined ? undefined : [...new Set(input.tags)].sort() }
+  }
+
+  /** Everything create checks and computes before the write; the path stays unset when it is to be random. */
+  async function prepareCreate(
+    principal: Principal,
+    input: CreateLinkBody,
+  ): Promise<{ base: Omit<LinkRow, 'path'>; path: string | undefined; tags: string[] }> {
+    const domain = await domains.resolveForOwner(principal, input.domain)
+    if (input.path !== undefined) checkPath(input.path)
+    const destination = normalizeDestination(input.destination)
+    await checkRedirectChain(destination, domain, input.path ?? '')
+    const { changes, tags } = await controlChanges(principal.ownerId, input, domain, input.path ?? '')
+    const now = clock.now()
+    const base: Omit<LinkRow, 'path'> = {
+      id: newId('lnk'),
+      owner_id: principal.ownerId,
+      domain,
+      destination,
+      title: input.title ?? null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      redirect_type: 302,
+      expires_at: null,
+      max_clicks: null,
+      expired_url: null,
+      password_hash: null,
+      rules: null,
+      ...changes,
+    }
+    return { base, path: input.path, tags: tags ?? [] }
+  }
+
+  /**
+   * The domain was checked before the write, outside any transaction: a delete of the domain may have
+   * run in between without seeing this link. Confirming afterwards waits for such a delete (its
+   * transaction holds the domain row) and, when the domain is gone, undoes the write.
+   */
+  async function confirmDomainAfterWrite(principal: Principal, domain: string, undo: () => Promise<unknown>) {
+    try {
+      await domains.confirmForLink(principal, domain)
+    } catch (error) {
+      await undo()
+      throw error
+    }
+  }
+
+  /** Inserts the link (and its tags) and records its link.created event in the same transaction. */
+  const insertRecorded = (row: LinkRow, tags: readonly string[]) =>
+    deps.transaction(async (tx, trx) => {
+      await tx.insert(row, tags)
+      await deps.events.record(trx, row.owner_id, 'link.created', toObject(row, tags))
+    })
+
+  async function insertWithRandomPath(row: Omit<LinkRow, 'path'>, tags: readonly string[] = []): Promise<LinkRow> {
+    for (let attempt = 1; ; attempt++) {
+      const candidate = { ...row, path: randomPath() }
+      try {
+        await insertRecorded(candidate, tags)
+        return candidate
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt === RANDOM_PATH_ATTEMPTS) throw error
+      }
+    }
+  }
+
+  async function insert(row: LinkRow, tags: readonly string[] = []): Promise<LinkRow> {
+    try {
+      await insertRecorded(row, tags)
+    } catch (error) {
+      if (isUniqueViolation(error)) throw pathTaken(row.domain, row.path)
+      throw error
+    }
+    return row
+  }
+
+  return { toObject, invalidate, checkRedirectChain, controlChanges, prepareCreate, confirmDomainAfterWrite, insertWithRandomPath, insert }
+}
