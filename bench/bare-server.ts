@@ -4,7 +4,7 @@ import { redirectLinks } from './seed.js'
 
 /**
  * The reference: the least a Node process can do to answer the same redirects — node:http, a Map
- * lookup, and the headers Linkline's contract requires on a redirect (Location, Cache-Control,
+ * lookup, and the headers Linkline's API requires on a redirect (Location, Cache-Control,
  * Content-Length: 0, an X-Request-Id echoed or generated). No database, no metrics, no clicks.
  * Usage: node dist/bench/bare-server.js <link count>  (PORT from the environment)
  */

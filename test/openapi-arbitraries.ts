@@ -252,7 +252,7 @@ function resolveDeep(value: unknown, resolve: Resolve): unknown {
   return value
 }
 
-/** Form and query encoding of the contract: `key[sub]=v` for objects, repeated keys for arrays, `''` for null. */
+/** The API's form and query encoding: `key[sub]=v` for objects, repeated keys for arrays, `''` for null. */
 function appendParams(params: URLSearchParams, key: string, value: unknown, nested = false): void {
   if (value === null) params.append(key, '')
   else if (Array.isArray(value))

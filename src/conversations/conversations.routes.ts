@@ -25,7 +25,7 @@ const write = { scope: 'conversations:write' as const }
 const conversation = Type.Ref('Conversation')
 const message = Type.Ref('Message')
 
-/** Conversations and their messages: bare objects, no envelope (API.md section 4). */
+/** Conversations and their messages: bare objects, no envelope (docs/api/conversations.md). */
 export function conversationsRoutes(app: App, { conversations }: { conversations: ConversationsService }): void {
   const ownConversation = resourceFirst((req, id) => conversations.get(principalOf(req), id))
   app.get(

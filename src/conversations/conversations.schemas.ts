@@ -39,7 +39,7 @@ export const MessageObject = Type.Object(
 )
 export type MessageObject = Static<typeof MessageObject>
 
-// Ids in the path carry no constraint: any id that names nothing is 404 (docs/api.md).
+// Ids in the path carry no constraint: any id that names nothing is 404 (docs/api/README.md#conventions).
 export const ConversationIdParams = Type.Object({ id: Type.String() })
 export const MessageIdParams = Type.Object({ id: Type.String(), message_id: Type.String() })
 

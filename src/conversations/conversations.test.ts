@@ -544,7 +544,7 @@ for (const backend of backends) {
           created.push(await createId(fields, owner))
         }
         // Spread the history over time (the API cannot backdate): groups of three share a second,
-        // so that the id breaks ties, as the contract says.
+        // so that the id breaks ties, as the API reference says.
         const base = nowSeconds() - 10_000
         for (const [i, id] of created.entries()) {
           const at = base + Math.floor(i / 3) * 60

@@ -83,7 +83,7 @@ const withBootstrapWorkspace = (workspace: string) => (html: string) =>
   html.replace('<meta charset="utf-8">', `<meta charset="utf-8"><meta name="linkline-bootstrap-workspace" content="${escapeAttribute(workspace)}">`)
 
 /**
- * The web dashboard (API.md §11) under `/app`, on default domains, and `/` sending a person there (or
+ * The web dashboard (docs/api/sessions-and-dashboard.md#the-dashboard) under `/app`, on default domains, and `/` sending a person there (or
  * to LINKLINE_ROOT_URL). Paths under `/app` that are not files are the dashboard's own pages: they
  * get index.html, whose script routes them.
  */

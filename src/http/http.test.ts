@@ -133,7 +133,7 @@ for (const backend of backends) {
       assert.equal(r.status, 201)
       assert.equal(r.body.data.title, null, 'an empty form value for a nullable field is null')
       // JSON values keep their types: a boolean, a number and a digit string arrive as sent. Only strings
-      // are coerced (docs/api.md), so a number where a boolean belongs is refused, not converted.
+      // are coerced (docs/api/README.md#conventions), so a number where a boolean belongs is refused, not converted.
       const typed = await s.request('POST', '/v1/links', { json: { destination: 'https://json.example', title: '007' } })
       assert.equal(typed.status, 201)
       assert.equal(typed.body.data.title, '007', 'a digit string stays a string')

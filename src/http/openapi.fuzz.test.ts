@@ -31,7 +31,7 @@ const RUNS = Number(process.env.LINKLINE_FUZZ_RUNS ?? 60)
 // ajv-formats is CommonJS: its default export arrives as the module object under NodeNext.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
 
-/** The codes API.md §0 allows for each status. */
+/** The codes docs/api/README.md#errors allows for each status. */
 const ERROR_CODES: Record<number, string[]> = {
   400: ['validation_error', 'invalid_body'],
   401: ['unauthorized'],
@@ -178,13 +178,13 @@ for (const backend of backends) {
     })
     after(() => s?.close())
 
-    /** Everything the contract promises of any answer. Throws with the request and the response. */
+    /** Everything the API reference promises of any answer. Throws with the request and the response. */
     function check(op: Operation, request: GeneratedRequest, wire: WireRequest, res: Response): void {
       const context = `\n--- request\n${describeRequest(wire)}\n--- response\n${res.status} ${res.headers['content-type'] ?? ''}\n${res.text.slice(0, 800)}`
       assert.ok(res.status < 500, `5xx${context}`)
       assert.ok(res.headers['x-request-id'], `no X-Request-Id${context}`)
-      // The order of checks (API.md §0): authentication, then scope, before the route and the parameters.
-      // Only what the HTTP parser or the router refuses before any hook runs comes first (docs/api.md):
+      // The order of checks (docs/api/README.md#authentication-owners-and-scopes): authentication, then scope, before the route and the parameters.
+      // Only what the HTTP parser or the router refuses before any hook runs comes first (docs/api/README.md#conventions):
       // headers over the limit (431), a segment that is not UTF-8 or is over 1024 characters (404).
       const unreadable = res.status === 431 || (wire.path.split('?')[0] as string).split('/').some((segment) => segment.length > 1024 || !decodes(segment))
       // Signing in is the one /v1 operation open to anyone (its token comes in the body).

@@ -74,7 +74,7 @@ describe('the OpenAPI document and /docs', () => {
     assert.equal((await s.request('PUT', `/v1/links/${link.body.data.id}`, { json: examples['put /v1/links/{id}'] })).status, 200)
     const conversation = await s.request('POST', '/v1/conversations', { json: examples['post /v1/conversations'] })
     assert.equal(conversation.status, 201, JSON.stringify(conversation.body))
-    const id = conversation.body.id // conversations answer the bare object (API.md)
+    const id = conversation.body.id // conversations answer the bare object (docs/api/conversations.md)
     assert.equal((await s.request('PUT', `/v1/conversations/${id}`, { json: examples['put /v1/conversations/{id}'] })).status, 200)
     assert.equal((await s.request('POST', `/v1/conversations/${id}/messages`, { json: examples['post /v1/conversations/{id}/messages'] })).status, 201)
     assert.equal((await s.request('POST', '/v1/domains', { json: examples['post /v1/domains'] })).status, 201)

@@ -11,7 +11,7 @@ interface JsonSchema {
 }
 
 /**
- * Form values and query strings are strings, so the contract defines coercion: booleans accept
+ * Form values and query strings are strings, so the API defines coercion: booleans accept
  * true|false|1|0, integers decimal digits only, an empty string for a nullable field is null, and
  * an object parameter may come JSON-encoded. Applied to every encoding, guided by the route's schema,
  * before Ajv (which runs with its own coercion off) validates.
@@ -83,7 +83,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 const hasNul = (s: string) => s.includes('\u0000')
 const hasLoneSurrogate = (s: string) => /\p{Cs}/u.test(s)
 
-/** The parameter (in the contract's bracket notation) of the first string that `matches`, if any. */
+/** The parameter (in the API's bracket notation) of the first string that `matches`, if any. */
 export function findText(value: unknown, matches: (s: string) => boolean, param = ''): string | undefined {
   if (typeof value === 'string') return matches(value) ? param : undefined
   if (typeof value !== 'object' || value === null) return undefined
@@ -96,7 +96,7 @@ export function findText(value: unknown, matches: (s: string) => boolean, param 
 
 /**
  * preValidation hook: the NUL check, coercion, and a JSON body that is not an object is `invalid_body`.
- * An id holding NUL names no resource: 404, as the contract orders resource checks before parameters.
+ * An id holding NUL names no resource: 404, as the API orders resource checks before parameters.
  */
 export async function coerceRequest(req: FastifyRequest): Promise<void> {
   if (findText(req.params, hasNul) !== undefined) throw notFound('resource')
@@ -116,7 +116,7 @@ export async function coerceRequest(req: FastifyRequest): Promise<void> {
   }
 }
 
-/** Ajv's first error as the contract's `validation_error`, naming the offending parameter. */
+/** Ajv's first error as the API's `validation_error`, naming the offending parameter. */
 export function toValidationError(errors: FastifySchemaValidationError[], context: string): AppError {
   const error = errors[0] as FastifySchemaValidationError & { parentSchema?: Record<string, unknown> }
   const segments = (error?.instancePath ?? '').split('/').filter(Boolean)

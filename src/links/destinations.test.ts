@@ -6,7 +6,7 @@ import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { up as normalizeStoredDestinations } from '../storage/migrations/0007-normalize-destinations.js'
 
-/** What a visit of each destination must answer in `Location`: the WHATWG serialization (API.md §2). */
+/** What a visit of each destination must answer in `Location`: the WHATWG serialization (docs/api/links.md#rules-for-fields). */
 const SERIALIZED: [input: string, serialized: string][] = [
   ['https://ex.com/日本語', 'https://ex.com/%E6%97%A5%E6%9C%AC%E8%AA%9E'],
   ['https://ex.com/a b?q=x y#frag ment', 'https://ex.com/a%20b?q=x%20y#frag%20ment'],

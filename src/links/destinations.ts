@@ -11,7 +11,7 @@ const MAX_CHAIN_HOPS = 5
 
 /**
  * The destination as stored, returned and sent in `Location`: its WHATWG serialization, which
- * percent-encodes what a header cannot carry and writes the host in punycode (API.md §2). Control
+ * percent-encodes what a header cannot carry and writes the host in punycode (docs/api/links.md#rules-for-fields). Control
  * characters are refused rather than cleaned: the URL parser would drop tabs and newlines silently.
  */
 export function normalizeDestination(destination: string, param = 'destination'): string {

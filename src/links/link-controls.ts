@@ -4,7 +4,7 @@ import { countryOf, isHumanVisit, userAgentFacts } from '../stats/classify.js'
 import type { LinkRule } from './links.schemas.js'
 
 /**
- * What the redirect needs of a link's controls (API.md §9), built once when the target is cached.
+ * What the redirect needs of a link's controls (docs/api/links.md#link-controls), built once when the target is cached.
  * A link that uses none has no `controls` at all, so that its redirect costs what it always did.
  */
 export interface Controls {
@@ -38,7 +38,7 @@ export interface CompiledRule {
   readonly destination: string
 }
 
-/** How stale a cached click count may get before the redirect reads it again (docs/api.md: the maxClicks bound). */
+/** How stale a cached click count may get before the redirect reads it again (docs/api/redirect.md: the maxClicks bound). */
 export const CLICK_COUNT_REFRESH_MS = 200
 
 export interface ControlColumns {

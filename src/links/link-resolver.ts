@@ -48,7 +48,7 @@ export function createLinkResolver(deps: {
 
     /**
      * Reads a cached link's click count again once it is CLICK_COUNT_REFRESH_MS old: how an instance
-     * learns of the visits other instances wrote (the maxClicks bound in docs/api.md). Returns the read
+     * learns of the visits other instances wrote (the maxClicks bound in docs/api/redirect.md). Returns the read
      * to wait for (shared by the requests that came meanwhile), or undefined when the count is fresh.
      */
     refreshClickCount(target: RedirectTarget, now: number): Promise<void> | undefined {

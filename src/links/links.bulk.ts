@@ -11,7 +11,7 @@ export type BulkResult = { ok: true; link: LinkObject } | { ok: false; error: { 
 
 /** Items prepared at once in a bulk create (their hashes wait in the owner's lane: password-hashing.ts). */
 const PREPARE_CONCURRENCY = 4
-/** Items of one bulk create that may set a password: each costs an scrypt hash (docs/api.md, Bulk). */
+/** Items of one bulk create that may set a password: each costs an scrypt hash (docs/api/links.md#bulk). */
 export const BULK_PASSWORD_LIMIT = 100
 
 /** An input of an import: a create body, and optionally a password hash taken from Linkline's own export, stored as it is. */
@@ -38,7 +38,7 @@ export function createLinksBulk(deps: LinkWritesDeps) {
 
   return {
     /**
-     * Bulk create (API.md §9): each item checked as create checks it, then every good item written in
+     * Bulk create (docs/api/links.md#bulk): each item checked as create checks it, then every good item written in
      * one transaction (paths taken already, or twice in the request, fail their items beforehand); should
      * that transaction still meet a taken path (a concurrent write), the items are written one by one.
      * `items` holds the body of each item, or the error its validation gave.

@@ -50,7 +50,7 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
     '/v1/links/bulk',
     {
       config: { scope: 'links:write' },
-      // 1000 bodies do not fit in the 64 KiB of one (docs/api.md).
+      // 1000 bodies do not fit in the 64 KiB of one (docs/api/links.md#bulk).
       bodyLimit: BULK_BODY_LIMIT,
       // Ajv's verdict on the whole body is only attached: one bad item must fail only itself.
       attachValidation: true,

@@ -17,7 +17,7 @@ const Path = Type.String({
 })
 const Title = Nullable(Type.String({ maxLength: 255 }))
 
-/** Limits of the controls of API.md §9; the ones the contract leaves open are in docs/api.md. */
+/** Limits of the controls (docs/api/links.md#limits-and-input). */
 export const LIMITS = {
   rules: 20,
   ruleValues: 50,

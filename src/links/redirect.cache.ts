@@ -13,7 +13,7 @@ export interface RedirectTarget {
 }
 
 /**
- * How long a cached 404 is trusted (docs/api.md): a process that writes to the database without
+ * How long a cached 404 is trusted (docs/api/redirect.md#decisions): a process that writes to the database without
  * telling this one (the CLI without Redis) makes a path exist that this cache holds as missing.
  */
 export const NOT_FOUND_TTL_MS = 5000

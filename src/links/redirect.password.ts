@@ -13,7 +13,7 @@ const WINDOW_MS = 15 * 60 * 1000
  * block: http/client-address.ts), and
  * past PASSWORD_TRIES within the window every try is refused before any hash is computed (a correct
  * password too), until the window ends. Kept in this process (bounded: the least recent pairs go
- * first); with several instances each keeps its own count (docs/api.md).
+ * first); with several instances each keeps its own count (docs/api/redirect.md#password).
  */
 function createPasswordGate(verify: (client: string, password: string, hash: string) => Promise<boolean>) {
   const failures = new LRUCache<string, { count: number; until: number }>({ max: 100_000 })

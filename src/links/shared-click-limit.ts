@@ -21,7 +21,7 @@ return 1`
 const KEY_TTL_SECONDS = 24 * 60 * 60
 
 /**
- * maxClicks counted across instances (docs/api.md): with Redis, each human visit of a limited link
+ * maxClicks counted across instances (docs/api/redirect.md): with Redis, each human visit of a limited link
  * takes its place in one shared count before it is redirected, so N instances let exactly maxClicks
  * visits through. While Redis is not ready the answer is `undefined` and each instance falls back to
  * its own count (the documented bound).

@@ -5,7 +5,7 @@ import { newId } from '../shared/ids.js'
 import { hashToken, type Principal, type TokensService } from '../tokens/tokens.service.js'
 import type { SessionsRepository } from './sessions.repository.js'
 
-/** A session ends after this long without a request (API.md §11). */
+/** A session ends after this long without a request (docs/api/sessions-and-dashboard.md#sessions). */
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000
 /**
  * `last_used_at` moves at most this often: a dashboard makes many requests a minute, and one write

@@ -1,6 +1,6 @@
 /**
  * Domain errors. Services throw these; the one error handler (http/errors.ts) renders them in the
- * error shape of API.md. Each feature builds its errors through the named constructors below so
+ * error shape of docs/api/README.md#errors. Each feature builds its errors through the named constructors below so
  * that codes and messages stay consistent.
  */
 export type ErrorCode =

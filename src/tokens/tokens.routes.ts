@@ -9,7 +9,7 @@ const security: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }]
 // Revoked tokens are not listed, so the field is always null here.
 const shown = ({ revokedAt: _revokedAt, ...info }: TokenInfo) => info
 
-/** An owner manages its own tokens (API.md §11). Every operation needs `tokens:write`: a token list is an inventory of credentials. */
+/** An owner manages its own tokens (docs/api/tokens.md#the-tokens-api). Every operation needs `tokens:write`: a token list is an inventory of credentials. */
 export function tokensRoutes(app: App, { tokens }: { tokens: TokensService }): void {
   app.get(
     '/v1/tokens',

@@ -102,7 +102,7 @@ export function createTokensService(deps: { repo: TokensRepository; clock: Clock
       return { tokenId: row.id, ownerId: row.owner_id, scopes: new Set(row.scopes.split(' ')) }
     },
 
-    /** The caller's own active tokens (API.md §11), the one in use marked `current`. */
+    /** The caller's own active tokens (docs/api/tokens.md#the-tokens-api), the one in use marked `current`. */
     async listForOwner(caller: Principal): Promise<(TokenInfo & { current: boolean })[]> {
       return (await repo.listActiveForOwner(caller.ownerId)).map((row) => ({ ...toInfo(row), current: row.id === caller.tokenId }))
     },

@@ -4,7 +4,7 @@ import { isIP } from 'node:net'
 import { describeAddress, isPublicAddress } from '../shared/outbound-address.js'
 import { guardedLookup, PrivateAddressError, type Resolve } from './addresses.js'
 
-/** Any 2xx within this is a delivery (API.md §10). */
+/** Any 2xx within this is a delivery (docs/api/webhooks.md#delivery). */
 export const DELIVERY_TIMEOUT_MS = 10_000
 /** The most of a receiver's response body kept in the delivery log; the rest is never read. */
 export const EXCERPT_BYTES = 512

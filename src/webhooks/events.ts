@@ -2,7 +2,7 @@ import { newId } from '../shared/ids.js'
 import type { Transaction } from '../storage/transaction.js'
 import type { NewDeliveryRow } from './webhooks.table.js'
 
-/** Events an endpoint can subscribe to (API.md §10); `webhook.test` is sent by the test route only. */
+/** Events an endpoint can subscribe to (docs/api/webhooks.md#events-and-payloads); `webhook.test` is sent by the test route only. */
 export const EVENT_TYPES = [
   'link.created',
   'link.updated',

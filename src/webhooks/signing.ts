@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto'
 
 const SECRET_PREFIX = 'whsec_'
-/** 32 random bytes: above the 24 the contract asks for, the size of an HMAC-SHA256 block's key. */
+/** 32 random bytes: above the 24 the API requires, the size of an HMAC-SHA256 block's key. */
 const SECRET_BYTES = 32
 
 /** A new signing secret, `whsec_` + base64 of random bytes (Standard Webhooks). */

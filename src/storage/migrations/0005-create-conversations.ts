@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 
 /**
  * Conversations and their messages. Timestamps are Unix seconds (the unit of the API, and the unit
- * in which the contract defines the order of the list); booleans are integers 0/1 on both dialects.
+ * in which the API defines the order of the list); booleans are integers 0/1 on both dialects.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

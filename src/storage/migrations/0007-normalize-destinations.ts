@@ -7,7 +7,7 @@ interface LinksTable {
 }
 
 /**
- * Destinations stored before API.md §2 required their WHATWG serialization may hold characters that
+ * Destinations stored before Linkline required their WHATWG serialization may hold characters that
  * no `Location` header can carry (non-Latin-1, spaces, raw newlines): rewrite each as `new URL(d).href`,
  * the form the API now stores. Walks the table by id in batches, so memory stays flat on large tables.
  */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 
 /**
- * Per-link controls (API.md §9): redirect status, expiry, click limit, the URL an expired link sends
+ * Per-link controls (docs/api/links.md#link-controls): redirect status, expiry, click limit, the URL an expired link sends
  * to, a password (its scrypt hash only) and targeting rules (JSON text: read only by the redirect's
  * lookup, never queried). Tags live in a table of their own so that `query[tag]` is an indexed
  * lookup on both dialects; owner_id is repeated there so that the index is the owner's tags alone.

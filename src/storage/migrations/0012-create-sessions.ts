@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Dashboard sessions (API.md §11): a session acts as the token it was opened with, so it refers to
+ * Dashboard sessions (docs/api/sessions-and-dashboard.md#sessions): a session acts as the token it was opened with, so it refers to
  * that token and ends when the token is revoked. Only a hash of the cookie's value is stored.
  * Tokens that held every scope of their time gain `tokens:write`, the scope that manages tokens
  * through the API: "all scopes" keeps meaning all of them for the tokens the operator already has.

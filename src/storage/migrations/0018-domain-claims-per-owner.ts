@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely'
 
 /**
  * A custom domain's name is no longer held by whoever claims it first: each owner may hold a pending
- * claim on the same name, and the first to publish its TXT record gets it (docs/api.md, "Custom
+ * claim on the same name, and the first to publish its TXT record gets it (docs/api/domains.md, "Custom
  * domains"). The key becomes (name, owner_id); a name may be verified for one owner only (a partial
  * unique index). `renewed_at`, the last time the claimant posted or verified it, ends a pending claim
  * left alone. SQLite cannot change a primary key, so the table is built anew and filled.

@@ -4,7 +4,7 @@ import { asyncHandler, ErrorBox, Field, generalError } from '../ui'
 
 /**
  * The fields of the link form, described once: the form renders them in order, and the request body
- * is built from them. A new link field (API.md §9: redirectType, expiresAt, tags, …) is one more
+ * is built from them. A new link field (docs/api/links.md#link-controls: redirectType, expiresAt, tags, …) is one more
  * entry here, with how it reads from a link and how it goes into a body.
  */
 /** The body of a new link: a form field is one of its fields. */

@@ -65,7 +65,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
   const removeSelected = async () => {
     if (!confirmed(`Delete ${selected.size} link${selected.size === 1 ? '' : 's'}? Their statistics and conversations go with them.`)) return
     try {
-      // One request (API.md §9); an id that is already gone comes back `deleted: false`, which is fine here.
+      // One request (docs/api/links.md#bulk); an id that is already gone comes back `deleted: false`, which is fine here.
       await call(client.POST('/v1/links/bulk-delete', { body: { ids: [...selected] } }))
     } catch (e) {
       setError(e)
