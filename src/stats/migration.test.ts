@@ -9,9 +9,11 @@ import type { TablesBefore as TablesBefore0015 } from '../storage/migrations/001
 import type { TablesBefore as TablesBefore0017 } from '../storage/migrations/0017-click-blocks-by-number.js'
 import { openTestStorage } from '../../test/storage.js'
 import { DAY_MS, HOUR_MS } from '../shared/time.js'
-import { createRollup, facetsCompactedBefore } from './click-rollup.js'
+import { createRollup } from './click-rollup.js'
+import { facetsCompactedBefore } from './rollup.repository.js'
+import type { Profile } from './stats.dimensions.js'
 import { createStatsRepository } from './stats.repository.js'
-import { BLOCK_FIELDS, encodeBlock, type Profile } from './visit-columns.js'
+import { BLOCK_FIELDS, encodeBlock } from './visit-columns.js'
 
 for (const backend of backends) {
   describe(`migration 0013 (${backend})`, () => {

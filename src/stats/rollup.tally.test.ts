@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { tally } from './click-rollup.js'
-import { VisitColumnsBuilder, type Profile } from './visit-columns.js'
+import { tally } from './rollup.tally.js'
+import type { Profile } from './stats.dimensions.js'
+import { VisitColumnsBuilder } from './visit-columns.js'
 
 const human: Profile = { bot: false, qr: false, referrer: null, browser: 'Firefox', os: 'Linux', device: 'desktop', country: null }
 const bot: Profile = { ...human, bot: true }
