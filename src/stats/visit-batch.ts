@@ -1,7 +1,21 @@
 import { classifyVisit, dayOf, visitorKey } from './classify.js'
-import type { Visit } from './clicks.js'
 import { layout } from './layout.js'
 import { StringTable, VisitColumnsBuilder, type VisitColumns } from './visit-columns.js'
+
+/** One visit of a short link, as the redirect saw it. Parsing and classification happen off the hot path. */
+export interface Visit {
+  readonly linkId: string
+  readonly at: number
+  readonly qr: boolean
+  /** A HEAD request: link previews check links with HEAD, often with a browser's User-Agent. */
+  readonly head: boolean
+  readonly ip: string | undefined
+  readonly userAgent: string | undefined
+  readonly referer: string | undefined
+  readonly country: string | undefined
+  /** The link's place in the open batch (its redirect target's), when the caller keeps one. */
+  readonly slot?: BatchSlot
+}
 
 /**
  * A batch of raw visits, as the serving thread buffers them and hands them to the click writer thread:
