@@ -52,7 +52,7 @@ export const countryOf = (header: string | undefined): string | null => (header 
 /**
  * The visitor key: SHA-256 keyed with the day's secret 256-bit salt as a prefix, over IP and
  * User-Agent, cut to 132 bits (docs/adr/0008-visitor-key.md): one call of a native one-shot hash,
- * a third of the CPU of an HMAC object per visit, and the same property: without the day's salt,
+ * cheaper per visit than an HMAC object (docs/performance.md), and the same property: without the day's salt,
  * which is deleted after the day, nobody can tell which IP and User-Agent a key stands for.
  */
 export const visitorKey = (daySalt: string, ip: string, userAgent: string): string =>
@@ -71,8 +71,8 @@ export interface UserAgentFacts {
  */
 const OS_NAMES: Record<string, string> = { 'Mac OS': 'macOS', 'Chromium OS': 'Chrome OS' }
 
-// Parsing one User-Agent costs ~100 µs of CPU (isbot's and ua-parser-js's regular expressions), more
-// than the redirect itself, while a site's visitors share comparatively few User-Agents: remember the
+// Parsing a User-Agent costs more CPU (isbot's and ua-parser-js's regular expressions) than the
+// redirect itself, while a site's visitors share comparatively few User-Agents: remember the
 // most recent ones. Bounded, so that a client sending a new User-Agent each time costs only misses.
 const userAgents = new LRUCache<string, UserAgentFacts>({ max: 5000 })
 const NO_USER_AGENT: UserAgentFacts = { bot: true, browser: null, os: null, device: null }

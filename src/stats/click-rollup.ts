@@ -5,16 +5,16 @@ import type { Db } from '../storage/database.js'
 import type { DialectAdapter } from '../storage/dialect.js'
 import type { Database } from '../storage/schema.js'
 import { inTransaction } from '../storage/transaction.js'
-import { chunks } from '../shared/chunks.js'
 import { dayOf } from './classify.js'
 import { KnownVisitors, WrittenFacets, type DailyVisitor, type WrittenHourFacets } from './rollup.caches.js'
+import { appendBatch, batchesOf, deleteRows, dropEmptyMarks, hasStaleRows, journalRows, marksOf, setMark } from './click-journal.repository.js'
 import {
-  batchesOf,
-  CHUNK,
+  compactedThrough,
   compactLinks,
   dropDeletedLinks,
   facetsCompactedBefore,
   hourFacets,
+  linkIdsAfter,
   rollupStatements,
   writeBlocks,
   writeDayFacets,
@@ -43,10 +43,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
     async append(instance: string, batch: VisitColumns, now: number): Promise<string> {
       const id = newId('clj')
       await inTransaction(db, async (trx) => {
-        await trx
-          .insertInto('click_journal')
-          .values({ id, instance, created_at: now, visits: batch.visits.length / VISIT_FIELDS, data: JSON.stringify(batch) })
-          .execute()
+        await appendBatch(trx, { id, instance, now, batch })
         await onAppended?.(trx, batch, now)
       })
       return id
@@ -81,21 +78,10 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
         remembered.length = 0
         generation = undefined
         await dialect.lockForTransaction(trx, ROLLUP_LOCK)
-        const rows = await trx
-          .selectFrom('click_journal')
-          .select(['id', 'instance'])
-          .where((eb) =>
-            staleOnly
-              ? eb.and([eb('instance', '<>', instance), eb('created_at', '<', staleBefore)])
-              : eb.or([eb('instance', '=', instance), eb('created_at', '<', staleBefore)]),
-          )
-          .orderBy('id')
-          .execute()
+        const rows = await journalRows(trx, instance, staleBefore, staleOnly)
         if (rows.length === 0) return 0
         const writers = [...new Set(rows.map((r) => r.instance))]
-        const marks = new Map<string, string>()
-        for (const r of await trx.selectFrom('click_journal_marks').selectAll().where('instance', 'in', writers).execute())
-          marks.set(r.instance, r.rolled_through)
+        const marks = await marksOf(trx, writers)
         // Count the rows after their writer's mark; put in blocks every row taken with `blocks`, and another writer's always.
         const taken = rows
           .map((row) => ({ row, count: row.id > (marks.get(row.instance) ?? ''), block: blocks || row.instance !== instance }))
@@ -121,30 +107,16 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
         const finished = taken.filter((t) => t.block).map((t) => t.row.id)
         if (finished.length > 0) {
           await writeBlocks(trx, statements, links, list, profiles.list)
-          for (const ids of chunks(finished, CHUNK)) await trx.deleteFrom('click_journal').where('id', 'in', ids).execute()
+          await deleteRows(trx, finished)
         }
         if (!blocks) {
           // This writer's rows left in the journal, all counted now: the mark moves to the last of them.
           const through = rows.findLast((r) => r.instance === instance)?.id
-          if (through !== undefined) {
-            await trx
-              .insertInto('click_journal_marks')
-              .values({ instance, rolled_through: through })
-              .onConflict((oc) => oc.column('instance').doUpdateSet({ rolled_through: through }))
-              .execute()
-          }
+          if (through !== undefined) await setMark(trx, instance, through)
         }
         // A writer whose rows are all gone needs no mark (this one's stays while its rows wait for their blocks).
         const done = blocks ? writers : writers.filter((w) => w !== instance)
-        if (done.length > 0) {
-          await trx
-            .deleteFrom('click_journal_marks')
-            .where('instance', 'in', done)
-            .where(({ not, exists, selectFrom }) =>
-              not(exists(selectFrom('click_journal').select('click_journal.id').whereRef('click_journal.instance', '=', 'click_journal_marks.instance'))),
-            )
-            .execute()
-        }
+        if (done.length > 0) await dropEmptyMarks(trx, done)
         return uncounted.reduce((sum, t) => sum + (batches.get(t.row.id) as VisitColumns).visits.length / VISIT_FIELDS, 0)
       })
       // Only what committed is known to be in the tables.
@@ -156,14 +128,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
 
     /** Whether the journal holds rows of another writer older than `staleBefore` (one that stopped without rolling them up). */
     async hasStale(instance: string, staleBefore: number): Promise<boolean> {
-      const row = await db
-        .selectFrom('click_journal')
-        .select('id')
-        .where('instance', '<>', instance)
-        .where('created_at', '<', staleBefore)
-        .limit(1)
-        .executeTakeFirst()
-      return row !== undefined
+      return hasStaleRows(db, instance, staleBefore)
     },
 
     /**
@@ -179,7 +144,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
       const from = await facetsCompactedBefore(db)
       if (from < today) {
         for (let after = ''; ;) {
-          const ids = (await db.selectFrom('links').select('id').where('id', '>', after).orderBy('id').limit(CHUNK).execute()).map((r) => r.id)
+          const ids = await linkIdsAfter(db, after)
           if (ids.length === 0) break
           await inTransaction(db, async (trx) => {
             await dialect.lockForTransaction(trx, ROLLUP_LOCK)
@@ -187,7 +152,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
           })
           after = ids.at(-1) as string
         }
-        await db.updateTable('facets_compaction').set({ days_before: today }).where('id', '=', 1).where('days_before', '<', today).execute()
+        await compactedThrough(db, today)
       }
       compactedBefore = today
     },

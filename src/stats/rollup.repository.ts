@@ -8,7 +8,6 @@ import type { DailyVisitor, KnownVisitors, WrittenFacets, WrittenHourFacets } fr
 import { addProfiles, blockOf, facetsOf, type HourTally, type LinkTally, type VisitList } from './rollup.tally.js'
 import { addFacets, type Facets, type Profile } from './stats.dimensions.js'
 import type { ClickBlocksTable, LinkClickFacetsTable, LinkClickRollupsTable, LinkDailyVisitorsTable } from './stats.table.js'
-import type { VisitColumns } from './visit-columns.js'
 
 /** The roll-up's SQL (click-rollup.ts runs it in order, in one transaction, under the roll-up lock). */
 
@@ -16,6 +15,16 @@ import type { VisitColumns } from './visit-columns.js'
 export const CHUNK = 1000
 /** Click blocks per INSERT: their data is the visits, a few hundred of them each. */
 const BLOCK_CHUNK = 200
+
+/** One page of link ids after `after`, in order: compactDays walks every link. */
+export async function linkIdsAfter(db: Db, after: string): Promise<string[]> {
+  return (await db.selectFrom('links').select('id').where('id', '>', after).orderBy('id').limit(CHUNK).execute()).map((r) => r.id)
+}
+
+/** Moves the compaction's watermark forward to `day`. */
+export async function compactedThrough(db: Db, day: number): Promise<void> {
+  await db.updateTable('facets_compaction').set({ days_before: day }).where('id', '=', 1).where('days_before', '<', day).execute()
+}
 
 /** The compaction's watermark: every UTC day before it has its day rows; later days are read from hour rows. */
 export async function facetsCompactedBefore(db: Db): Promise<number> {
@@ -71,27 +80,6 @@ export function rollupStatements() {
   }
 }
 export type Statements = ReturnType<typeof rollupStatements>
-
-/** The batches of journal rows by id: this writer's from `own`, the others (and any `own` lacks) parsed from the journal. */
-export async function batchesOf(
-  trx: Transaction<Database>,
-  instance: string,
-  own: ReadonlyMap<string, VisitColumns>,
-  rows: readonly { id: string; instance: string }[],
-): Promise<Map<string, VisitColumns>> {
-  const batches = new Map<string, VisitColumns>()
-  const foreign: string[] = []
-  for (const r of rows) {
-    const batch = r.instance === instance ? own.get(r.id) : undefined
-    if (batch === undefined) foreign.push(r.id)
-    else batches.set(r.id, batch)
-  }
-  for (const ids of chunks(foreign, 100)) {
-    for (const r of await trx.selectFrom('click_journal').select(['id', 'data']).where('id', 'in', ids).execute())
-      batches.set(r.id, JSON.parse(r.data) as VisitColumns)
-  }
-  return batches
-}
 
 /** A link deleted since its visits: they are dropped, not a reason to fail the roll-up. */
 export async function dropDeletedLinks(trx: Transaction<Database>, links: Map<string, LinkTally>): Promise<void> {

@@ -50,7 +50,7 @@ const HEAD_VISIT = 2
 /**
  * Where the open batch lists a link, kept with the link's redirect target (one per link, mutable): a
  * batch then lists each link once, and its visits refer to it by number, without a lookup per visit (a
- * table of every link visited, 10,000s of entries, missed the CPU caches on the serving thread) and
+ * table of every link visited missed the CPU caches on the serving thread) and
  * without sending the writer thread the same id once per visit.
  */
 export interface BatchSlot {

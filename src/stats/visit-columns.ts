@@ -51,7 +51,7 @@ const profileKey = (p: Profile) => `${p.bot ? 1 : 0}${p.qr ? 1 : 0}${DIMENSION_N
  * `restart` begins a new, empty list but keeps the map, whose entries of earlier lists then read as
  * absent: a table restarted for every batch (the click buffer's) would otherwise rebuild a map of
  * thousands of entries each time, and its regrowth in the old generation made the garbage collector
- * run a full collection every second under load.
+ * run full collections under load.
  */
 export class StringTable {
   #list: string[] = []
