@@ -25,6 +25,12 @@ export type BreakdownField = (typeof DIMENSIONS)[Dimension]['field']
  */
 export type Profile = { readonly bot: boolean; readonly qr: boolean } & { readonly [D in Dimension]: string | null }
 
+/**
+ * A profile as the codecs take it (visit-columns.ts): a dimension added after the first five may be
+ * left out, and is then none, so that code written before it (migration 0013, fixtures) stays valid.
+ */
+export type ProfileInput = Pick<Profile, 'bot' | 'qr' | 'referrer' | 'browser' | 'os' | 'device' | 'country'> & Partial<Profile>
+
 /** Human clicks per dimension and value: a facets row's `counts`, as stored in JSON. */
 export type Facets = Partial<Record<Dimension, Record<string, number>>>
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
 import { layout } from './layout.js'
-import { DIMENSION_NAMES, type Profile } from './stats.dimensions.js'
+import { DIMENSION_NAMES, type Profile, type ProfileInput } from './stats.dimensions.js'
 import { encodeVisits, newBatchSlot, RAW_VISIT } from './visit-batch.js'
-import { blockVisits, encodeBlock, ProfileTable, VisitColumnsBuilder, visitsOf, type BlockColumns } from './visit-columns.js'
+import { blockVisits, encodeBlock, ProfileTable, VisitColumnsBuilder, visitsOf, type BlockColumns, type VisitColumns } from './visit-columns.js'
 
 const text = fc.option(fc.string({ maxLength: 12 }), { nil: null })
 const profile: fc.Arbitrary<Profile> = fc.record({
@@ -99,7 +99,7 @@ test('a click block (BLOCK_VISIT, PROFILE) decodes, through its JSON, to the vis
 })
 
 test('the stored layouts are those already on disk: a journal batch and a click block serialise as before', () => {
-  const firefox: Profile = { bot: false, qr: true, referrer: 'example.com', browser: 'Firefox', os: null, device: 'desktop', country: 'FR' }
+  const firefox: ProfileInput = { bot: false, qr: true, referrer: 'example.com', browser: 'Firefox', os: null, device: 'desktop', country: 'FR' }
   const columns = new VisitColumnsBuilder()
   columns.push(columns.intern('lnk_a'), 1000, columns.profile(firefox), columns.intern('v1'))
   columns.push(columns.intern('lnk_a'), 1500, columns.profile({ ...firefox, bot: true, qr: false }), columns.intern('v2'))
@@ -119,4 +119,14 @@ test('a profile stored with fewer dimensions (before one was added) reads the mi
   const block: BlockColumns = { base: 0, strings: ['x'], profiles: [1, ...rest.map(() => 0)], visits: [5, 0], dimensions: rest }
   const [visit] = [...blockVisits(block)]
   assert.deepEqual(visit, { bot: true, qr: false, ...Object.fromEntries(rest.map((d) => [d, 'x'])), [first as string]: null, at: 5 })
+})
+
+test('a journal batch already on disk reads as it was written', () => {
+  const stored = '{"base":1000,"strings":["lnk_a","example.com","Firefox","desktop","FR","v1"],"profiles":[2,1,2,-1,3,4],"visits":[0,0,0,5]}'
+  const [visit] = [...visitsOf(JSON.parse(stored) as VisitColumns)]
+  assert.deepEqual(
+    { referrer: visit?.referrer, browser: visit?.browser, os: visit?.os, device: visit?.device, country: visit?.country, qr: visit?.qr, bot: visit?.bot },
+    { referrer: 'example.com', browser: 'Firefox', os: null, device: 'desktop', country: 'FR', qr: true, bot: false },
+  )
+  assert.deepEqual([visit?.linkId, visit?.at, visit?.visitorKey], ['lnk_a', 1000, 'v1'])
 })

@@ -1,5 +1,5 @@
 import { layout } from './layout.js'
-import { DIMENSION_NAMES, type Dimension, type Profile } from './stats.dimensions.js'
+import { DIMENSION_NAMES, type Dimension, type Profile, type ProfileInput } from './stats.dimensions.js'
 
 /**
  * Visits column by column, as stored in JSON: a batch in the click journal (VisitColumns) or a link's
@@ -44,7 +44,9 @@ const QR = 2
 const { link: LINK, offset: OFFSET, profile: PROFILE_OF, visitor: VISITOR } = JOURNAL_VISIT.index
 const { offset: BLOCK_OFFSET, profile: BLOCK_PROFILE } = BLOCK_VISIT.index
 
-const profileKey = (p: Profile) => `${p.bot ? 1 : 0}${p.qr ? 1 : 0}${DIMENSION_NAMES.map((d) => `\t${p[d]}`).join('')}`
+const profileKey = (p: ProfileInput) => `${p.bot ? 1 : 0}${p.qr ? 1 : 0}${DIMENSION_NAMES.map((d) => `\t${p[d] ?? null}`).join('')}`
+/** A profile with every dimension, those left out none. */
+const complete = (p: ProfileInput): Profile => ({ ...(Object.fromEntries(DIMENSION_NAMES.map((d) => [d, null])) as Record<Dimension, null>), ...p })
 
 /**
  * Each distinct string once, numbered in order of first sight; none (null or undefined) is -1.
@@ -94,11 +96,11 @@ export class ProfileTable {
   readonly list: Profile[] = []
   readonly #ids = new Map<string, number>()
 
-  id(profile: Profile): number {
+  id(profile: ProfileInput): number {
     const key = profileKey(profile)
     let id = this.#ids.get(key)
     if (id === undefined) {
-      id = this.list.push(profile) - 1
+      id = this.list.push(complete(profile)) - 1
       this.#ids.set(key, id)
     }
     return id
@@ -106,7 +108,7 @@ export class ProfileTable {
 }
 
 /** Appends a profile's PROFILE numbers to `out`, its strings interned in `strings`. */
-function pushProfile(out: number[], p: Profile, strings: StringTable): void {
+function pushProfile(out: number[], p: ProfileInput, strings: StringTable): void {
   out.push((p.bot ? BOT : 0) | (p.qr ? QR : 0))
   for (const d of DIMENSION_NAMES) out.push(strings.id(p[d]))
 }
@@ -125,7 +127,7 @@ export class VisitColumnsBuilder {
   }
 
   /** A profile's number in the batch, for `push`: equal profiles share one. */
-  profile(p: Profile): number {
+  profile(p: ProfileInput): number {
     const id = this.#table.id(p)
     if (id * PROFILE.width === this.#profiles.length) pushProfile(this.#profiles, p, this.#strings)
     return id
@@ -156,7 +158,7 @@ export class VisitColumnsBuilder {
  * without comparing them again: one string table per block, not a dictionary of profiles (a roll-up
  * writes thousands of blocks).
  */
-export function encodeBlock(pairs: readonly number[], profiles: readonly Profile[]): BlockColumns {
+export function encodeBlock(pairs: readonly number[], profiles: readonly ProfileInput[]): BlockColumns {
   const strings = new StringTable()
   const encoded: number[] = []
   /** A profile's number in `profiles` → its number in the block. */
@@ -168,7 +170,7 @@ export function encodeBlock(pairs: readonly number[], profiles: readonly Profile
     let l = local[id]
     if (l === undefined) {
       l = local[id] = encoded.length / PROFILE.width
-      pushProfile(encoded, profiles[id] as Profile, strings)
+      pushProfile(encoded, profiles[id] as ProfileInput, strings)
     }
     visits[o + BLOCK_OFFSET] = (pairs[o + BLOCK_OFFSET] as number) - base
     visits[o + BLOCK_PROFILE] = l
