@@ -31,7 +31,7 @@ export const JOURNAL_VISIT = layout(['link', 'offset', 'profile', 'visitor'])
 /** A click block's visit. */
 export const BLOCK_VISIT = layout(['offset', 'profile'])
 /** A profile: BOT | QR, then its dimensions. */
-export const PROFILE = layout(['flags', ...DIMENSION_NAMES])
+const PROFILE = layout(['flags', ...DIMENSION_NAMES])
 /** The dimensions of every profile stored before the list grew: data without `dimensions` has these. */
 const FIRST_DIMENSIONS: readonly string[] = ['referrer', 'browser', 'os', 'device', 'country']
 /** Written with every value only while the dimensions differ from FIRST_DIMENSIONS. */
