@@ -3,6 +3,7 @@ import { isbot } from 'isbot'
 import { LRUCache } from 'lru-cache'
 import { UAParser } from 'ua-parser-js'
 import { DAY_MS, floorTo, HOUR_MS } from '../shared/time.js'
+import type { Profile } from './stats.dimensions.js'
 
 export { DAY_MS, HOUR_MS } from '../shared/time.js'
 export const hourOf = (ms: number) => floorTo(ms, HOUR_MS)
@@ -11,12 +12,35 @@ export const dayOf = (ms: number) => floorTo(ms, DAY_MS)
 const COUNTRY = /^[A-Za-z]{2}$/
 
 /*
- * Classifying a visit (visit-batch.ts puts these together): a bot when it is a HEAD request, has no
+ * Classifying a visit (classifyVisit; visit-batch.ts calls it once per distinct request in a batch): a bot when it is a HEAD request, has no
  * User-Agent, or its User-Agent is one isbot knows or PREVIEW_FETCHERS adds; browser, OS and device
  * type from the User-Agent (ua-parser-js 1.x, MIT; a browser with no device type is a desktop), the
  * referrer's host, an ISO country code when the trusted header carries one, and the visitor key. The
  * IP goes no further than the visitor key.
  */
+
+/** What a visit's request tells the statistics, each value as the redirect recorded it (undefined when absent). */
+export interface RawVisit {
+  readonly userAgent: string | undefined
+  readonly referer: string | undefined
+  readonly country: string | undefined
+  readonly head: boolean
+  readonly qr: boolean
+}
+
+/** A visit's profile: its value for each dimension (stats.dimensions.ts), and whether a bot or a QR scan made it. */
+export function classifyVisit(visit: RawVisit): Profile {
+  const facts = userAgentFacts(visit.userAgent)
+  return {
+    bot: facts.bot || visit.head,
+    qr: visit.qr,
+    referrer: referrerHost(visit.referer),
+    browser: facts.browser,
+    os: facts.os,
+    device: facts.device,
+    country: countryOf(visit.country),
+  }
+}
 
 /** What a User-Agent tells (cached): no browser sends none, so a visit without one is a bot. Used by the statistics and the redirect's targeting rules. */
 export const userAgentFacts = (userAgent: string | undefined): UserAgentFacts =>
@@ -28,7 +52,7 @@ export const countryOf = (header: string | undefined): string | null => (header 
 /**
  * The visitor key: SHA-256 keyed with the day's secret 256-bit salt as a prefix, over IP and
  * User-Agent, cut to 132 bits (docs/adr/0008-visitor-key.md): one call of a native one-shot hash,
- * a third of the CPU of an HMAC object per visit, and the same property: without the day's salt,
+ * cheaper per visit than an HMAC object (docs/performance.md), and the same property: without the day's salt,
  * which is deleted after the day, nobody can tell which IP and User-Agent a key stands for.
  */
 export const visitorKey = (daySalt: string, ip: string, userAgent: string): string =>
@@ -47,8 +71,8 @@ export interface UserAgentFacts {
  */
 const OS_NAMES: Record<string, string> = { 'Mac OS': 'macOS', 'Chromium OS': 'Chrome OS' }
 
-// Parsing one User-Agent costs ~100 µs of CPU (isbot's and ua-parser-js's regular expressions), more
-// than the redirect itself, while a site's visitors share comparatively few User-Agents: remember the
+// Parsing a User-Agent costs more CPU (isbot's and ua-parser-js's regular expressions) than the
+// redirect itself, while a site's visitors share comparatively few User-Agents: remember the
 // most recent ones. Bounded, so that a client sending a new User-Agent each time costs only misses.
 const userAgents = new LRUCache<string, UserAgentFacts>({ max: 5000 })
 const NO_USER_AGENT: UserAgentFacts = { bot: true, browser: null, os: null, device: null }
@@ -76,7 +100,7 @@ function describeUserAgent(userAgent: string): UserAgentFacts {
   return facts
 }
 
-/** The host of a Referer (visit-batch.ts parses each distinct one once per batch). */
+/** The host of a Referer. */
 export function referrerHost(referer: string | undefined): string | null {
   if (!referer) return null
   try {

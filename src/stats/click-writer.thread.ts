@@ -26,8 +26,8 @@ export type WriteReply = { readonly id: number; readonly error?: ErrorReply } | 
 
 /**
  * The click writer thread, seen from the server: a ClickSink that hands each batch to a worker
- * thread with its own database connection, so that classifying and writing visits (tens of µs of
- * CPU per visit) never runs on the event loop that answers redirects. A thread that dies is started
+ * thread with its own database connection, so that classifying and writing visits (most of a visit's
+ * CPU) never runs on the event loop that answers redirects. A thread that dies is started
  * again by the next batch; the batches it held fail and stay in the click buffer for a retry.
  */
 export function startClickWriterThread(settings: WriterSettings, onPurgeError: (error: Error) => void) {

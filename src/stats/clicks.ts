@@ -1,21 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Metrics } from '../ops/metrics.js'
-import { VisitBatchBuilder, visitCount, type BatchSlot, type EncodedVisits } from './visit-batch.js'
+import { Backlog, systemBufferClock, type BufferClock } from './click-schedule.js'
+import { VisitBatchBuilder, visitCount, type EncodedVisits, type Visit } from './visit-batch.js'
 
-/** One visit of a short link, as the redirect saw it. Parsing and classification happen off the hot path. */
-export interface Visit {
-  readonly linkId: string
-  readonly at: number
-  readonly qr: boolean
-  /** A HEAD request: link previews check links with HEAD, often with a browser's User-Agent. */
-  readonly head: boolean
-  readonly ip: string | undefined
-  readonly userAgent: string | undefined
-  readonly referer: string | undefined
-  readonly country: string | undefined
-  /** The link's place in the open batch (its redirect target's), when the caller keeps one. */
-  readonly slot?: BatchSlot
-}
+export type { Visit } from './visit-batch.js'
 
 /** The seam between the redirect and the statistics pipeline: `record` must never block or throw. */
 export interface ClickRecorder {
@@ -73,6 +61,7 @@ export class ClickBuffer implements ClickRecorder {
   readonly #intervalMs: number
   readonly #rollupIntervalMs: number
   readonly #rollupVisits: number
+  readonly #clock: BufferClock
   /** The batch the redirect adds to; full or flushed, it is sealed into `#sealed`, which the flusher writes in order. */
   readonly #open = new VisitBatchBuilder()
   #sealed: EncodedVisits[] = []
@@ -88,12 +77,12 @@ export class ClickBuffer implements ClickRecorder {
   #rolling: { readonly done: Promise<void>; readonly blocks: boolean } | undefined
   #writing = 0
   #draining: Promise<void> | undefined
-  #timer: NodeJS.Timeout | undefined
+  #stopTimer: (() => void) | undefined
   #closed = false
   /** Logged on the change only, so that an outage writes two lines, not one per flush. */
   #failing = false
-  /** When other writers' stale journal rows were last looked for (#adoptIfDue). */
   #droppedAtClose = 0
+  /** When other writers' stale journal rows were last looked for (#adoptIfDue). */
   #lastAdopted = 0
   #adopting: Promise<void> | undefined
 
@@ -108,7 +97,10 @@ export class ClickBuffer implements ClickRecorder {
     rollupVisits: number
     blockIntervalMs: number
     blockVisits: number
+    /** By default the system's. */
+    clock?: BufferClock
   }) {
+    this.#clock = options.clock ?? systemBufferClock
     this.#sink = options.sink
     this.#metrics = options.metrics
     this.#logger = options.logger
@@ -132,19 +124,19 @@ export class ClickBuffer implements ClickRecorder {
    * writers left stale, traffic or not (#adoptIfDue). The timer never keeps the process alive.
    */
   start(): void {
-    if (this.#timer || this.#closed) return
+    if (this.#stopTimer || this.#closed) return
     // On the first tick, not during the start: the server is listening by then.
     let recovered = false
-    this.#timer = setInterval(() => {
+    this.#stopTimer = this.#clock.every(this.#intervalMs, () => {
       this.#kick()
         .then(() => {
           if (recovered) return this.#rollUpIfDue() ?? this.#adoptIfDue()
           recovered = true
-          this.#lastAdopted = Date.now()
+          this.#lastAdopted = this.#clock.now()
           return this.#rollUp(true)
         })
         .catch(() => {})
-    }, this.#intervalMs).unref()
+    })
   }
 
   /**
@@ -153,8 +145,8 @@ export class ClickBuffer implements ClickRecorder {
    * whose writer is new). A failure is the database's, which the writes and /readyz report.
    */
   #adoptIfDue(): Promise<void> | undefined {
-    if (this.#adopting !== undefined || Date.now() - this.#lastAdopted < this.#rollupIntervalMs) return undefined
-    this.#lastAdopted = Date.now()
+    if (this.#adopting !== undefined || this.#clock.now() - this.#lastAdopted < this.#rollupIntervalMs) return undefined
+    this.#lastAdopted = this.#clock.now()
     this.#adopting = this.#sink.adoptStale().finally(() => {
       this.#adopting = undefined
     })
@@ -191,7 +183,7 @@ export class ClickBuffer implements ClickRecorder {
   async close(deadline = 0): Promise<number> {
     if (this.#closed) return 0
     this.#closed = true
-    clearInterval(this.#timer)
+    this.#stopTimer?.()
     let dropped = 0
     for (;;) {
       try {
@@ -199,8 +191,8 @@ export class ClickBuffer implements ClickRecorder {
         break
       } catch (error) {
         // The store is locked or unreachable: the shutdown timeout is the time it may take to come back.
-        if (Date.now() + CLOSE_RETRY_MS < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, CLOSE_RETRY_MS))
+        if (this.#clock.now() + CLOSE_RETRY_MS < deadline) {
+          await this.#clock.sleep(CLOSE_RETRY_MS)
           continue
         }
         dropped = this.size
@@ -238,7 +230,7 @@ export class ClickBuffer implements ClickRecorder {
    * even with nothing new to count.
    */
   #rollUpIfDue(): Promise<void> | undefined {
-    const count = this.#uncounted.due(this.#rollupVisits, this.#rollupIntervalMs, this.#intervalMs)
+    const count = this.#uncounted.due(this.#rollupVisits, this.#rollupIntervalMs, this.#intervalMs, this.#clock.now())
     const blocks = this.#blocksDue() || (count && this.#quiet())
     return count || blocks ? this.#rollUp(blocks) : undefined
   }
@@ -250,12 +242,12 @@ export class ClickBuffer implements ClickRecorder {
    * had an interval of their own).
    */
   #quiet(): boolean {
-    return this.size === 0 && Date.now() - this.#lastWritten >= this.#rollupIntervalMs / 2
+    return this.size === 0 && this.#clock.now() - this.#lastWritten >= this.#rollupIntervalMs / 2
   }
 
   /** Click blocks are due once `blockVisits` visits wait for them, or `blockIntervalMs` after the first of those waiting was written. */
   #blocksDue(): boolean {
-    return this.#unblocked.due(this.#blockVisits, this.#blockIntervalMs, this.#intervalMs)
+    return this.#unblocked.due(this.#blockVisits, this.#blockIntervalMs, this.#intervalMs, this.#clock.now())
   }
 
   /** Starts draining unless a drain runs; returns the running drain (which a timer tick ignores if it fails). */
@@ -284,7 +276,7 @@ export class ClickBuffer implements ClickRecorder {
   async #startRollUp(blocks: boolean): Promise<void> {
     const taken = blocks ? [this.#uncounted, this.#unblocked] : [this.#uncounted]
     for (const backlog of taken) backlog.take()
-    const begun = Date.now()
+    const begun = this.#clock.now()
     const started = process.hrtime.bigint()
     try {
       await this.#sink.rollUp(blocks)
@@ -325,16 +317,16 @@ export class ClickBuffer implements ClickRecorder {
       const size = visitCount(batch)
       this.#sealedVisits -= size
       this.#writing = size
-      const begun = Date.now()
+      const begun = this.#clock.now()
       const started = process.hrtime.bigint()
       try {
         await this.#sink.write(batch)
         this.#metrics.observeClickFlush('ok', size, seconds(started))
         this.#uncounted.add(size, begun)
         this.#unblocked.add(size, begun)
-        this.#lastWritten = Date.now()
+        this.#lastWritten = this.#clock.now()
         // Visits of links with a click limit are rolled up at once: other instances read the limit's
-        // count from the rollups, so it stays within a flush interval everywhere (docs/api.md, maxClicks).
+        // count from the rollups, so it stays within a flush interval everywhere (docs/api/redirect.md, maxClicks).
         const limited = batch.counted !== undefined && batch.counted.size > 0
         void (limited ? this.#rollUp(this.#blocksDue()) : this.#rollUpIfDue())?.catch(() => {})
         if (this.#failing) this.#logger.info('writing clicks works again')
@@ -354,57 +346,5 @@ export class ClickBuffer implements ClickRecorder {
   }
 }
 
-/**
- * Visits written and waiting for a step of the roll-up (their counts, or their click blocks): how many,
- * how many the running roll-up took, and when the first of those waiting was written (undefined while
- * none waits). The step's interval counts from there, not from its last run: after a quiet spell the
- * first visits then wait like any others, instead of being rolled up at once on their own (a roll-up
- * costs per link and hour, so a burst's first second alone cost nearly as much as the whole burst).
- */
-class Backlog {
-  waiting = 0
-  #taken = 0
-  #since: number | undefined
-
-  get size(): number {
-    return this.waiting + this.#taken
-  }
-
-  add(visits: number, writtenAt: number): void {
-    this.waiting += visits
-    this.#since ??= writtenAt
-  }
-
-  /**
-   * Due once `visits` wait, or `intervalMs` after the first of them was written, give or take half a
-   * flush interval: the timer tick an interval after the write's own may fire a hair before a whole
-   * interval has passed since the write started, and the next is a tick later.
-   */
-  due(visits: number, intervalMs: number, flushMs: number): boolean {
-    if (this.waiting >= visits) return true
-    return this.waiting > 0 && this.#since !== undefined && Date.now() - this.#since >= intervalMs - flushMs / 2
-  }
-
-  /** A roll-up takes every visit waiting. */
-  take(): void {
-    this.#taken = this.waiting
-    this.waiting = 0
-    this.#since = undefined
-  }
-
-  /** The roll-up committed: what it took is done. */
-  release(): void {
-    this.#taken = 0
-  }
-
-  /** The roll-up failed: what it took waits again, as if written at `at`. */
-  putBack(at: number): void {
-    this.waiting += this.#taken
-    this.#taken = 0
-    this.#since = at
-  }
-}
-
 const CLOSE_RETRY_MS = 250
-
 const seconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e9

@@ -9,9 +9,11 @@ import type { TablesBefore as TablesBefore0015 } from '../storage/migrations/001
 import type { TablesBefore as TablesBefore0017 } from '../storage/migrations/0017-click-blocks-by-number.js'
 import { openTestStorage } from '../../test/storage.js'
 import { DAY_MS, HOUR_MS } from '../shared/time.js'
-import { createRollup, facetsCompactedBefore } from './click-rollup.js'
+import { createRollup } from './click-rollup.js'
+import { facetsCompactedBefore } from './rollup.repository.js'
+import type { ProfileInput } from './stats.dimensions.js'
 import { createStatsRepository } from './stats.repository.js'
-import { BLOCK_FIELDS, encodeBlock, type Profile } from './visit-columns.js'
+import { BLOCK_FIELDS, encodeBlock } from './visit-columns.js'
 
 for (const backend of backends) {
   describe(`migration 0013 (${backend})`, () => {
@@ -228,7 +230,7 @@ for (const backend of backends) {
         await storage.db.insertInto('links').values(link).execute()
         const hour = Date.parse('2026-03-01T10:00:00Z')
         // Ids in the order written; start times not (a stale journal rolled up late wrote an older hour last).
-        const firefox: Profile = { bot: false, qr: false, referrer: null, browser: 'Firefox', os: null, device: null, country: null }
+        const firefox: ProfileInput = { bot: false, qr: false, referrer: null, browser: 'Firefox', os: null, device: null, country: null }
         // A block of `visits` visits, a millisecond apart from `start`, as a roll-up writes it.
         const data = (start: number, visits: number) =>
           JSON.stringify(

@@ -2,8 +2,9 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import { sql } from 'kysely'
 import type { Db } from '../storage/database.js'
 import { bucketStart, isOneOf, type DialectAdapter } from '../storage/dialect.js'
-import { addFacets, DIMENSIONS, facetsCompactedBefore, hourBreakdowns, type Dimension, type Facets } from './click-rollup.js'
 import { DAY_MS, dayOf } from './classify.js'
+import { facetsCompactedBefore, hourBreakdowns } from './rollup.repository.js'
+import { addFacets, DIMENSION_NAMES, type Dimension, type Facets } from './stats.dimensions.js'
 import { blockVisits, type BlockColumns } from './visit-columns.js'
 
 /** Rows per retention delete: a few milliseconds each. */
@@ -111,7 +112,7 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
      * rows (those before the compaction's watermark: click-rollup.ts, compactDays) from these, the
      * hours before and after them from their rollup rows' breakdowns (hourBreakdowns).
      */
-    async breakdowns(linkId: string, from: number, to: number): Promise<{ dimension: string; value: string; clicks: number }[]> {
+    async breakdowns(linkId: string, from: number, to: number): Promise<{ dimension: Dimension; value: string; clicks: number }[]> {
       const firstDay = dayOf(from + DAY_MS - 1)
       const endDay = Math.max(firstDay, Math.min(dayOf(to), await facetsCompactedBefore(db)))
       // One plain range scan of the primary key per part (an OR of ranges would scan the whole link).
@@ -139,9 +140,7 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
                 .execute()
         for (const r of rows) addFacets(sums, JSON.parse(r.counts) as Facets)
       }
-      return (Object.keys(DIMENSIONS) as Dimension[]).flatMap((dimension) =>
-        Object.entries(sums[dimension] ?? {}).map(([value, clicks]) => ({ dimension, value, clicks })),
-      )
+      return DIMENSION_NAMES.flatMap((dimension) => Object.entries(sums[dimension] ?? {}).map(([value, clicks]) => ({ dimension, value, clicks })))
     },
 
     /** The time of the link's latest human click, read from the latest rollup hour that has one. */

@@ -3,9 +3,9 @@ import type { Clock } from '../shared/clock.js'
 import { defaultOf } from '../shared/schema.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import { DAY_MS, dayOf, HOUR_MS } from './classify.js'
-import type { Dimension } from './click-rollup.js'
 import { rangeReversed } from './stats.errors.js'
 import { parseInstant, resolveRange, startOf, type Interval } from './stats.range.js'
+import { byField } from './stats.dimensions.js'
 import { blockClicks, type BlockCursor, type ExportedClick, type StatsRepository } from './stats.repository.js'
 import { StatsQuery, type StatsObject } from './stats.schemas.js'
 
@@ -52,7 +52,6 @@ export function createStatsService(deps: { repo: StatsRepository; links: LinksSe
         totals.qr += b.qr
         totals.uniques += b.uniques
       }
-      const of = (dimension: Dimension) => top(breakdowns.filter((r) => r.dimension === dimension))
       return {
         linkId: link.id,
         from: iso(range.from),
@@ -65,11 +64,7 @@ export function createStatsService(deps: { repo: StatsRepository; links: LinksSe
         uniqueVisitors: totals.uniques,
         lastClickedAt: lastClickedAt === null ? null : iso(lastClickedAt),
         timeseries: [...series].map(([start, clicks]) => ({ start: iso(start), clicks })),
-        referrers: of('referrer'),
-        browsers: of('browser'),
-        os: of('os'),
-        devices: of('device'),
-        countries: of('country'),
+        ...byField((dimension) => top(breakdowns.filter((r) => r.dimension === dimension))),
       }
     },
 

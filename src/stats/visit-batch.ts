@@ -1,11 +1,26 @@
-import { countryOf, dayOf, referrerHost, userAgentFacts, visitorKey } from './classify.js'
-import type { Visit } from './clicks.js'
+import { classifyVisit, dayOf, visitorKey } from './classify.js'
+import { layout } from './layout.js'
 import { StringTable, VisitColumnsBuilder, type VisitColumns } from './visit-columns.js'
+
+/** One visit of a short link, as the redirect saw it. Parsing and classification happen off the hot path. */
+export interface Visit {
+  readonly linkId: string
+  readonly at: number
+  readonly qr: boolean
+  /** A HEAD request: link previews check links with HEAD, often with a browser's User-Agent. */
+  readonly head: boolean
+  readonly ip: string | undefined
+  readonly userAgent: string | undefined
+  readonly referer: string | undefined
+  readonly country: string | undefined
+  /** The link's place in the open batch (its redirect target's), when the caller keeps one. */
+  readonly slot?: BatchSlot
+}
 
 /**
  * A batch of raw visits, as the serving thread buffers them and hands them to the click writer thread:
  * every distinct header value (IP, User-Agent, Referer, country) once, the links visited (each once when
- * its visits bring a BatchSlot), and each visit as NUMBERS numbers in one typed array, which the thread
+ * its visits bring a BatchSlot), and each visit as RAW_VISIT's numbers in one typed array, which the thread
  * receives as one copy of memory. A visit is encoded as it is recorded: the header strings of each
  * request die young instead of waiting a second in the buffer (which promoted them to the old
  * generation and made the garbage collector work for every visit), and a batch is ready to send
@@ -16,23 +31,26 @@ export interface EncodedVisits {
   readonly strings: string[]
   /** The batch's link ids: each once when its visits came with a BatchSlot, else once per visit. */
   readonly links: string[]
-  /**
-   * Per visit: its link (an index in `links`), time, flags (QR_VISIT | HEAD_VISIT), IP, User-Agent,
-   * Referer, country (a string's index in `strings`, or -1).
-   */
+  /** Per visit, RAW_VISIT. */
   readonly numbers: Float64Array<ArrayBuffer>
   /** The batch's human visits of links with a click limit, per link (links/link-controls.ts); not sent to the thread. */
   readonly counted?: ReadonlyMap<string, number>
 }
 
-const NUMBERS = 7
+/**
+ * A raw visit: its link (an index in `links`), time, flags (QR_VISIT | HEAD_VISIT), then IP, User-Agent,
+ * Referer and country (a string's index in `strings`, or -1).
+ */
+export const RAW_VISIT = layout(['link', 'at', 'flags', 'ip', 'userAgent', 'referer', 'country'])
+const NUMBERS = RAW_VISIT.width
+const { link: LINK, at: AT, flags: FLAGS, ip: IP, userAgent: USER_AGENT, referer: REFERER, country: COUNTRY } = RAW_VISIT.index
 const QR_VISIT = 1
 const HEAD_VISIT = 2
 
 /**
  * Where the open batch lists a link, kept with the link's redirect target (one per link, mutable): a
  * batch then lists each link once, and its visits refer to it by number, without a lookup per visit (a
- * table of every link visited, 10,000s of entries, missed the CPU caches on the serving thread) and
+ * table of every link visited missed the CPU caches on the serving thread) and
  * without sending the writer thread the same id once per visit.
  */
 export interface BatchSlot {
@@ -64,23 +82,23 @@ export class VisitBatchBuilder {
       this.#numbers = grown
     }
     const n = this.#numbers
-    let o = this.#length
+    const o = this.#length
     const slot = visit.slot
-    if (slot === undefined) n[o++] = this.#links.push(visit.linkId) - 1
+    if (slot === undefined) n[o + LINK] = this.#links.push(visit.linkId) - 1
     else {
       if (slot.batch !== this.#batch) {
         slot.batch = this.#batch
         slot.index = this.#links.push(visit.linkId) - 1
       }
-      n[o++] = slot.index
+      n[o + LINK] = slot.index
     }
-    n[o++] = visit.at
-    n[o++] = (visit.qr ? QR_VISIT : 0) | (visit.head ? HEAD_VISIT : 0)
-    n[o++] = this.#strings.id(visit.ip)
-    n[o++] = this.#strings.id(visit.userAgent)
-    n[o++] = this.#strings.id(visit.referer)
-    n[o++] = this.#strings.id(visit.country)
-    this.#length = o
+    n[o + AT] = visit.at
+    n[o + FLAGS] = (visit.qr ? QR_VISIT : 0) | (visit.head ? HEAD_VISIT : 0)
+    n[o + IP] = this.#strings.id(visit.ip)
+    n[o + USER_AGENT] = this.#strings.id(visit.userAgent)
+    n[o + REFERER] = this.#strings.id(visit.referer)
+    n[o + COUNTRY] = this.#strings.id(visit.country)
+    this.#length = o + NUMBERS
     if (counted) this.#counted.set(visit.linkId, (this.#counted.get(visit.linkId) ?? 0) + 1)
   }
 
@@ -114,22 +132,22 @@ export function daysOf(batch: EncodedVisits): Set<number> {
   let last = Number.NaN
   // Visits come about in time order: a day is added when it changes, not once per visit.
   for (let o = 0; o < batch.numbers.length; o += NUMBERS) {
-    const day = dayOf(batch.numbers[o + 1] as number)
+    const day = dayOf(batch.numbers[o + AT] as number)
     if (day !== last) days.add((last = day))
   }
   return days
 }
 
 /**
- * Classifies an encoded batch (classify.ts) into a journal batch. Each distinct User-Agent, Referer and visitor is looked at once per batch, and visits that
- * share what they are (browser, OS, device, bot, QR, referrer, country) share one profile number.
+ * Classifies an encoded batch (classify.ts) into a journal batch. Each distinct request (User-Agent,
+ * Referer, country and flags) and visitor is looked at once per batch, and visits that share a profile
+ * share one profile number.
  */
 export function classifyBatch(batch: EncodedVisits, saltOf: (day: number) => string): VisitColumns {
   const { strings, links, numbers } = batch
   const text = (i: number) => (i < 0 ? undefined : (strings[i] as string))
   // Keys made of string indexes (below 2^18 each in a batch of at most 50,000 visits): no string built per visit.
   const width = strings.length + 1
-  const referrers = new Map<number, string | null>()
   /** (User-Agent, Referer) → (country, flags) → profile (its number in `columns`). */
   const profiles = new Map<number, Map<number, number>>()
   /** (IP, User-Agent) → visitor key (its number in `columns`), for the day of `salt`. */
@@ -139,29 +157,20 @@ export function classifyBatch(batch: EncodedVisits, saltOf: (day: number) => str
   const columns = new VisitColumnsBuilder()
   const linkIds = links.map((id) => columns.intern(id))
   for (let o = 0; o < numbers.length; o += NUMBERS) {
-    const link = linkIds[numbers[o] as number] as number
-    const at = numbers[o + 1] as number
-    const flags = numbers[o + 2] as number
-    const ip = numbers[o + 3] as number
-    const ua = numbers[o + 4] as number
-    const ref = numbers[o + 5] as number
-    const country = numbers[o + 6] as number
+    const link = linkIds[numbers[o + LINK] as number] as number
+    const at = numbers[o + AT] as number
+    const flags = numbers[o + FLAGS] as number
+    const ip = numbers[o + IP] as number
+    const ua = numbers[o + USER_AGENT] as number
+    const ref = numbers[o + REFERER] as number
+    const country = numbers[o + COUNTRY] as number
     let byAgent = profiles.get((ua + 1) * width + ref + 1)
     if (byAgent === undefined) profiles.set((ua + 1) * width + ref + 1, (byAgent = new Map()))
     let profile = byAgent.get((country + 1) * 4 + flags)
     if (profile === undefined) {
-      const facts = userAgentFacts(text(ua))
-      let referrer = referrers.get(ref)
-      if (referrer === undefined) referrers.set(ref, (referrer = referrerHost(text(ref))))
-      profile = columns.profile({
-        bot: facts.bot || (flags & HEAD_VISIT) !== 0,
-        qr: (flags & QR_VISIT) !== 0,
-        referrer,
-        browser: facts.browser,
-        os: facts.os,
-        device: facts.device,
-        country: countryOf(text(country)),
-      })
+      profile = columns.profile(
+        classifyVisit({ userAgent: text(ua), referer: text(ref), country: text(country), head: (flags & HEAD_VISIT) !== 0, qr: (flags & QR_VISIT) !== 0 }),
+      )
       byAgent.set((country + 1) * 4 + flags, profile)
     }
     if (dayOf(at) !== day) {

@@ -1,52 +1,59 @@
-/**
- * What is kept of a visit besides its link, time and visitor: the visit's profile. A site's visits
- * share few of them (the same browsers, referrers and countries again and again), so batches store
- * each distinct profile once and each visit as a few numbers.
- */
-export interface Profile {
-  readonly bot: boolean
-  readonly qr: boolean
-  readonly referrer: string | null
-  readonly browser: string | null
-  readonly os: string | null
-  readonly device: string | null
-  readonly country: string | null
-}
+import { layout } from './layout.js'
+import { DIMENSION_NAMES, type Dimension, type Profile, type ProfileInput } from './stats.dimensions.js'
 
 /**
  * Visits column by column, as stored in JSON: a batch in the click journal (VisitColumns) or a link's
  * visits of one hour in a click block (BlockColumns). Every string once in `strings`; every distinct
- * profile once in `profiles`, PROFILE_FIELDS numbers each (flags, then referrer, browser, OS, device and
- * country as indexes into `strings`, -1 for none); times as offsets from `base`.
+ * profile once in `profiles` (PROFILE: flags, then each dimension's value as an index into `strings`,
+ * -1 for none); times as offsets from `base`.
  */
 interface Columns {
   readonly base: number
   readonly strings: readonly string[]
   readonly profiles: number[]
+  /**
+   * The dimensions of `profiles`, in order, when they are not FIRST_DIMENSIONS: absent from everything
+   * written before a dimension was added, so that such data reads the same, the new dimension missing.
+   */
+  readonly dimensions?: readonly string[]
 }
-/** A journal batch: per visit, link (string index), time offset, profile, visitor key (string index). */
+/** A journal batch: per visit, JOURNAL_VISIT. */
 export interface VisitColumns extends Columns {
   readonly visits: number[]
 }
-/** A click block: per visit, time offset and profile (the visitor key is kept only in the day's visitor set). */
+/** A click block: per visit, BLOCK_VISIT (the visitor key is kept only in the day's visitor set). */
 export interface BlockColumns extends Columns {
   readonly visits: number[]
 }
 
-export const VISIT_FIELDS = 4
-export const BLOCK_FIELDS = 2
-const PROFILE_FIELDS = 6
+/** A journal batch's visit: its link and visitor key (indexes into `strings`), time offset and profile. */
+export const JOURNAL_VISIT = layout(['link', 'offset', 'profile', 'visitor'])
+/** A click block's visit. */
+export const BLOCK_VISIT = layout(['offset', 'profile'])
+/** A profile: BOT | QR, then its dimensions. */
+const PROFILE = layout(['flags', ...DIMENSION_NAMES])
+/** The dimensions of every profile stored before the list grew: data without `dimensions` has these. */
+const FIRST_DIMENSIONS: readonly string[] = ['referrer', 'browser', 'os', 'device', 'country']
+/** Written with every value only while the dimensions differ from FIRST_DIMENSIONS. */
+const dimensionsKey = DIMENSION_NAMES.join() === FIRST_DIMENSIONS.join() ? {} : { dimensions: DIMENSION_NAMES }
+
+export const VISIT_FIELDS = JOURNAL_VISIT.width
+export const BLOCK_FIELDS = BLOCK_VISIT.width
 const BOT = 1
 const QR = 2
+const { link: LINK, offset: OFFSET, profile: PROFILE_OF, visitor: VISITOR } = JOURNAL_VISIT.index
+const { offset: BLOCK_OFFSET, profile: BLOCK_PROFILE } = BLOCK_VISIT.index
 
-const profileKey = (p: Profile) => `${p.bot ? 1 : 0}${p.qr ? 1 : 0}\t${p.referrer}\t${p.browser}\t${p.os}\t${p.device}\t${p.country}`
+const profileKey = (p: ProfileInput) => `${p.bot ? 1 : 0}${p.qr ? 1 : 0}${DIMENSION_NAMES.map((d) => `\t${p[d] ?? null}`).join('')}`
+/** A profile with every dimension, those left out none. */
+const complete = (p: ProfileInput): Profile => ({ ...(Object.fromEntries(DIMENSION_NAMES.map((d) => [d, null])) as Record<Dimension, null>), ...p })
 
 /**
  * Each distinct string once, numbered in order of first sight; none (null or undefined) is -1.
  * `restart` begins a new, empty list but keeps the map, whose entries of earlier lists then read as
  * absent: a table restarted for every batch (the click buffer's) would otherwise rebuild a map of
  * thousands of entries each time, and its regrowth in the old generation made the garbage collector
- * run a full collection every second under load.
+ * run full collections under load.
  */
 export class StringTable {
   #list: string[] = []
@@ -89,20 +96,21 @@ export class ProfileTable {
   readonly list: Profile[] = []
   readonly #ids = new Map<string, number>()
 
-  id(profile: Profile): number {
+  id(profile: ProfileInput): number {
     const key = profileKey(profile)
     let id = this.#ids.get(key)
     if (id === undefined) {
-      id = this.list.push(profile) - 1
+      id = this.list.push(complete(profile)) - 1
       this.#ids.set(key, id)
     }
     return id
   }
 }
 
-/** Appends a profile's PROFILE_FIELDS numbers to `out`, its strings interned in `strings`. */
-function pushProfile(out: number[], p: Profile, strings: StringTable): void {
-  out.push((p.bot ? BOT : 0) | (p.qr ? QR : 0), strings.id(p.referrer), strings.id(p.browser), strings.id(p.os), strings.id(p.device), strings.id(p.country))
+/** Appends a profile's PROFILE numbers to `out`, its strings interned in `strings`. */
+function pushProfile(out: number[], p: ProfileInput, strings: StringTable): void {
+  out.push((p.bot ? BOT : 0) | (p.qr ? QR : 0))
+  for (const d of DIMENSION_NAMES) out.push(strings.id(p[d]))
 }
 
 /** Builds a journal batch from classified visits (visit-batch.ts). */
@@ -119,9 +127,9 @@ export class VisitColumnsBuilder {
   }
 
   /** A profile's number in the batch, for `push`: equal profiles share one. */
-  profile(p: Profile): number {
+  profile(p: ProfileInput): number {
     const id = this.#table.id(p)
-    if (id * PROFILE_FIELDS === this.#profiles.length) pushProfile(this.#profiles, p, this.#strings)
+    if (id * PROFILE.width === this.#profiles.length) pushProfile(this.#profiles, p, this.#strings)
     return id
   }
 
@@ -131,56 +139,61 @@ export class VisitColumnsBuilder {
    */
   push(link: number, at: number, profile: number, visitor: number): void {
     this.#base ??= at
-    this.#visits.push(link, at - this.#base, profile, visitor)
+    const o = this.#visits.length
+    const v = this.#visits
+    v[o + LINK] = link
+    v[o + OFFSET] = at - this.#base
+    v[o + PROFILE_OF] = profile
+    v[o + VISITOR] = visitor
   }
 
   build(): VisitColumns {
-    return { base: this.#base ?? 0, strings: this.#strings.list, profiles: this.#profiles, visits: this.#visits }
+    return { base: this.#base ?? 0, strings: this.#strings.list, profiles: this.#profiles, visits: this.#visits, ...dimensionsKey }
   }
 }
 
 /**
- * A click block from `pairs` (time, then a profile's number in `profiles`, per visit), which must be in
+ * A click block from `pairs` (per visit, BLOCK_VISIT with its time for offset and its profile's number in `profiles`), which must be in
  * time order; `profiles` are distinct (a ProfileTable's list), so a block numbers them as they come,
  * without comparing them again: one string table per block, not a dictionary of profiles (a roll-up
  * writes thousands of blocks).
  */
-export function encodeBlock(pairs: readonly number[], profiles: readonly Profile[]): BlockColumns {
+export function encodeBlock(pairs: readonly number[], profiles: readonly ProfileInput[]): BlockColumns {
   const strings = new StringTable()
   const encoded: number[] = []
   /** A profile's number in `profiles` → its number in the block. */
   const local: number[] = []
-  const base = pairs[0] ?? 0
+  const base = pairs[BLOCK_OFFSET] ?? 0
   const visits: number[] = new Array(pairs.length)
   for (let o = 0; o < pairs.length; o += BLOCK_FIELDS) {
-    const id = pairs[o + 1] as number
+    const id = pairs[o + BLOCK_PROFILE] as number
     let l = local[id]
     if (l === undefined) {
-      l = local[id] = encoded.length / PROFILE_FIELDS
-      pushProfile(encoded, profiles[id] as Profile, strings)
+      l = local[id] = encoded.length / PROFILE.width
+      pushProfile(encoded, profiles[id] as ProfileInput, strings)
     }
-    visits[o] = (pairs[o] as number) - base
-    visits[o + 1] = l
+    visits[o + BLOCK_OFFSET] = (pairs[o + BLOCK_OFFSET] as number) - base
+    visits[o + BLOCK_PROFILE] = l
   }
-  return { base, strings: strings.list, profiles: encoded, visits }
+  return { base, strings: strings.list, profiles: encoded, visits, ...dimensionsKey }
 }
 
 /** The profiles of a Columns value, by index. */
 export function profilesOf(columns: Columns): Profile[] {
   const { strings, profiles: p } = columns
-  const text = (i: number) => (i < 0 ? null : (strings[i] as string))
+  const stored = columns.dimensions ?? FIRST_DIMENSIONS
+  const width = 1 + stored.length
+  /** Each dimension's place in a stored profile, -1 when it has none (data written before it was added). */
+  const places = DIMENSION_NAMES.map((d) => [d, stored.indexOf(d)] as const)
   const out: Profile[] = []
-  for (let o = 0; o < p.length; o += PROFILE_FIELDS) {
+  for (let o = 0; o < p.length; o += width) {
     const flags = p[o] as number
-    out.push({
-      bot: (flags & BOT) !== 0,
-      qr: (flags & QR) !== 0,
-      referrer: text(p[o + 1] as number),
-      browser: text(p[o + 2] as number),
-      os: text(p[o + 3] as number),
-      device: text(p[o + 4] as number),
-      country: text(p[o + 5] as number),
-    })
+    const profile: { -readonly [K in keyof Profile]: Profile[K] } = { bot: (flags & BOT) !== 0, qr: (flags & QR) !== 0 } as Profile
+    for (const [d, at] of places as [Dimension, number][]) {
+      const i = at < 0 ? -1 : (p[o + 1 + at] as number)
+      profile[d] = i < 0 ? null : (strings[i] as string)
+    }
+    out.push(profile)
   }
   return out
 }
@@ -188,13 +201,13 @@ export function profilesOf(columns: Columns): Profile[] {
 /** Every visit of a journal batch. */
 export function* visitsOf(batch: VisitColumns): Generator<Profile & { linkId: string; at: number; visitorKey: string }> {
   const profiles = profilesOf(batch)
-  const v = batch.visits
-  for (let o = 0; o < v.length; o += VISIT_FIELDS) {
+  for (let o = 0; o < batch.visits.length; o += JOURNAL_VISIT.width) {
+    const v = JOURNAL_VISIT.read(batch.visits, o)
     yield {
-      ...(profiles[v[o + 2] as number] as Profile),
-      linkId: batch.strings[v[o] as number] as string,
-      at: batch.base + (v[o + 1] as number),
-      visitorKey: batch.strings[v[o + 3] as number] as string,
+      ...(profiles[v.profile] as Profile),
+      linkId: batch.strings[v.link] as string,
+      at: batch.base + v.offset,
+      visitorKey: batch.strings[v.visitor] as string,
     }
   }
 }
@@ -202,6 +215,8 @@ export function* visitsOf(batch: VisitColumns): Generator<Profile & { linkId: st
 /** Every visit of a click block, oldest first. */
 export function* blockVisits(block: BlockColumns): Generator<Profile & { at: number }> {
   const profiles = profilesOf(block)
-  const v = block.visits
-  for (let o = 0; o < v.length; o += BLOCK_FIELDS) yield { ...(profiles[v[o + 1] as number] as Profile), at: block.base + (v[o] as number) }
+  for (let o = 0; o < block.visits.length; o += BLOCK_VISIT.width) {
+    const v = BLOCK_VISIT.read(block.visits, o)
+    yield { ...(profiles[v.profile] as Profile), at: block.base + v.offset }
+  }
 }

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { tally } from './click-rollup.js'
-import { VisitColumnsBuilder, type Profile } from './visit-columns.js'
+import { blockOf, facetsOf, tally } from './rollup.tally.js'
+import { addFacets, type ProfileInput } from './stats.dimensions.js'
+import { blockVisits, VisitColumnsBuilder, type BlockColumns } from './visit-columns.js'
 
-const human: Profile = { bot: false, qr: false, referrer: null, browser: 'Firefox', os: 'Linux', device: 'desktop', country: null }
-const bot: Profile = { ...human, bot: true }
+const human: ProfileInput = { bot: false, qr: false, referrer: null, browser: 'Firefox', os: 'Linux', device: 'desktop', country: null }
+const bot: ProfileInput = { ...human, bot: true }
 const at = (iso: string) => Date.parse(iso)
 
 /** A journal batch of [link, time, profile, visitor] visits, to count and to put in blocks unless told otherwise. */
-function batch(visits: [string, string, Profile, string][], use = { count: true, block: true }) {
+function batch(visits: [string, string, ProfileInput, string][], use = { count: true, block: true }) {
   const columns = new VisitColumnsBuilder()
   for (const [link, time, profile, visitor] of visits) columns.push(columns.intern(link), at(time), columns.profile(profile), columns.intern(visitor))
   return { batch: columns.build(), ...use }
@@ -75,4 +76,53 @@ test('visits counted by an earlier roll-up are only listed for their blocks; vis
     'visitors of the counted visits only',
   )
   assert.equal(visits.at.length, 2, 'only the listed visits')
+})
+
+test('an hour’s breakdowns count its human visits per dimension, a missing value under its label; bots count in no breakdown', () => {
+  const phone: ProfileInput = { ...human, qr: true, referrer: 'example.com', device: 'mobile', country: 'FR' }
+  const { links, profiles } = tally([
+    batch([
+      ['lnk_a', '2026-06-01T10:01:00Z', human, 'v1'],
+      ['lnk_a', '2026-06-01T10:02:00Z', phone, 'v2'],
+      ['lnk_a', '2026-06-01T10:03:00Z', phone, 'v3'],
+      ['lnk_a', '2026-06-01T10:04:00Z', bot, 'v4'],
+    ]),
+  ])
+  const hour = links.get('lnk_a')?.hours.get(at('2026-06-01T10:00:00Z'))
+  assert.ok(hour)
+  assert.deepEqual([hour.total, hour.human, hour.bot, hour.qr], [4, 3, 1, 2])
+  const { referrer, browser, os, device, country } = facetsOf(hour, profiles.list)
+  assert.deepEqual(
+    { referrer, browser, os, device, country },
+    {
+      referrer: { direct: 1, 'example.com': 2 },
+      browser: { Firefox: 3 },
+      os: { Linux: 3 },
+      device: { desktop: 1, mobile: 2 },
+      country: { unknown: 1, FR: 2 },
+    },
+  )
+  assert.deepEqual(addFacets(facetsOf(hour, profiles.list), { browser: { Firefox: 1, Safari: 2 } }).browser, { Firefox: 4, Safari: 2 })
+})
+
+test('an hour’s click block lists its visits in time order, even when batches came out of order', () => {
+  const safari: ProfileInput = { ...human, browser: 'Safari' }
+  const { links, profiles, visits } = tally([
+    batch([
+      ['lnk_a', '2026-06-01T10:30:00Z', human, 'v1'],
+      ['lnk_a', '2026-06-01T10:50:00Z', safari, 'v2'],
+    ]),
+    batch([['lnk_a', '2026-06-01T10:10:00Z', bot, 'v3']]),
+  ])
+  const hour = links.get('lnk_a')?.hours.get(at('2026-06-01T10:00:00Z'))
+  assert.ok(hour)
+  const block = JSON.parse(blockOf(hour, visits, profiles.list)) as BlockColumns
+  assert.deepEqual(
+    [...blockVisits(block)].map((v) => [new Date(v.at).toISOString(), v.browser, v.bot]),
+    [
+      ['2026-06-01T10:10:00.000Z', 'Firefox', true],
+      ['2026-06-01T10:30:00.000Z', 'Firefox', false],
+      ['2026-06-01T10:50:00.000Z', 'Safari', false],
+    ],
+  )
 })
