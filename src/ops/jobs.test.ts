@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { pino } from 'pino'
 import { createFaults } from './faults.js'
-import { createJobs, DOMAINS_REFRESH_MS, type JobsDeps, type Timers } from './jobs.js'
+import type { Timers } from '../shared/clock.js'
+import { createJobs, DOMAINS_REFRESH_MS, type JobsDeps } from './jobs.js'
 import { createMetrics } from './metrics.js'
 
 /** Timers that fire only when a test says so, by period. */
@@ -11,10 +12,10 @@ function manualTimers() {
   let next = 0
   const timers: Timers = {
     every: (ms, run) => {
-      live.set(next, { ms, run })
-      return next++
+      const id = next++
+      live.set(id, { ms, run })
+      return () => live.delete(id)
     },
-    cancel: (handle) => live.delete(handle as number),
   }
   return {
     timers,

@@ -1,21 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify'
+import { systemTimers, type Timers } from '../shared/clock.js'
 import type { Faults } from './faults.js'
 
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000
 /** With several instances, custom domains are also reloaded on this period, should a broadcast be missed. */
 export const DOMAINS_REFRESH_MS = 10_000
-
-/** How jobs set and clear their periodic timers; tests inject one they step by hand. */
-export interface Timers {
-  every(ms: number, run: () => void): unknown
-  cancel(handle: unknown): void
-}
-
-/** Node's timers, unreferenced: a pending round never keeps the process alive. */
-export const systemTimers: Timers = {
-  every: (ms, run) => setInterval(run, ms).unref(),
-  cancel: (handle) => clearInterval(handle as NodeJS.Timeout),
-}
 
 type Prune = () => Promise<unknown>
 
@@ -45,9 +34,9 @@ export interface JobsDeps {
 export function createJobs(deps: JobsDeps) {
   const { logger, faults } = deps
   const timers = deps.timers ?? systemTimers
-  const handles: unknown[] = []
+  const stops: (() => void)[] = []
   let domainsChecking: Promise<unknown> | undefined
-  const every = (ms: number, run: () => void) => handles.push(timers.every(ms, faults.guard('timer', run)))
+  const every = (ms: number, run: () => void) => stops.push(timers.every(ms, faults.guard('timer', run)))
 
   function maintain(): void {
     deps.purger.kick()
@@ -81,7 +70,7 @@ export function createJobs(deps: JobsDeps) {
 
     /** Clears the timers, waits for a domain check in flight, then stops the dispatcher. The click buffer is the container's to close. */
     async stop(): Promise<void> {
-      for (const handle of handles.splice(0)) timers.cancel(handle)
+      for (const stop of stops.splice(0)) stop()
       await domainsChecking
       await deps.dispatcher.stop()
     },

@@ -1,21 +1,16 @@
-import { systemClock, type Clock } from '../shared/clock.js'
+import { systemClock, systemTimers, type Clock, type Timers } from '../shared/clock.js'
 
 /**
  * The click buffer's time (clicks.ts): now, a repeating tick and a pause, injected so that its tests
  * step time instead of sleeping.
  */
-export interface BufferClock extends Clock {
-  /** Calls `tick` every `ms` until the returned function is called; never keeps the process alive. */
-  every(ms: number, tick: () => void): () => void
+export interface BufferClock extends Clock, Timers {
   sleep(ms: number): Promise<void>
 }
 
 export const systemBufferClock: BufferClock = {
   now: () => systemClock.now(),
-  every(ms, tick) {
-    const timer = setInterval(tick, ms).unref()
-    return () => clearInterval(timer)
-  },
+  every: systemTimers.every,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 }
 
