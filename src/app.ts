@@ -1,3 +1,6 @@
+import { accountsRoutes } from './accounts/accounts.routes.js'
+import { MemberObject, MeObject, UserObject } from './accounts/accounts.schemas.js'
+import { createSignIn } from './sessions/sign-in.js'
 import { createServer, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server as HttpServer } from 'node:http'
 import { Server as NetServer } from 'node:net'
 import rateLimit from '@fastify/rate-limit'
@@ -159,7 +162,7 @@ export async function buildApp(c: Container): Promise<App> {
     enableDraftSpec: true,
     // Only authenticated API requests count, each token on its own.
     allowList: (req) => !req.principal,
-    keyGenerator: (req) => req.principal?.tokenId ?? req.ip,
+    keyGenerator: (req) => req.principal?.actor?.id ?? req.ip,
     // Shared by every instance through Redis; while Redis is away requests pass unlimited rather than fail.
     ...(c.redis ? { redis: c.redis, nameSpace: redisKeys(config.redisPrefix).rateLimit, skipOnError: true } : {}),
     errorResponseBuilder: (_req, context) =>
@@ -174,6 +177,9 @@ export async function buildApp(c: Container): Promise<App> {
     MessageObject,
     StatsObject,
     SessionObject,
+    UserObject,
+    MeObject,
+    MemberObject,
     TokenObject,
     WebhookObject,
     DeliveryObject,
@@ -186,7 +192,8 @@ export async function buildApp(c: Container): Promise<App> {
   qrRoutes(app, { qr: c.qr, links: c.links })
   conversationsRoutes(app, { conversations: c.conversations })
   domainsRoutes(app, { domains: c.domains })
-  sessionsRoutes(app, { sessions: c.sessions })
+  sessionsRoutes(app, { sessions: c.sessions, signIn: createSignIn(app, { sessions: c.sessions, accounts: c.accounts, passwordSignIn: true }) })
+  accountsRoutes(app, { accounts: c.accounts, members: c.members })
   tokensRoutes(app, { tokens: c.tokens })
   dashboardRoutes(app, { rootUrl: config.rootUrl, domains: c.domains, bootstrapWorkspace: config.bootstrapOwner })
   webhooksRoutes(app, { webhooks: c.webhooks })

@@ -1,5 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { pino } from 'pino'
+import { createAccountsRepository } from './accounts/accounts.repository.js'
+import { createAccountsService } from './accounts/accounts.service.js'
+import { createMembersService } from './accounts/members.service.js'
 import { createMemoryInvalidationBus } from './cache/memory.js'
 import { redisKeys } from './cache/keys.js'
 import { connectRedis } from './cache/redis.js'
@@ -19,7 +22,7 @@ import type { LinkWritesDeps } from './links/link-writes.js'
 import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
 import { createSharedClickLimit } from './links/shared-click-limit.js'
-import { createPasswordHashing } from './links/password-hashing.js'
+import { createPasswordHashing } from './shared/password-hashing.js'
 import { createFaults } from './ops/faults.js'
 import { createJobs } from './ops/jobs.js'
 import { createMetrics } from './ops/metrics.js'
@@ -130,7 +133,19 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   })
 
   const tokens = createTokensService({ repo: createTokensRepository(db), clock })
-  const sessions = createSessionsService({ repo: createSessionsRepository(db), tokens, clock })
+  // Every scrypt of the process, in turn per owner and per client (shared/password-hashing.ts).
+  const passwordHashing = createPasswordHashing()
+  const accounts = createAccountsService({ repo: createAccountsRepository(db), hashing: passwordHashing, clock })
+  const sessions = createSessionsService({ repo: createSessionsRepository(db), tokens, accounts, clock })
+  const members = createMembersService({
+    transaction: transactional(db, createAccountsRepository),
+    lock: storage.adapter.lockForTransaction,
+    onLeft: async (userId, workspaceId) => {
+      await sessions.endForUser(userId, { workspaceId })
+      await tokens.revokeMadeBy(userId, workspaceId)
+    },
+    clock,
+  })
   const idempotency = createIdempotencyService({ repo: createIdempotencyRepository(db), clock })
   const invalidateAll = async () => {
     redirectCache.clear()
@@ -164,8 +179,6 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const statsRepo = createStatsRepository(db, storage.adapter)
   // maxClicks: this instance's human visits of limited links until they are written (link-controls.ts).
   const clickCounter = createClickCounter()
-  // Every scrypt of the process, in turn per owner and per client (links/password-hashing.ts).
-  const passwordHashing = createPasswordHashing()
   const linksRepo = createLinksRepository(db)
   const linkWrites: LinkWritesDeps = {
     repo: linksRepo,
@@ -262,6 +275,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     sharedClickLimit,
     passwordHashing,
     tokens,
+    accounts,
+    members,
     sessions,
     idempotency,
     domains,

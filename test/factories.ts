@@ -9,6 +9,7 @@ import { encodeVisits } from '../src/stats/visit-batch.js'
 import type { Db } from '../src/storage/database.js'
 import type { LinkRow } from '../src/links/links.table.js'
 import type { Principal } from '../src/tokens/tokens.service.js'
+import { SCOPES } from '../src/accounts/roles.js'
 
 export const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 
@@ -34,6 +35,9 @@ export function linkRow(overrides: Partial<LinkRow> = {}): LinkRow {
     expired_url: null,
     password_hash: null,
     rules: null,
+    created_by_type: null,
+    created_by_id: null,
+    created_by_label: null,
     ...overrides,
   }
 }
@@ -52,11 +56,8 @@ export function visit(linkId: string, at: number, overrides: Partial<Visit> = {}
 
 /** A principal with every scope, for service calls without HTTP. */
 export function principal(ownerId = 'alice'): Principal {
-  return {
-    ownerId,
-    tokenId: newId('tok'),
-    scopes: new Set(['links:read', 'links:write', 'conversations:read', 'conversations:write', 'domains:read', 'domains:write']),
-  }
+  const tokenId = newId('tok')
+  return { ownerId, tokenId, scopes: new Set(SCOPES), role: 'owner', actor: { type: 'token', id: tokenId, label: 'test' } }
 }
 
 /** A link's recorded visits (its click blocks), oldest first. */

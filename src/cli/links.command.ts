@@ -35,7 +35,7 @@ const parse = (args: string[], options: Parameters<typeof parseCommandArgs>[1]) 
 const ownerPrincipal = (value: unknown, verb: string): Principal => {
   if (typeof value !== 'string' || value === '') throw new CliError(`links ${verb} needs --owner <ownerId>\n\n${HELP}`)
   if (value.length > 128) throw new CliError('--owner must be at most 128 characters')
-  return { tokenId: 'cli', ownerId: value, scopes: new Set(SCOPES) }
+  return { ownerId: value, scopes: new Set(SCOPES), role: 'owner' }
 }
 
 function printSummary(summary: ImportSummary): void {

@@ -156,7 +156,7 @@ for (const backend of backends) {
           clock: s.container.clock,
           events: noEvents,
         })
-        const principal = { tokenId: 'tok_race', ownerId: 'default', scopes: new Set<string>() }
+        const principal = { tokenId: 'tok_race', ownerId: 'default', scopes: new Set<string>(), role: 'owner' as const }
         await assert.rejects(racing.create(principal, { contact_id: 'raced', link_id: 'lnk_01ZZZZZZZZZZZZZZZZZZZZZZZZ' }), (error: unknown) => {
           assert.ok(error instanceof AppError)
           assert.deepEqual([error.statusCode, error.code, error.param], [404, 'not_found', 'link_id'])

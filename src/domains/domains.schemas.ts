@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Envelope, Nullable } from '../shared/schema.js'
+import { CreatedBy, Envelope, Nullable } from '../shared/schema.js'
 
 const DateTime = Nullable(Type.String({ format: 'date-time' }))
 
@@ -11,6 +11,7 @@ export const DomainObject = Type.Object(
       description: 'a pending domain serves no redirect and takes no link until its TXT record is found; default domains are verified',
     }),
     createdAt: DateTime,
+    createdBy: CreatedBy,
     verifiedAt: DateTime,
     lastCheckedAt: DateTime,
     verification: Nullable(

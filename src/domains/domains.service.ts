@@ -19,6 +19,7 @@ import type { DomainsRepository } from './domains.repository.js'
 import type { DomainObject } from './domains.schemas.js'
 import type { DomainRow, DomainStatus } from './domains.table.js'
 import { hasVerificationRecord, newVerificationToken, verificationRecordName, type TxtResolver } from './domains.verification.js'
+import { createdByColumns, createdByOf } from '../shared/actor.js'
 
 /**
  * How long a pending claim lives without its claimant posting or verifying it again. A pending claim
@@ -76,6 +77,7 @@ export function createDomainsService(deps: {
     isDefault: false,
     status: r.status,
     createdAt: iso(r.created_at),
+    createdBy: createdByOf(r),
     verifiedAt: iso(r.verified_at),
     lastCheckedAt: iso(r.last_checked_at),
     verification: r.verification_token === null ? null : { type: 'dns-txt', name: verificationRecordName(hostnameOf(r.name)), value: r.verification_token },
@@ -198,6 +200,7 @@ export function createDomainsService(deps: {
           isDefault: true,
           status: 'verified' as const,
           createdAt: null,
+          createdBy: null,
           verifiedAt: null,
           lastCheckedAt: null,
           verification: null,
@@ -233,6 +236,7 @@ export function createDomainsService(deps: {
         verified_at: deps.verification ? null : now,
         last_checked_at: null,
         renewed_at: now,
+        ...createdByColumns(principal.actor),
       }
       try {
         await repo.transaction(async (tx) => {

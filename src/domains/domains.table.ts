@@ -1,9 +1,10 @@
 import type { Selectable } from 'kysely'
+import type { CreatedByColumns } from '../shared/actor.js'
 
 export type DomainStatus = 'pending' | 'verified'
 
 /** One row per owner and name: several owners may claim a name, one may have it verified (migration 0018). */
-export interface DomainsTable {
+export interface DomainsTable extends CreatedByColumns {
   name: string
   owner_id: string
   created_at: number

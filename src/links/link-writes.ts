@@ -6,13 +6,14 @@ import type { Principal } from '../tokens/tokens.service.js'
 import type { Transactional } from '../storage/transaction.js'
 import type { EventRecorder } from '../webhooks/events.js'
 import { createChainCheck, normalizeDestination } from './destinations.js'
-import { hashPassword } from './link-password.js'
+import { hashPassword } from '../shared/password-hash.js'
 import { expiresAtInvalid, pathTaken } from './links.errors.js'
 import type { LinksRepository } from './links.repository.js'
 import type { CreateLinkBody, LinkObject, LinkRule } from './links.schemas.js'
 import type { LinkRow } from './links.table.js'
 import type { RedirectCache } from './redirect.cache.js'
 import { checkPath } from './short-paths.js'
+import { createdByColumns, createdByOf } from '../shared/actor.js'
 
 /** What the links service and the bulk operations are built from (the container hands both the same). */
 export type LinkWritesDeps = {
@@ -60,6 +61,7 @@ export function createLinkWrites(deps: LinkWritesDeps) {
     shortUrl: `${deps.shortUrlScheme}://${row.domain}${row.path}`,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
+    createdBy: createdByOf(row),
     ownerId: row.owner_id,
     schemaVersion: '1',
     redirectType: row.redirect_type,
@@ -137,6 +139,7 @@ export function createLinkWrites(deps: LinkWritesDeps) {
     const base: Omit<LinkRow, 'path'> = {
       id: newId('lnk'),
       owner_id: principal.ownerId,
+      ...createdByColumns(principal.actor),
       domain,
       destination,
       title: input.title ?? null,

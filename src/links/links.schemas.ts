@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Envelope, Nullable, StringEnum } from '../shared/schema.js'
+import { CreatedBy, Envelope, Nullable, StringEnum } from '../shared/schema.js'
 
 const PATH_PATTERN = '^/[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*$'
 
@@ -110,6 +110,7 @@ export const LinkObject = Type.Object(
     destination: Type.String(),
     shortUrl: Type.String(),
     createdAt: Type.String({ format: 'date-time' }),
+    createdBy: CreatedBy,
     updatedAt: Type.String({ format: 'date-time' }),
     ownerId: Type.String(),
     schemaVersion: Type.Literal('1'),

@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { CreatedByColumns } from '../shared/actor.js'
 
-export interface LinksTable {
+export interface LinksTable extends CreatedByColumns {
   id: string
   owner_id: string
   domain: string
@@ -14,7 +15,7 @@ export interface LinksTable {
   expires_at: number | null
   max_clicks: number | null
   expired_url: string | null
-  /** `scrypt$N$r$p$salt$hash` (link-password.ts); never leaves the service. */
+  /** `scrypt$N$r$p$salt$hash` (shared/password-hash.ts); never leaves the service. */
   password_hash: string | null
   /** The rules as JSON text, destinations already normalized. */
   rules: string | null

@@ -4,7 +4,7 @@ import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { CHROME } from '../../test/factories.js'
 import { clientBlock } from '../http/client-address.js'
-import { createPasswordHashing, HashingBusy } from './password-hashing.js'
+import { createPasswordHashing, HashingBusy } from '../shared/password-hashing.js'
 import { PASSWORD_TRIES } from './redirect.password.js'
 
 describe('the client a password try counts against (no HTTP)', () => {

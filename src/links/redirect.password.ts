@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LRUCache } from 'lru-cache'
 import { clientAddress, clientBlock, type TrustFunction } from '../http/client-address.js'
-import { HashingBusy } from './password-hashing.js'
+import { HashingBusy } from '../shared/password-hashing.js'
 import { passwordPage, sendPage } from './redirect.pages.js'
 
 /** Wrong passwords allowed per link and client (an IPv4 address or an IPv6 /64) within WINDOW_MS, before 429. */

@@ -1,7 +1,7 @@
 import { Compile } from 'typebox/compile'
 import type { DomainsService } from '../domains/domains.service.js'
 import { AppError } from '../shared/errors.js'
-import { isPasswordHash } from '../links/link-password.js'
+import { isPasswordHash } from '../shared/password-hash.js'
 import type { ImportInput, LinksBulk } from '../links/links.bulk.js'
 import { CreateLinkBody } from '../links/links.schemas.js'
 import type { LinkRow } from '../links/links.table.js'

@@ -66,7 +66,7 @@ for (const backend of backends) {
       const head = await s.request('HEAD', '/v1/links/export?format=ndjson')
       assert.deepEqual([head.status, head.text, String(head.headers['content-type'])], [200, '', 'application/x-ndjson; charset=utf-8'])
       // Pages far smaller than the export, with links created within one millisecond: none lost, none twice.
-      const principal = { tokenId: 't', ownerId: 'alice', scopes: new Set<string>() }
+      const principal = { tokenId: 't', ownerId: 'alice', scopes: new Set<string>(), role: 'owner' as const }
       const paged = []
       for await (const link of s.container.links.exportAll(principal, {}, 7)) paged.push(link)
       assert.deepEqual(paged, exported)

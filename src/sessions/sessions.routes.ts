@@ -1,11 +1,11 @@
 import type { App } from '../http/types.js'
-import { AppError, notFound } from '../shared/errors.js'
+import { notFound, validationError } from '../shared/errors.js'
 import { errorResponses } from '../shared/schema.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import { setSessionCookie } from './cookie.js'
-import { CreateSessionBody, SessionDeletedEnvelope, SessionEnvelope } from './sessions.schemas.js'
+import { CreateSessionBody, SessionDeletedEnvelope, SessionEnvelope, SessionsDeletedEnvelope, SwitchWorkspaceBody } from './sessions.schemas.js'
 import type { SessionsService } from './sessions.service.js'
-import { createSignInLimits } from './sign-in-limits.js'
+import type { SignIn } from './sign-in.js'
 import { principalOf, refuseCrossSite } from '../http/auth.js'
 
 const tags = ['sessions']
@@ -14,49 +14,62 @@ const security: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }]
 const describe = (p: Principal) => ({
   ownerId: p.ownerId,
   scopes: [...p.scopes],
-  tokenId: p.tokenId,
+  tokenId: p.tokenId ?? null,
+  userId: p.userId ?? null,
   via: p.sessionId === undefined ? ('bearer' as const) : ('session' as const),
 })
 
-export function sessionsRoutes(app: App, { sessions }: { sessions: SessionsService }): void {
-  const limits = createSignInLimits(app)
+export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: SessionsService; signIn: SignIn }): void {
   app.post(
     '/v1/sessions',
     {
       schema: {
         tags,
         security: [],
-        summary: 'Sign in: exchange an API token for the dashboard session cookie',
+        summary: 'Sign in with an email and password, or an API token: sets the dashboard session cookie',
         body: CreateSessionBody,
         response: { 201: SessionEnvelope, ...errorResponses },
       },
       onRequest: refuseCrossSite,
     },
     async (req, reply) => {
-      await limits.check(req)
-      const { value, principal } = await sessions
-        .open(req.body.token, () => limits.admit(req))
-        .catch(async (error: unknown) => {
-          if (error instanceof AppError && error.statusCode === 401) await limits.failed(req)
-          throw error
-        })
-      setSessionCookie(req, reply, value)
-      return reply.code(201).send({ success: true, data: { ...describe(principal), via: 'session' } })
+      const { email, password, token } = req.body
+      let opened
+      if (token !== undefined) {
+        if (email !== undefined || password !== undefined) throw validationError('token', 'send either token, or email and password, not both')
+        opened = await signIn.withToken(req, token)
+      } else {
+        if (email === undefined) throw validationError('email', 'email (with password) or token is required')
+        if (password === undefined) throw validationError('password', 'password is required with email')
+        opened = await signIn.withPassword(req, email, password)
+      }
+      setSessionCookie(req, reply, opened.value)
+      return reply.code(201).send({ success: true, data: { ...describe(opened.principal), via: 'session' } })
     },
   )
 
   app.get(
     '/v1/sessions/current',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'Who is calling: owner, scopes and how the request authenticated',
-        response: { 200: SessionEnvelope, ...errorResponses },
-      },
+      schema: { tags, security, summary: 'Who is calling: workspace, scopes and how the request authenticated', response: { 200: SessionEnvelope, ...errorResponses } },
     },
     async (req) => ({ success: true as const, data: describe(principalOf(req)) }),
   )
+
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route({
+      method,
+      url: '/v1/sessions/current',
+      schema: {
+        tags,
+        security: [{ session: [] }],
+        summary: "Switch the signed-in person's session to another of their workspaces",
+        body: SwitchWorkspaceBody,
+        response: { 200: SessionEnvelope, ...errorResponses },
+      },
+      handler: async (req) => ({ success: true as const, data: describe(await sessions.switchWorkspace(principalOf(req), req.body.workspaceId)) }),
+    })
+  }
 
   app.delete(
     '/v1/sessions/current',
@@ -69,6 +82,24 @@ export function sessionsRoutes(app: App, { sessions }: { sessions: SessionsServi
       await sessions.close(sessionId)
       setSessionCookie(req, reply, null)
       return { success: true as const, data: { deleted: true as const } }
+    },
+  )
+
+  app.delete(
+    '/v1/sessions',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Sign out everywhere: every session of this person (or of this request's token)",
+        response: { 200: SessionsDeletedEnvelope, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const caller = principalOf(req)
+      const deleted = await sessions.closeAll(caller)
+      if (caller.sessionId !== undefined) setSessionCookie(req, reply, null)
+      return { success: true as const, data: { deleted } }
     },
   )
 }

@@ -1,23 +1,34 @@
 import { Type } from 'typebox'
-import { Envelope } from '../shared/schema.js'
+import { PASSWORD_MAX_LENGTH } from '../accounts/accounts.service.js'
+import { Envelope, Nullable } from '../shared/schema.js'
 
 export const CreateSessionBody = Type.Object(
   {
-    token: Type.String({
-      minLength: 1,
-      maxLength: 512,
-      description: 'An API token (ll_…); exchanged for the session cookie, never stored in the browser',
-      examples: ['ll_paste-your-token-here'],
-    }),
+    email: Type.Optional(Type.String({ maxLength: 320, description: "a person's email; with `password`", examples: ['ada@example.com'] })),
+    password: Type.Optional(Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, description: 'with `email`' })),
+    token: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 512,
+        description: 'or an API token (ll_…), exchanged for the session cookie and never stored in the browser',
+        examples: ['ll_paste-your-token-here'],
+      }),
+    ),
   },
+  { additionalProperties: false, description: 'either `email` and `password`, or `token`' },
+)
+
+export const SwitchWorkspaceBody = Type.Object(
+  { workspaceId: Type.String({ minLength: 1, maxLength: 128, description: 'one of your workspaces (GET /v1/me)' }) },
   { additionalProperties: false },
 )
 
 export const SessionObject = Type.Object(
   {
-    ownerId: Type.String(),
+    ownerId: Type.String({ description: 'the workspace acted in' }),
     scopes: Type.Array(Type.String()),
-    tokenId: Type.String({ description: 'the token this caller acts as' }),
+    tokenId: Nullable(Type.String({ description: 'the token this caller acts as; null for a signed-in person' })),
+    userId: Nullable(Type.String({ description: 'the person behind the request: signed in, or who made the token' })),
     via: Type.Union([Type.Literal('session'), Type.Literal('bearer')], { description: 'how this request authenticated' }),
   },
   { $id: 'Session' },
@@ -25,3 +36,4 @@ export const SessionObject = Type.Object(
 
 export const SessionEnvelope = Envelope(Type.Ref('Session'))
 export const SessionDeletedEnvelope = Envelope(Type.Object({ deleted: Type.Literal(true) }))
+export const SessionsDeletedEnvelope = Envelope(Type.Object({ deleted: Type.Integer({ description: 'how many sessions ended, this one included' }) }))

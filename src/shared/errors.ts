@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'conflict'
   | 'idempotency_key_reused'
+  | 'gone'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -45,4 +46,6 @@ export const methodNotAllowed = (allow: string[]) =>
 export const conflict = (message: string, param?: string) => new AppError(409, 'conflict', message, param)
 export const idempotencyKeyReused = () =>
   new AppError(409, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request', 'Idempotency-Key')
+/** A one-time secret (invitation, password reset, setup) already used, revoked or expired. */
+export const gone = (what: string, param: string) => new AppError(410, 'gone', `this ${what} was already used, revoked or has expired`, param)
 export const serviceUnavailable = (message: string) => new AppError(503, 'service_unavailable', message, undefined, { 'Retry-After': '1' })

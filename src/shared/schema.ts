@@ -41,4 +41,16 @@ export const errorResponses = {
   '5xx': Type.Ref('ErrorBody'),
 }
 
+/** Who made a resource (`createdBy`): null for what was made before people existed, or by the CLI. */
+export const CreatedBy = Nullable(
+  Type.Object(
+    {
+      type: Type.Union([Type.Literal('user'), Type.Literal('token')]),
+      id: Type.String({ description: 'usr_… or tok_…' }),
+      label: Type.String({ description: "the person's email or the token's name, as it was then" }),
+    },
+    { description: 'who made it' },
+  ),
+)
+
 export const Envelope = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data })

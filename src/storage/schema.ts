@@ -1,3 +1,5 @@
+import type { MembershipsTable, OneTimeLinksTable, UsersTable, WorkspacesTable } from '../accounts/accounts.table.js'
+import type { AuditLogTable } from '../audit/audit.table.js'
 import type { ConversationsTable, MessagesTable } from '../conversations/conversations.table.js'
 import type { DomainsTable } from '../domains/domains.table.js'
 import type { IdempotencyKeysTable } from '../idempotency/idempotency.table.js'
@@ -36,4 +38,9 @@ export interface Database {
   sessions: SessionsTable
   webhooks: WebhooksTable
   webhook_deliveries: WebhookDeliveriesTable
+  workspaces: WorkspacesTable
+  users: UsersTable
+  memberships: MembershipsTable
+  one_time_links: OneTimeLinksTable
+  audit_log: AuditLogTable
 }

@@ -9,6 +9,32 @@ export function createTokensRepository(db: Db) {
     async findActiveByHash(hash: string): Promise<TokenRow | undefined> {
       return db.selectFrom('tokens').selectAll().where('token_hash', '=', hash).where('revoked_at', 'is', null).executeTakeFirst()
     },
+    /**
+     * An active token by hash or id, with the role its maker holds in its workspace (null for an
+     * operator's token, or when the maker has left): one indexed lookup and one primary-key join.
+     */
+    findActiveWithRole(where: { hash: string } | { id: string }) {
+      const query = db
+        .selectFrom('tokens')
+        .leftJoin('memberships', (join) => join.onRef('memberships.user_id', '=', 'tokens.user_id').onRef('memberships.workspace_id', '=', 'tokens.owner_id'))
+        .selectAll('tokens')
+        .select('memberships.role as role')
+        .where('tokens.revoked_at', 'is', null)
+      return ('hash' in where ? query.where('tokens.token_hash', '=', where.hash) : query.where('tokens.id', '=', where.id)).executeTakeFirst()
+    },
+    async touch(id: string, at: number): Promise<void> {
+      await db.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id).execute()
+    },
+    async revokeMadeBy(userId: string, workspaceId: string, at: number): Promise<number> {
+      const result = await db
+        .updateTable('tokens')
+        .set({ revoked_at: at })
+        .where('user_id', '=', userId)
+        .where('owner_id', '=', workspaceId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows)
+    },
     /** Active tokens by id, hash or the non-secret prefix (which several tokens may share). */
     findActive(where: { id: string } | { hash: string } | { prefix: string }): Promise<TokenRow[]> {
       const query = db.selectFrom('tokens').selectAll().where('revoked_at', 'is', null)

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
-import { Envelope, Nullable, StringEnum } from '../shared/schema.js'
-import { SCOPES } from './tokens.service.js'
+import { CreatedBy, Envelope, Nullable, StringEnum } from '../shared/schema.js'
+import { SCOPES } from '../accounts/roles.js'
 
 const Scope = StringEnum(SCOPES)
 
@@ -12,6 +12,8 @@ export const TokenObject = Type.Object(
     scopes: Type.Array(Type.String()),
     prefix: Type.String({ description: 'the first characters of the token, not a secret: enough to recognise it' }),
     createdAt: Type.String({ format: 'date-time' }),
+    createdBy: CreatedBy,
+    lastUsedAt: Nullable(Type.String({ format: 'date-time', description: 'the last request made with it, to the minute' })),
     current: Type.Optional(Type.Boolean({ description: 'in lists: whether this is the token making the request (or behind its session)' })),
     token: Type.Optional(Type.String({ description: 'the token itself: in the response that creates it, and never again' })),
   },

@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { scopesOfRole, SCOPES, type Role, type Scope } from '../accounts/roles.js'
+import { createdByColumns, createdByOf, type Actor } from '../shared/actor.js'
 import type { Clock } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
 import { isUniqueViolation } from '../storage/errors.js'
@@ -6,26 +8,23 @@ import { tokenNotFound, scopesBeyondCaller } from './tokens.errors.js'
 import type { TokensRepository } from './tokens.repository.js'
 import type { TokenRow } from './tokens.table.js'
 
-export const SCOPES = [
-  'links:read',
-  'links:write',
-  'conversations:read',
-  'conversations:write',
-  'domains:read',
-  'domains:write',
-  'tokens:write',
-  'webhooks:read',
-  'webhooks:write',
-] as const
-export type Scope = (typeof SCOPES)[number]
+export { SCOPES, type Scope }
 
-/** Who is calling: resolved from the bearer token on every `/v1` request. */
+/** Who is calling: resolved from the bearer token or the session cookie on every `/v1` request. */
 export interface Principal {
-  readonly tokenId: string
+  /** The workspace acted in (called the owner where a resource records it). */
   readonly ownerId: string
   readonly scopes: ReadonlySet<string>
+  /** The person or token to name in the audit log and in `createdBy`; none for the command line (an operator at the shell). */
+  readonly actor?: Actor
+  /** The role acted with: a person's, or the role of the person who made the token; `owner` for an operator's token. */
+  readonly role: Role
+  /** The token the request acts as (directly or behind a token session). */
+  readonly tokenId?: string
   /** Set when the caller came with a dashboard session cookie instead of a bearer token. */
   readonly sessionId?: string
+  /** The person behind the request: a person's session, or a token a person made. */
+  readonly userId?: string
 }
 
 export interface TokenInfo {
@@ -35,14 +34,21 @@ export interface TokenInfo {
   scopes: string[]
   prefix: string
   createdAt: string
+  createdBy: Actor | null
+  lastUsedAt: string | null
   revokedAt: string | null
 }
 
 const TOKEN_PREFIX = 'll_'
+/** `last_used_at` moves at most this often: one write per request would make every read a write. */
+const TOUCH_EVERY_MS = 60_000
+
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 
 export class InvalidScopesError extends Error {}
 export class AmbiguousTokenError extends Error {}
+
+const isoOrNull = (at: number | null) => (at === null ? null : new Date(Number(at)).toISOString())
 
 const toInfo = (row: TokenRow): TokenInfo => ({
   id: row.id,
@@ -50,9 +56,14 @@ const toInfo = (row: TokenRow): TokenInfo => ({
   ownerId: row.owner_id,
   scopes: row.scopes.split(' '),
   prefix: row.prefix,
-  createdAt: new Date(row.created_at).toISOString(),
-  revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at).toISOString(),
+  createdAt: new Date(Number(row.created_at)).toISOString(),
+  createdBy: createdByOf(row),
+  lastUsedAt: isoOrNull(row.last_used_at),
+  revokedAt: isoOrNull(row.revoked_at),
 })
+
+/** How a token is named where it acted: its name, else its non-secret prefix. */
+export const tokenLabel = (row: Pick<TokenRow, 'name' | 'prefix'>) => row.name ?? `${row.prefix}…`
 
 export function parseScopes(raw: string | undefined): Scope[] {
   if (raw === undefined || raw.trim() === '') return [...SCOPES]
@@ -62,10 +73,19 @@ export function parseScopes(raw: string | undefined): Scope[] {
   return [...new Set(scopes)] as Scope[]
 }
 
+interface NewToken {
+  ownerId: string
+  name?: string | null
+  scopes?: readonly Scope[]
+  /** The person whose role caps it. */
+  userId?: string
+  createdBy?: Actor
+}
+
 export function createTokensService(deps: { repo: TokensRepository; clock: Clock }) {
   const { repo, clock } = deps
 
-  async function store(token: string, input: { ownerId: string; name?: string | null; scopes?: Scope[] }) {
+  async function store(token: string, input: NewToken) {
     const id = newId('tok')
     await repo.insert({
       id,
@@ -76,13 +96,34 @@ export function createTokensService(deps: { repo: TokensRepository; clock: Clock
       prefix: token.slice(0, TOKEN_PREFIX.length + 6),
       created_at: clock.now(),
       revoked_at: null,
+      user_id: input.userId ?? null,
+      ...createdByColumns(input.createdBy),
     })
     return { id, token }
   }
 
+  /** The caller a token stands for, if it is active (and its maker is still in its workspace). */
+  async function principalFor(row: Awaited<ReturnType<TokensRepository['findActiveWithRole']>>): Promise<Principal | undefined> {
+    if (!row) return undefined
+    // A token made by a person who has left (or whose membership is gone) acts for no one.
+    if (row.user_id !== null && row.role === null) return undefined
+    const now = clock.now()
+    if (row.last_used_at === null || now - Number(row.last_used_at) >= TOUCH_EVERY_MS) await repo.touch(row.id, now)
+    const own = row.scopes.split(' ')
+    const cap = row.role === null ? undefined : scopesOfRole(row.role)
+    return {
+      tokenId: row.id,
+      ownerId: row.owner_id,
+      scopes: new Set(cap === undefined ? own : own.filter((s) => cap.has(s as Scope))),
+      actor: { type: 'token', id: row.id, label: tokenLabel(row) },
+      role: row.role ?? 'owner',
+      ...(row.user_id === null ? {} : { userId: row.user_id }),
+    }
+  }
+
   return {
     /** Creates a token with 256 random bits. The plain token is returned once and never stored. */
-    create(input: { ownerId: string; name?: string | null; scopes?: Scope[] }) {
+    create(input: NewToken) {
       return store(TOKEN_PREFIX + randomBytes(32).toString('base64url'), input)
     },
 
@@ -96,27 +137,30 @@ export function createTokensService(deps: { repo: TokensRepository; clock: Clock
       }
     },
 
-    async authenticate(token: string): Promise<Principal | undefined> {
-      const row = await repo.findActiveByHash(hashToken(token))
-      if (!row) return undefined
-      return { tokenId: row.id, ownerId: row.owner_id, scopes: new Set(row.scopes.split(' ')) }
-    },
+    authenticate: async (token: string): Promise<Principal | undefined> => principalFor(await repo.findActiveWithRole({ hash: hashToken(token) })),
+
+    /** The caller behind a token session: the token by id, under the same rules as a bearer token. */
+    authenticateById: async (id: string): Promise<Principal | undefined> => principalFor(await repo.findActiveWithRole({ id })),
 
     /** The caller's own active tokens (docs/api/tokens.md#the-tokens-api), the one in use marked `current`. */
     async listForOwner(caller: Principal): Promise<(TokenInfo & { current: boolean })[]> {
       return (await repo.listActiveForOwner(caller.ownerId)).map((row) => ({ ...toInfo(row), current: row.id === caller.tokenId }))
     },
 
-    /** A token for the caller's owner, with at most the caller's scopes (by default exactly those). */
+    /**
+     * A token for the caller's workspace, with at most the caller's scopes (by default exactly those).
+     * A person's token stays capped by their role, whatever it becomes, and ends when they leave.
+     */
     async createForOwner(caller: Principal, input: { name?: string | null; scopes?: string[] }): Promise<TokenInfo & { token: string }> {
       const scopes = input.scopes === undefined ? [...caller.scopes] : [...new Set(input.scopes)]
       const beyond = scopes.filter((s) => !caller.scopes.has(s))
       if (beyond.length > 0) throw scopesBeyondCaller(beyond)
-      const ordered = SCOPES.filter((s) => scopes.includes(s))
       const { id, token } = await store(TOKEN_PREFIX + randomBytes(32).toString('base64url'), {
         ownerId: caller.ownerId,
         name: input.name ?? null,
-        scopes: ordered,
+        scopes: SCOPES.filter((s) => scopes.includes(s)),
+        userId: caller.userId,
+        createdBy: caller.actor,
       })
       const row = (await repo.findActive({ id }))[0]
       if (!row) throw tokenNotFound()
@@ -131,6 +175,9 @@ export function createTokensService(deps: { repo: TokensRepository; clock: Clock
       if ((await repo.revoke(row.id, at)) === 0) throw tokenNotFound()
       return toInfo({ ...row, revoked_at: at })
     },
+
+    /** Revokes every token a person made in a workspace (they left it); returns how many. */
+    revokeMadeBy: (userId: string, workspaceId: string) => repo.revokeMadeBy(userId, workspaceId, clock.now()),
 
     hasAny: async () => (await repo.countActive()) > 0,
 
@@ -155,4 +202,5 @@ export function createTokensService(deps: { repo: TokensRepository; clock: Clock
     },
   }
 }
+
 export type TokensService = ReturnType<typeof createTokensService>

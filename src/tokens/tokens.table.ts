@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely'
+import type { CreatedByColumns } from '../shared/actor.js'
 
-export interface TokensTable {
+export interface TokensTable extends CreatedByColumns {
   id: string
   owner_id: string
   name: string | null
@@ -12,6 +13,10 @@ export interface TokensTable {
   prefix: string
   created_at: number
   revoked_at: number | null
+  /** The person whose role caps this token's scopes (it ends when they leave); null for an operator's token. */
+  user_id: string | null
+  /** Moves at most once a minute (tokens.service.ts). */
+  last_used_at: number | null
 }
 export type TokenRow = Selectable<TokensTable>
 export type NewTokenRow = Insertable<TokensTable>

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Envelope, Nullable, StringEnum } from '../shared/schema.js'
+import { CreatedBy, Envelope, Nullable, StringEnum } from '../shared/schema.js'
 import { EVENT_TYPES } from './events.js'
 
 const DateTime = Type.String({ format: 'date-time' })
@@ -14,6 +14,7 @@ const webhookProperties = {
   disabledReason: Nullable(Type.String({ description: 'why Linkline disabled the endpoint (it kept failing); null otherwise' })),
   createdAt: DateTime,
   updatedAt: DateTime,
+  createdBy: CreatedBy,
 }
 export const WebhookObject = Type.Object(webhookProperties, { $id: 'Webhook' })
 export type WebhookObject = Static<typeof WebhookObject>

@@ -13,6 +13,7 @@ import { deliveryNotFound, invalidWebhookUrl, privateWebhookUrl, webhookNotFound
 import { createWebhooksRepository, type WebhooksRepository } from './webhooks.repository.js'
 import type { CreateWebhookBody, DeliveryObject, ListDeliveriesQuery, UpdateWebhookBody, WebhookObject } from './webhooks.schemas.js'
 import type { DeliveryRow, WebhookRow } from './webhooks.table.js'
+import { createdByColumns, createdByOf } from '../shared/actor.js'
 
 /** How long the check of a URL's host waits for DNS at creation; a name that does not resolve yet is checked again at each delivery. */
 const RESOLVE_TIMEOUT_MS = 3000
@@ -28,6 +29,7 @@ const toObject = (row: WebhookRow): WebhookObject => ({
   disabledReason: row.disabled_reason,
   createdAt: new Date(row.created_at).toISOString(),
   updatedAt: new Date(row.updated_at).toISOString(),
+  createdBy: createdByOf(row),
 })
 
 export const toDelivery = (row: DeliveryRow): DeliveryObject => ({
@@ -119,6 +121,7 @@ export function createWebhooksService(deps: {
       const row: WebhookRow = {
         id: newId('whk'),
         owner_id: principal.ownerId,
+        ...createdByColumns(principal.actor),
         url,
         events,
         wants_clicks: subscribes(events, 'link.clicked') ? 1 : 0,

@@ -1,7 +1,8 @@
 import type { Insertable, Selectable, Updateable } from 'kysely'
+import type { CreatedByColumns } from '../shared/actor.js'
 
 /** Times in epoch ms; booleans as 0/1. */
-export interface WebhooksTable {
+export interface WebhooksTable extends CreatedByColumns {
   id: string
   owner_id: string
   url: string

@@ -16,6 +16,7 @@ import * as hourFacetsInRollups from './0015-hour-facets-in-rollups.js'
 import * as clickJournalMarks from './0016-click-journal-marks.js'
 import * as clickBlocksByNumber from './0017-click-blocks-by-number.js'
 import * as domainClaimsPerOwner from './0018-domain-claims-per-owner.js'
+import * as accounts from './0019-accounts.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -37,4 +38,5 @@ export const migrations = {
   '0016-click-journal-marks': clickJournalMarks,
   '0017-click-blocks-by-number': clickBlocksByNumber,
   '0018-domain-claims-per-owner': domainClaimsPerOwner,
+  '0019-accounts': accounts,
 }

@@ -1,5 +1,5 @@
 import { AppError } from '../shared/errors.js'
-import { hashPassword, verifyPassword } from './link-password.js'
+import { hashPassword, verifyPassword } from './password-hash.js'
 
 /** Hashes computed at once (libuv has four threads, which file and DNS work share). */
 const CONCURRENCY = 2
@@ -15,7 +15,7 @@ export class HashingBusy extends AppError {
 }
 
 /**
- * Every scrypt of the process (about 16 MiB and 50-150 ms each: link-password.ts) runs through here,
+ * Every scrypt of the process (about 16 MiB and 50-150 ms each: password-hash.ts) runs through here,
  * at most CONCURRENCY at a time, taken in turn from one lane per owner (hashing a new password) and
  * per client address block (checking the password form): one owner's bulk create or one client's
  * flood of tries waits behind itself, and delays anyone else by at most the hashes already running.
