@@ -23,6 +23,7 @@ import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
 import { createSharedClickLimit } from './links/shared-click-limit.js'
 import { createPasswordHashing } from './shared/password-hashing.js'
+import { createScryptThread } from './shared/scrypt-thread.js'
 import { createFaults } from './ops/faults.js'
 import { createJobs } from './ops/jobs.js'
 import { createMetrics } from './ops/metrics.js'
@@ -58,6 +59,9 @@ export const CLICK_ROLLUP_VISITS = 500_000
 // A roll-up writes the click blocks once this many visits wait for them, whatever the interval: the
 // writer keeps their batches until then (~40 bytes a visit).
 export const CLICK_BLOCK_VISITS = 1_000_000
+
+// Password checks of sign-ins that may wait for the one hashing thread of accounts (~50 ms each): about 2 s of work.
+export const SIGN_IN_HASH_QUEUE = 32
 
 export interface ContainerOptions {
   clock?: Clock
@@ -135,7 +139,12 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const tokens = createTokensService({ repo: createTokensRepository(db), clock })
   // Every scrypt of the process, in turn per owner and per client (shared/password-hashing.ts).
   const passwordHashing = createPasswordHashing()
-  const accounts = createAccountsService({ repo: createAccountsRepository(db), hashing: passwordHashing, clock })
+  // People's passwords have a queue of their own, one hash at a time on a thread of the lowest priority,
+  // and a bounded wait: a flood of sign-ins from many addresses takes what serving leaves of one core,
+  // and is refused (429) beyond what it can queue.
+  const scryptThread = createScryptThread()
+  const accountHashing = createPasswordHashing({ concurrency: 1, queueLimit: SIGN_IN_HASH_QUEUE, derive: scryptThread.derive })
+  const accounts = createAccountsService({ repo: createAccountsRepository(db), hashing: accountHashing, clock })
   const sessions = createSessionsService({ repo: createSessionsRepository(db), tokens, accounts, clock })
   const members = createMembersService({
     transaction: transactional(db, createAccountsRepository),
@@ -323,6 +332,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         const dropped = await clicks.close(deadline)
         await writer.close()
         await qrRenderer.close()
+        await scryptThread.close()
         await bus.close()
         databaseHealth.close()
         await storage.close()

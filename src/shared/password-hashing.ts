@@ -1,5 +1,5 @@
 import { AppError } from '../shared/errors.js'
-import { hashPassword, verifyPassword } from './password-hash.js'
+import { hashPassword, verifyPassword, type Derive } from './password-hash.js'
 
 /** Hashes computed at once (libuv has four threads, which file and DNS work share). */
 const CONCURRENCY = 2
@@ -20,9 +20,13 @@ export class HashingBusy extends AppError {
  * per client address block (checking the password form): one owner's bulk create or one client's
  * flood of tries waits behind itself, and delays anyone else by at most the hashes already running.
  */
-export function createPasswordHashing(options: { concurrency?: number; laneLimit?: number } = {}) {
+export function createPasswordHashing(options: { concurrency?: number; laneLimit?: number; queueLimit?: number; derive?: Derive } = {}) {
+  const { derive } = options
   const concurrency = options.concurrency ?? CONCURRENCY
   const laneLimit = options.laneLimit ?? LANE_LIMIT
+  // Most hashes waiting in all lanes together: beyond, refused at once (a flood from many addresses).
+  const queueLimit = options.queueLimit ?? Infinity
+  let waiting = 0
   // Lanes with work waiting, in turn order: a lane served goes to the back.
   const lanes = new Map<string, (() => void)[]>()
   let running = 0
@@ -42,10 +46,13 @@ export function createPasswordHashing(options: { concurrency?: number; laneLimit
 
   function run<T>(lane: string, work: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      if (waiting >= queueLimit) return reject(new HashingBusy())
       let queue = lanes.get(lane)
       if (queue === undefined) lanes.set(lane, (queue = []))
       if (queue.length >= laneLimit) return reject(new HashingBusy())
+      waiting++
       queue.push(() => {
+        waiting--
         work()
           .then(resolve, reject)
           .finally(() => {
@@ -60,9 +67,9 @@ export function createPasswordHashing(options: { concurrency?: number; laneLimit
   return {
     run,
     /** A new password's hash, in the owner's lane. */
-    hash: (ownerId: string, password: string) => run(`owner\n${ownerId}`, () => hashPassword(password)),
+    hash: (ownerId: string, password: string) => run(`owner\n${ownerId}`, () => hashPassword(password, derive)),
     /** Whether a password form's try matches, in the lane of the client's address block. */
-    verify: (client: string, password: string, stored: string) => run(`client\n${client}`, () => verifyPassword(password, stored)),
+    verify: (client: string, password: string, stored: string) => run(`client\n${client}`, () => verifyPassword(password, stored, derive)),
   }
 }
 export type PasswordHashing = ReturnType<typeof createPasswordHashing>

@@ -1,0 +1,17 @@
+import Tinypool from 'tinypool'
+import type { Derive } from './password-hash.js'
+import type { ScryptTask } from './scrypt.worker.js'
+
+/**
+ * scrypt on one worker thread of the lowest priority (scrypt.worker.ts), for people's passwords: a
+ * sign-in flood then takes only what the redirect leaves of the CPU, where libuv's threads would
+ * compete with it as equals. The thread ends after a minute without work.
+ */
+export function createScryptThread() {
+  const pool = new Tinypool({ filename: new URL('./scrypt.worker.js', import.meta.url).href, minThreads: 0, maxThreads: 1, idleTimeout: 60_000 })
+  const derive: Derive = async (password, salt, options) => {
+    const key = (await pool.run({ password, salt, options } satisfies ScryptTask)) as Uint8Array
+    return Buffer.from(key.buffer, key.byteOffset, key.byteLength)
+  }
+  return { derive, close: () => pool.destroy() }
+}
