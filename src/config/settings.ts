@@ -14,6 +14,7 @@ export const GROUPS = [
   'Database and Redis',
   'Domains and short URLs',
   'Tokens and rate limits',
+  'People and sign-in',
   'Visits and statistics',
   'QR codes',
   'Webhooks',
@@ -310,6 +311,21 @@ export const SETTINGS = {
     min: 1,
     max: 36_500,
     meaning: 'settled deliveries (delivered or failed) older than this are pruned hourly from the delivery log; pending ones stay',
+  }),
+
+  LINKLINE_SMTP_URL: text({
+    group: 'People and sign-in',
+    common: true,
+    meaning:
+      'the SMTP server that mails invitations and password-reset links: `smtp://user:password@mail.example.com:587` (STARTTLS when the ' +
+      'server offers it) or `smtps://…:465` (TLS); special characters of the password percent-encoded. Unset, no mail is sent: each ' +
+      'link is shown once in the API response and the dashboard, to pass on by hand. Logs show the URL without its password',
+    scaleOut: 'the same on every instance',
+  }),
+  LINKLINE_SMTP_FROM: text({
+    group: 'People and sign-in',
+    default: 'Linkline <linkline@localhost>',
+    meaning: 'the sender of those mails: `linkline@example.com` or `Linkline <linkline@example.com>` (an address the SMTP server lets you send as)',
   }),
 } as const satisfies Record<string, Setting>
 
