@@ -4,6 +4,10 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { after, describe, test } from 'node:test'
 import { pino } from 'pino'
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server'
+import { backends } from '../../test/backends.js'
+import { createTestDatabase } from '../../test/build-test-app.js'
+import { loadConfig } from '../config.js'
+import { createContainer } from '../container.js'
 import { createMailer, MailError, type Mailer, type MailFailure } from './mailer.js'
 
 const USER = 'linkline@example.com'
@@ -252,6 +256,30 @@ describe('mailer without LINKLINE_SMTP_URL', () => {
     assert.throws(() => createMailer({ url: undefined, from: 'a@example.com, b@example.com', logger: pino({ level: 'silent' }) }), TypeError)
   })
 })
+
+for (const backend of backends) {
+  test(`the container's mailer follows LINKLINE_SMTP_URL and LINKLINE_SMTP_FROM (${backend})`, async () => {
+    const smtp = await startSmtp()
+    const database = await createTestDatabase(backend)
+    const url = `smtp://${encodeURIComponent(USER)}:${encodeURIComponent(PASS)}@127.0.0.1:${smtp.port}`
+    const withMail = createContainer(loadConfig({ ...database.env, LOG_LEVEL: 'silent', LINKLINE_SMTP_URL: url, LINKLINE_SMTP_FROM: FROM }))
+    const withoutMail = createContainer(loadConfig({ ...database.env, LOG_LEVEL: 'silent' }))
+    try {
+      assert.equal(withMail.mailer.enabled, true)
+      await withMail.mailer.send({ to: 'bob@example.org', subject: 'From the container', text: 'Hello' })
+      assert.deepEqual(
+        smtp.received.map((mail) => [mail.user, parse(mail.raw).headers.get('from'), parse(mail.raw).headers.get('subject')]),
+        [[USER, FROM, 'From the container']],
+      )
+      assert.equal(withoutMail.mailer.enabled, false)
+    } finally {
+      await withMail.close()
+      await withoutMail.close()
+      await database.drop()
+      await smtp.close()
+    }
+  })
+}
 
 /** Neither the password nor any encoding of it an SMTP exchange uses. */
 function assertNoSecret(texts: readonly string[]): void {
