@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path'
 import { normalizeHostAndPort, parseHost } from './shared/hosts.js'
 import proxyAddr from '@fastify/proxy-addr'
 import type { TrustProxy } from './http/client-address.js'
+import { isMailbox, parseSmtpUrl, redactSmtpUrl } from './mail/addresses.js'
 import { SETTINGS, type FlagName, type IntName, type TextName, type TextSetting } from './config/settings.js'
 
 /**
@@ -74,6 +75,10 @@ export interface Config {
   readonly webhooksPollIntervalMs: number
   /** Settled deliveries (delivered or failed) are kept this long in the delivery log. */
   readonly webhooksRetentionDays: number
+  /** The SMTP server for invitations and password resets (it holds the password: log redactSmtpUrl of it); unset, no mail is sent. */
+  readonly smtpUrl: string | undefined
+  /** The From of those mails: `address` or `Name <address>`. */
+  readonly smtpFrom: string
 }
 
 export type Env = Record<string, string | undefined>
@@ -173,6 +178,13 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('LINKLINE_WEBHOOKS_SECRET_KEY must be at least 32 characters (e.g. openssl rand -base64 32)')
   }
 
+  const smtpUrl = str('LINKLINE_SMTP_URL')
+  const smtpServer = smtpUrl === undefined ? undefined : parseSmtpUrl(smtpUrl)
+  // Shown without its password, as every log line that names the server.
+  if (smtpServer !== undefined && 'problem' in smtpServer) problems.push(`LINKLINE_SMTP_URL ${smtpServer.problem} (got "${redactSmtpUrl(String(smtpUrl))}")`)
+  const smtpFrom = str('LINKLINE_SMTP_FROM')
+  if (!isMailbox(smtpFrom)) problems.push(`LINKLINE_SMTP_FROM must be an address or Name <address> (got ${JSON.stringify(smtpFrom)})`)
+
   const qrThreads = int('LINKLINE_QR_THREADS')
   const qrQueue = int('LINKLINE_QR_QUEUE')
 
@@ -221,6 +233,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhooksSecretKeyFile: resolve(dataDir, 'linkline.key'),
     webhooksPollIntervalMs: int('LINKLINE_WEBHOOKS_POLL_INTERVAL_MS'),
     webhooksRetentionDays: int('LINKLINE_WEBHOOKS_RETENTION_DAYS'),
+    smtpUrl,
+    smtpFrom,
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
   return Object.freeze(config)

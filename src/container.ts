@@ -24,6 +24,7 @@ import { createRedirectCache } from './links/redirect.cache.js'
 import { createSharedClickLimit } from './links/shared-click-limit.js'
 import { createPasswordHashing } from './shared/password-hashing.js'
 import { createScryptThread } from './shared/scrypt-thread.js'
+import { createMailer } from './mail/mailer.js'
 import { createFaults } from './ops/faults.js'
 import { createJobs } from './ops/jobs.js'
 import { createMetrics } from './ops/metrics.js'
@@ -216,6 +217,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock, events })
   const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
   const porting = createPortingService({ links: linksBulk, domains })
+  // Invitations and password resets; without LINKLINE_SMTP_URL it sends nothing (mailer.enabled false).
+  const mailer = createMailer({ url: config.smtpUrl, from: config.smtpFrom, logger })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue, perOwner: config.qrPerOwner })
   const qr = createQrService({ links, renderer: qrRenderer })
   const clicks = new ClickBuffer({
@@ -299,6 +302,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     qr,
     porting,
     webhooks,
+    mailer,
 
     prepare,
 

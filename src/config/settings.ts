@@ -1,3 +1,5 @@
+import { flag, int, text, type Setting } from './setting-kinds.js'
+
 /**
  * Every environment variable Linkline reads, said once: `loadConfig` (src/config.ts) takes each default
  * and range from here, and `npm run docs:settings` renders the tables of README.md ("Configuration",
@@ -12,42 +14,13 @@ export const GROUPS = [
   'Database and Redis',
   'Domains and short URLs',
   'Tokens and rate limits',
+  'People and sign-in',
   'Visits and statistics',
   'QR codes',
   'Webhooks',
 ] as const
 
-interface Described {
-  readonly group: (typeof GROUPS)[number]
-  /** What the setting does (both tables). */
-  readonly meaning: string
-  /** What an operator should know in production, with several instances above all (operations.md). */
-  readonly scaleOut?: string
-  /** Shown in README.md's short table too. */
-  readonly common?: true
-  /** A default that loadConfig derives from other settings, as the docs say it (`default` then is its usual value). */
-  readonly derived?: string
-}
-export interface IntSetting extends Described {
-  readonly kind: 'int'
-  readonly default: number
-  readonly min: number
-  readonly max: number
-}
-export interface TextSetting extends Described {
-  readonly kind: 'text'
-  /** Unset (undefined) when absent. */
-  readonly default?: string
-}
-export interface FlagSetting extends Described {
-  readonly kind: 'flag'
-  readonly default: false
-}
-export type Setting = IntSetting | TextSetting | FlagSetting
-
-const int = (setting: Omit<IntSetting, 'kind'>): IntSetting => ({ kind: 'int', ...setting })
-const text = <S extends Omit<TextSetting, 'kind'>>(setting: S): S & { kind: 'text' } => ({ kind: 'text', ...setting })
-const flag = (setting: Omit<FlagSetting, 'kind' | 'default'>): FlagSetting => ({ kind: 'flag', default: false, ...setting })
+export type { FlagSetting, IntSetting, Setting, TextSetting } from './setting-kinds.js'
 
 export const SETTINGS = {
   PORT: int({ group: 'Server', common: true, default: 8080, min: 0, max: 65535, meaning: 'listen port' }),
@@ -338,6 +311,21 @@ export const SETTINGS = {
     min: 1,
     max: 36_500,
     meaning: 'settled deliveries (delivered or failed) older than this are pruned hourly from the delivery log; pending ones stay',
+  }),
+
+  LINKLINE_SMTP_URL: text({
+    group: 'People and sign-in',
+    common: true,
+    meaning:
+      'the SMTP server that mails invitations and password-reset links: `smtp://user:password@mail.example.com:587` (STARTTLS when the ' +
+      'server offers it) or `smtps://…:465` (TLS); special characters of the password percent-encoded. Unset, no mail is sent: each ' +
+      'link is shown once in the API response and the dashboard, to pass on by hand. Logs show the URL without its password',
+    scaleOut: 'the same on every instance',
+  }),
+  LINKLINE_SMTP_FROM: text({
+    group: 'People and sign-in',
+    default: 'Linkline <linkline@localhost>',
+    meaning: 'the sender of those mails: `linkline@example.com` or `Linkline <linkline@example.com>` (an address the SMTP server lets you send as)',
   }),
 } as const satisfies Record<string, Setting>
 
