@@ -3,51 +3,13 @@
  * and range from here, and `npm run docs:settings` renders the tables of README.md ("Configuration",
  * the `common` ones) and docs/operations.md ("Every setting", all of them) from the same entries.
  * Descriptions are Markdown; links in `scaleOut` are relative to docs/ (it appears in operations.md only).
- * A new setting is an entry here (loadConfig's readers take listed names only), then `npm run docs:settings`.
+ * A new setting is an entry here, or in its group's own file, then `npm run docs:settings`;
+ * loadConfig's readers take listed names only.
  */
 
-/** Order of the groups in docs/operations.md (and of the rows in README.md). */
-export const GROUPS = [
-  'Server',
-  'Database and Redis',
-  'Domains and short URLs',
-  'Tokens and rate limits',
-  'Visits and statistics',
-  'QR codes',
-  'Webhooks',
-] as const
+import { flag, int, text, type Setting } from './setting-kinds.js'
 
-interface Described {
-  readonly group: (typeof GROUPS)[number]
-  /** What the setting does (both tables). */
-  readonly meaning: string
-  /** What an operator should know in production, with several instances above all (operations.md). */
-  readonly scaleOut?: string
-  /** Shown in README.md's short table too. */
-  readonly common?: true
-  /** A default that loadConfig derives from other settings, as the docs say it (`default` then is its usual value). */
-  readonly derived?: string
-}
-export interface IntSetting extends Described {
-  readonly kind: 'int'
-  readonly default: number
-  readonly min: number
-  readonly max: number
-}
-export interface TextSetting extends Described {
-  readonly kind: 'text'
-  /** Unset (undefined) when absent. */
-  readonly default?: string
-}
-export interface FlagSetting extends Described {
-  readonly kind: 'flag'
-  readonly default: false
-}
-export type Setting = IntSetting | TextSetting | FlagSetting
-
-const int = (setting: Omit<IntSetting, 'kind'>): IntSetting => ({ kind: 'int', ...setting })
-const text = <S extends Omit<TextSetting, 'kind'>>(setting: S): S & { kind: 'text' } => ({ kind: 'text', ...setting })
-const flag = (setting: Omit<FlagSetting, 'kind' | 'default'>): FlagSetting => ({ kind: 'flag', default: false, ...setting })
+export { GROUPS, type FlagSetting, type IntSetting, type Setting, type TextSetting } from './setting-kinds.js'
 
 export const SETTINGS = {
   PORT: int({ group: 'Server', common: true, default: 8080, min: 0, max: 65535, meaning: 'listen port' }),
