@@ -1,6 +1,6 @@
 /**
  * The kinds of setting that src/config/settings.ts lists, and the groups the docs show them in: apart,
- * so that a group kept in a file of its own builds its entries the same way.
+ * so that a group kept in a file of its own (settings-sign-in.ts) builds its entries the same way.
  */
 
 /** Order of the groups in docs/operations.md (and of the rows in README.md). */
@@ -9,6 +9,7 @@ export const GROUPS = [
   'Database and Redis',
   'Domains and short URLs',
   'Tokens and rate limits',
+  'People and sign-in',
   'Visits and statistics',
   'QR codes',
   'Webhooks',

@@ -3,11 +3,12 @@
  * and range from here, and `npm run docs:settings` renders the tables of README.md ("Configuration",
  * the `common` ones) and docs/operations.md ("Every setting", all of them) from the same entries.
  * Descriptions are Markdown; links in `scaleOut` are relative to docs/ (it appears in operations.md only).
- * A new setting is an entry here, or in its group's own file, then `npm run docs:settings`;
+ * A new setting is an entry here, or in the group's own file (settings-sign-in.ts), then `npm run docs:settings`;
  * loadConfig's readers take listed names only.
  */
 
 import { flag, int, text, type Setting } from './setting-kinds.js'
+import { SIGN_IN_SETTINGS } from './settings-sign-in.js'
 
 export { GROUPS, type FlagSetting, type IntSetting, type Setting, type TextSetting } from './setting-kinds.js'
 
@@ -179,6 +180,8 @@ export const SETTINGS = {
       'minute (`/healthz` and `/readyz` are never refused)',
     scaleOut: "counted per instance. Behind a proxy it needs `LINKLINE_TRUST_PROXY`, or every client shares the proxy's budget",
   }),
+
+  ...SIGN_IN_SETTINGS,
 
   LINKLINE_REDIRECT_CACHE_SIZE: int({
     group: 'Visits and statistics',
