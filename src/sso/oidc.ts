@@ -107,9 +107,11 @@ export function createOidc(options: OidcOptions) {
     },
 
     /**
-     * Checks the provider's answer at the callback against `pending` (state, then the code exchanged
-     * with the PKCE verifier, the ID token's signature, audience and nonce) and reads the person's
-     * claims, from the ID token or else the userinfo endpoint. SsoRefused or SsoUnavailable otherwise.
+     * Checks the provider's answer at the callback against `pending`: its state, then the code,
+     * exchanged with the PKCE verifier and the client secret, then the ID token's issuer, audience,
+     * expiry and nonce (the token comes straight from the token endpoint over TLS, which OpenID Connect
+     * accepts in place of checking its signature). The person's claims come from the ID token, else
+     * from the userinfo endpoint. Any failure is an SsoRefused or an SsoUnavailable.
      */
     async finish(callbackUrl: URL, pending: OidcPending): Promise<OidcIdentity> {
       const config = await configuration()
