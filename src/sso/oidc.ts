@@ -117,9 +117,9 @@ export function createOidc(options: OidcOptions) {
       const config = await configuration()
       // The token request must name the redirect URI of the authorization request exactly, whatever host or
       // proxy the callback came through: only the callback's parameters are taken from it.
-      const answer = new URL(pending.redirectUri)
-      answer.search = callbackUrl.search
       try {
+        const answer = new URL(pending.redirectUri)
+        answer.search = callbackUrl.search
         const tokens = await authorizationCodeGrant(config, answer, {
           expectedState: pending.state,
           expectedNonce: pending.nonce,
