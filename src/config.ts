@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path'
-import { normalizeHostAndPort, parseHost } from './shared/hosts.js'
+import { isHostName, normalizeHostAndPort, parseHost } from './shared/hosts.js'
 import proxyAddr from '@fastify/proxy-addr'
 import type { TrustProxy } from './http/client-address.js'
 import { isMailbox, parseSmtpUrl, redactSmtpUrl } from './mail/addresses.js'
@@ -31,6 +31,12 @@ export interface Config {
   readonly domainCheckIntervalMs: number
   readonly bootstrapToken: string | undefined
   readonly bootstrapOwner: string
+  /** The dashboard's external base URL, an origin (`https://links.example.com`); undefined: taken from each request. */
+  readonly publicUrl: string | undefined
+  /** Whether people may sign in with a password; off leaves single sign-on (which loadConfig then requires). */
+  readonly passwordSignIn: boolean
+  /** Single sign-on through an OpenID provider (docs/sso.md); undefined unless its issuer, client id and secret are set. */
+  readonly oidc: OidcConfig | undefined
   readonly rateLimitPerMinute: number
   readonly notFoundUrl: string | undefined
   /** Where `/` on a default domain sends a person; by default the dashboard (`/app/`). */
@@ -79,6 +85,21 @@ export interface Config {
   readonly smtpUrl: string | undefined
   /** The From of those mails: `address` or `Name <address>`. */
   readonly smtpFrom: string
+}
+
+export const OIDC_ROLES = ['viewer', 'member', 'admin'] as const
+
+export interface OidcConfig {
+  readonly issuer: string
+  readonly clientId: string
+  readonly clientSecret: string
+  /** The sign-in button reads "Sign in with <name>". */
+  readonly name: string
+  /** Email domains (lower case) whose people get an account at their first sign-on; empty: existing accounts only. */
+  readonly allowedDomains: readonly string[]
+  /** The workspace, and the role in it, that an account created by single sign-on joins. */
+  readonly defaultWorkspace: string
+  readonly defaultRole: (typeof OIDC_ROLES)[number]
 }
 
 export type Env = Record<string, string | undefined>
@@ -184,6 +205,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (smtpServer !== undefined && 'problem' in smtpServer) problems.push(`LINKLINE_SMTP_URL ${smtpServer.problem} (got "${redactSmtpUrl(String(smtpUrl))}")`)
   const smtpFrom = str('LINKLINE_SMTP_FROM')
   if (!isMailbox(smtpFrom)) problems.push(`LINKLINE_SMTP_FROM must be an address or Name <address> (got ${JSON.stringify(smtpFrom)})`)
+  const bootstrapOwner = str('LINKLINE_BOOTSTRAP_OWNER')
+  const signIn = parseSignIn(str, bootstrapOwner, problems)
 
   const qrThreads = int('LINKLINE_QR_THREADS')
   const qrQueue = int('LINKLINE_QR_QUEUE')
@@ -205,7 +228,8 @@ export function loadConfig(env: Env = process.env): Config {
     domainVerification: verification !== 'off',
     domainCheckIntervalMs: int('LINKLINE_DOMAIN_CHECK_INTERVAL_MS'),
     bootstrapToken,
-    bootstrapOwner: str('LINKLINE_BOOTSTRAP_OWNER'),
+    bootstrapOwner,
+    ...signIn,
     rateLimitPerMinute: int('LINKLINE_RATE_LIMIT'),
     notFoundUrl,
     rootUrl,
@@ -259,4 +283,60 @@ function parseTrustProxy(raw: string, problems: string[]): TrustProxy {
     problems.push(`LINKLINE_TRUST_PROXY must be true, false, a number of hops or a list of addresses / CIDR ranges (got "${raw}")`)
     return false
   }
+}
+
+const isHttpUrl = (url: URL | undefined): url is URL =>
+  url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === ''
+
+/** People's sign-in: LINKLINE_PUBLIC_URL, LINKLINE_PASSWORD_SIGNIN and the LINKLINE_OIDC_* settings. */
+function parseSignIn(
+  str: (name: TextName) => string | undefined,
+  bootstrapOwner: string,
+  problems: string[],
+): Pick<Config, 'publicUrl' | 'passwordSignIn' | 'oidc'> {
+  const rawPublicUrl = str('LINKLINE_PUBLIC_URL')
+  const publicUrl = rawPublicUrl === undefined ? undefined : (URL.parse(rawPublicUrl) ?? undefined)
+  if (rawPublicUrl !== undefined && !(isHttpUrl(publicUrl) && publicUrl.pathname === '/' && publicUrl.search === '' && publicUrl.hash === '')) {
+    problems.push(`LINKLINE_PUBLIC_URL must be an http or https URL without a path, e.g. https://links.example.com (got "${rawPublicUrl}")`)
+  }
+  const password = str('LINKLINE_PASSWORD_SIGNIN')
+  if (password !== 'on' && password !== 'off') problems.push(`LINKLINE_PASSWORD_SIGNIN must be on or off (got "${password}")`)
+
+  const client = {
+    LINKLINE_OIDC_ISSUER: str('LINKLINE_OIDC_ISSUER'),
+    LINKLINE_OIDC_CLIENT_ID: str('LINKLINE_OIDC_CLIENT_ID'),
+    LINKLINE_OIDC_CLIENT_SECRET: str('LINKLINE_OIDC_CLIENT_SECRET'),
+  }
+  const missing = Object.entries(client).flatMap(([name, value]) => (value === undefined ? [name] : []))
+  if (missing.length === 1 || missing.length === 2) {
+    problems.push(`single sign-on needs ${Object.keys(client).join(', ')} together (missing: ${missing.join(', ')})`)
+  }
+  const issuer = client.LINKLINE_OIDC_ISSUER
+  const issuerUrl = issuer === undefined ? undefined : (URL.parse(issuer) ?? undefined)
+  if (issuer !== undefined && !(isHttpUrl(issuerUrl) && issuerUrl.search === '' && issuerUrl.hash === '')) {
+    problems.push(`LINKLINE_OIDC_ISSUER must be an http or https URL, without query or fragment (got "${issuer}")`)
+  }
+  const allowedDomains = (str('LINKLINE_OIDC_ALLOWED_DOMAINS') ?? '')
+    .split(',')
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean)
+  for (const domain of allowedDomains) {
+    if (domain.includes(':') || parseHost(domain)?.hostname !== domain || !isHostName(domain)) {
+      problems.push(`LINKLINE_OIDC_ALLOWED_DOMAINS must list email domains such as example.com (got "${domain}")`)
+    }
+  }
+  const role = str('LINKLINE_OIDC_DEFAULT_ROLE') as OidcConfig['defaultRole']
+  if (!OIDC_ROLES.includes(role)) problems.push(`LINKLINE_OIDC_DEFAULT_ROLE must be one of ${OIDC_ROLES.join(', ')} (got "${role}")`)
+  const name = str('LINKLINE_OIDC_NAME') as string
+  const defaultWorkspace = str('LINKLINE_OIDC_DEFAULT_WORKSPACE') ?? bootstrapOwner
+
+  const { LINKLINE_OIDC_CLIENT_ID: clientId, LINKLINE_OIDC_CLIENT_SECRET: clientSecret } = client
+  const oidc =
+    issuer === undefined || clientId === undefined || clientSecret === undefined
+      ? undefined
+      : Object.freeze({ issuer, clientId, clientSecret, name, allowedDomains: Object.freeze(allowedDomains), defaultWorkspace, defaultRole: role })
+  if (password === 'off' && missing.length === 3) {
+    problems.push('LINKLINE_PASSWORD_SIGNIN=off needs single sign-on (LINKLINE_OIDC_ISSUER, …): without it no one could sign in to the dashboard')
+  }
+  return { publicUrl: publicUrl?.origin, passwordSignIn: password !== 'off', oidc }
 }

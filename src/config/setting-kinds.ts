@@ -1,6 +1,19 @@
-import type { GROUPS } from './settings.js'
+/**
+ * The kinds of setting that src/config/settings.ts lists, and the groups the docs show them in: apart,
+ * so that a group kept in a file of its own (settings-sign-in.ts) builds its entries the same way.
+ */
 
-/** The kinds of setting config/settings.ts lists, and the helpers that build its entries. */
+/** Order of the groups in docs/operations.md (and of the rows in README.md). */
+export const GROUPS = [
+  'Server',
+  'Database and Redis',
+  'Domains and short URLs',
+  'Tokens and rate limits',
+  'People and sign-in',
+  'Visits and statistics',
+  'QR codes',
+  'Webhooks',
+] as const
 
 interface Described {
   readonly group: (typeof GROUPS)[number]

@@ -1,26 +1,16 @@
 import { flag, int, text, type Setting } from './setting-kinds.js'
+import { SIGN_IN_SETTINGS } from './settings-sign-in.js'
 
 /**
  * Every environment variable Linkline reads, said once: `loadConfig` (src/config.ts) takes each default
  * and range from here, and `npm run docs:settings` renders the tables of README.md ("Configuration",
  * the `common` ones) and docs/operations.md ("Every setting", all of them) from the same entries.
  * Descriptions are Markdown; links in `scaleOut` are relative to docs/ (it appears in operations.md only).
- * A new setting is an entry here (loadConfig's readers take listed names only), then `npm run docs:settings`.
+ * A new setting is an entry here, or in the group's own file (settings-sign-in.ts), then `npm run docs:settings`;
+ * loadConfig's readers take listed names only.
  */
 
-/** Order of the groups in docs/operations.md (and of the rows in README.md). */
-export const GROUPS = [
-  'Server',
-  'Database and Redis',
-  'Domains and short URLs',
-  'Tokens and rate limits',
-  'People and sign-in',
-  'Visits and statistics',
-  'QR codes',
-  'Webhooks',
-] as const
-
-export type { FlagSetting, IntSetting, Setting, TextSetting } from './setting-kinds.js'
+export { GROUPS, type FlagSetting, type IntSetting, type Setting, type TextSetting } from './setting-kinds.js'
 
 export const SETTINGS = {
   PORT: int({ group: 'Server', common: true, default: 8080, min: 0, max: 65535, meaning: 'listen port' }),
@@ -191,6 +181,8 @@ export const SETTINGS = {
     scaleOut: "counted per instance. Behind a proxy it needs `LINKLINE_TRUST_PROXY`, or every client shares the proxy's budget",
   }),
 
+  ...SIGN_IN_SETTINGS,
+
   LINKLINE_REDIRECT_CACHE_SIZE: int({
     group: 'Visits and statistics',
     default: 100_000,
@@ -313,20 +305,6 @@ export const SETTINGS = {
     meaning: 'settled deliveries (delivered or failed) older than this are pruned hourly from the delivery log; pending ones stay',
   }),
 
-  LINKLINE_SMTP_URL: text({
-    group: 'People and sign-in',
-    common: true,
-    meaning:
-      'the SMTP server that mails invitations and password-reset links: `smtp://user:password@mail.example.com:587` (STARTTLS when the ' +
-      'server offers it) or `smtps://…:465` (TLS); special characters of the password percent-encoded. Unset, no mail is sent: each ' +
-      'link is shown once in the API response and the dashboard, to pass on by hand. Logs show the URL without its password',
-    scaleOut: 'the same on every instance',
-  }),
-  LINKLINE_SMTP_FROM: text({
-    group: 'People and sign-in',
-    default: 'Linkline <linkline@localhost>',
-    meaning: 'the sender of those mails: `linkline@example.com` or `Linkline <linkline@example.com>` (an address the SMTP server lets you send as)',
-  }),
 } as const satisfies Record<string, Setting>
 
 export type SettingName = keyof typeof SETTINGS
