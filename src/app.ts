@@ -1,5 +1,6 @@
 import { accountsRoutes } from './accounts/accounts.routes.js'
 import { MemberObject, MeObject, UserObject } from './accounts/accounts.schemas.js'
+import { registerAuditTrail } from './audit/audit.recording.js'
 import { auditRoutes } from './audit/audit.routes.js'
 import { AuditEntryObject } from './audit/audit.schemas.js'
 import { createSignIn } from './sessions/sign-in.js'
@@ -172,6 +173,7 @@ export async function buildApp(c: Container): Promise<App> {
   })
   app.addHook('onRequest', answerUnknownRoutes)
   registerIdempotency(app, c.idempotency)
+  registerAuditTrail(app, c.audit)
   await registerOpenApi(app, [
     LinkObject,
     DomainObject,
