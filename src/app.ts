@@ -1,5 +1,8 @@
 import { accountsRoutes } from './accounts/accounts.routes.js'
 import { MemberObject, MeObject, UserObject } from './accounts/accounts.schemas.js'
+import { registerAuditTrail } from './audit/audit.recording.js'
+import { auditRoutes } from './audit/audit.routes.js'
+import { AuditEntryObject } from './audit/audit.schemas.js'
 import { createSignIn } from './sessions/sign-in.js'
 import { createServer, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server as HttpServer } from 'node:http'
 import { Server as NetServer } from 'node:net'
@@ -170,6 +173,7 @@ export async function buildApp(c: Container): Promise<App> {
   })
   app.addHook('onRequest', answerUnknownRoutes)
   registerIdempotency(app, c.idempotency)
+  registerAuditTrail(app, c.audit)
   await registerOpenApi(app, [
     LinkObject,
     DomainObject,
@@ -183,6 +187,7 @@ export async function buildApp(c: Container): Promise<App> {
     TokenObject,
     WebhookObject,
     DeliveryObject,
+    AuditEntryObject,
   ])
 
   opsRoutes(app, { storage: c.storage, health: c.databaseHealth, metrics: c.metrics })
@@ -192,8 +197,9 @@ export async function buildApp(c: Container): Promise<App> {
   qrRoutes(app, { qr: c.qr, links: c.links })
   conversationsRoutes(app, { conversations: c.conversations })
   domainsRoutes(app, { domains: c.domains })
-  sessionsRoutes(app, { sessions: c.sessions, signIn: createSignIn(app, { sessions: c.sessions, accounts: c.accounts, passwordSignIn: true }) })
+  sessionsRoutes(app, { sessions: c.sessions, signIn: createSignIn(app, { sessions: c.sessions, accounts: c.accounts, audit: c.audit, passwordSignIn: true }) })
   accountsRoutes(app, { accounts: c.accounts, members: c.members })
+  auditRoutes(app, { audit: c.audit })
   tokensRoutes(app, { tokens: c.tokens })
   dashboardRoutes(app, { rootUrl: config.rootUrl, domains: c.domains, bootstrapWorkspace: config.bootstrapOwner })
   webhooksRoutes(app, { webhooks: c.webhooks })

@@ -3,6 +3,8 @@ import { pino } from 'pino'
 import { createAccountsRepository } from './accounts/accounts.repository.js'
 import { createAccountsService } from './accounts/accounts.service.js'
 import { createMembersService } from './accounts/members.service.js'
+import { createAuditRepository } from './audit/audit.repository.js'
+import { createAuditService } from './audit/audit.service.js'
 import { createMemoryInvalidationBus } from './cache/memory.js'
 import { redisKeys } from './cache/keys.js'
 import { connectRedis } from './cache/redis.js'
@@ -138,6 +140,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   })
 
   const tokens = createTokensService({ repo: createTokensRepository(db), clock })
+  // Every change through the API and every sign-in (audit/); features that record outside a route call audit.record.
+  const audit = createAuditService({ repo: createAuditRepository(db), clock, logger, onWriteFailed: (entries) => metrics.countAuditWriteFailures(entries) })
   // Every scrypt of the process, in turn per owner and per client (shared/password-hashing.ts).
   const passwordHashing = createPasswordHashing()
   // People's passwords have a queue of their own, one hash at a time on a thread of the lowest priority,
@@ -253,6 +257,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       'idempotency keys': () => idempotency.prune(),
       'old clicks': () => stats.prune(),
       'ended sessions': () => sessions.prune(),
+      'old audit log entries': () => audit.prune(),
       'old webhook deliveries': () => webhooksRepo.prune(clock.now() - config.webhooksRetentionDays * 86_400_000),
     },
     recheckDomains: config.domainVerification ? { run: () => domains.recheckPending(), everyMs: config.domainCheckIntervalMs } : undefined,
@@ -287,6 +292,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     sharedClickLimit,
     passwordHashing,
     tokens,
+    audit,
     accounts,
     members,
     sessions,

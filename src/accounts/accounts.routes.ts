@@ -47,7 +47,7 @@ export function accountsRoutes(app: App, { accounts, members }: { accounts: Acco
     app.route({
       method,
       url: '/v1/members/:userId',
-      config: { scope: 'members:write' },
+      config: { scope: 'members:write', audit: { resource: 'member', action: 'role_changed', id: 'userId' } },
       schema: {
         tags,
         security,
@@ -63,7 +63,7 @@ export function accountsRoutes(app: App, { accounts, members }: { accounts: Acco
   app.delete(
     '/v1/members/:userId',
     {
-      config: { scope: 'members:write' },
+      config: { scope: 'members:write', audit: { resource: 'member', action: 'removed', id: 'userId' } },
       schema: {
         tags,
         security,

@@ -46,7 +46,8 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
   app.post(
     '/v1/conversations',
     {
-      config: write,
+      // 200: the conversation existed already, nothing changed.
+      config: { ...write, audit: { resource: 'conversation', action: { 201: 'created', 200: null } } },
       schema: {
         tags,
         security,
@@ -80,7 +81,7 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
     app.route({
       method,
       url: '/v1/conversations/:id',
-      config: write,
+      config: { ...write, audit: { resource: 'conversation' } },
       preValidation: ownConversation,
       schema: {
         tags,
@@ -97,7 +98,7 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
   app.post(
     '/v1/conversations/:id/open',
     {
-      config: write,
+      config: { ...write, audit: { resource: 'conversation', action: 'opened', id: 'id' } },
       preValidation: ownConversation,
       schema: {
         tags,
@@ -114,7 +115,7 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
   app.delete(
     '/v1/conversations/:id',
     {
-      config: write,
+      config: { ...write, audit: { resource: 'conversation' } },
       schema: {
         tags,
         security,
@@ -129,7 +130,7 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
   app.post(
     '/v1/conversations/:id/messages',
     {
-      config: write,
+      config: { ...write, audit: { resource: 'message' } },
       preValidation: ownConversation,
       schema: {
         tags,
@@ -172,7 +173,7 @@ export function conversationsRoutes(app: App, { conversations }: { conversations
   app.delete(
     '/v1/conversations/:id/messages/:message_id',
     {
-      config: write,
+      config: { ...write, audit: { resource: 'message', id: 'message_id' } },
       schema: {
         tags,
         security,

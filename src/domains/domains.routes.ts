@@ -20,7 +20,8 @@ export function domainsRoutes(app: App, { domains }: { domains: DomainsService }
   app.post(
     '/v1/domains',
     {
-      config: { scope: 'domains:write' },
+      // 200: the caller renewed its own pending claim.
+      config: { scope: 'domains:write', audit: { resource: 'domain', id: 'name', action: { 201: 'created', 200: 'renewed' } } },
       schema: {
         tags,
         security,
@@ -53,7 +54,7 @@ export function domainsRoutes(app: App, { domains }: { domains: DomainsService }
   app.post(
     '/v1/domains/:name/verify',
     {
-      config: { scope: 'domains:write' },
+      config: { scope: 'domains:write', audit: { resource: 'domain', id: 'name', action: 'verification_checked' } },
       schema: {
         tags,
         security,
@@ -68,7 +69,7 @@ export function domainsRoutes(app: App, { domains }: { domains: DomainsService }
   app.delete(
     '/v1/domains/:name',
     {
-      config: { scope: 'domains:write' },
+      config: { scope: 'domains:write', audit: { resource: 'domain', id: 'name' } },
       schema: {
         tags,
         security,

@@ -40,7 +40,7 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
   app.post(
     '/v1/links',
     {
-      config: { scope: 'links:write' },
+      config: { scope: 'links:write', audit: { resource: 'link' } },
       schema: { tags, security, summary: 'Create a link', body: CreateLinkBody, response: { 201: LinkEnvelope, ...errorResponses } },
     },
     async (req, reply) => reply.code(201).send({ success: true, data: await links.create(principalOf(req), req.body) }),
@@ -49,7 +49,7 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
   app.post(
     '/v1/links/bulk',
     {
-      config: { scope: 'links:write' },
+      config: { scope: 'links:write', audit: { resource: 'link', action: 'created', each: true } },
       // 1000 bodies do not fit in the 64 KiB of one (docs/api/links.md#bulk).
       bodyLimit: BULK_BODY_LIMIT,
       // Ajv's verdict on the whole body is only attached: one bad item must fail only itself.
@@ -77,7 +77,7 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
   app.post(
     '/v1/links/bulk-delete',
     {
-      config: { scope: 'links:write' },
+      config: { scope: 'links:write', audit: { resource: 'link', action: 'deleted', each: true } },
       schema: {
         tags,
         security,
@@ -102,7 +102,7 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
     app.route({
       method,
       url: '/v1/links/:id',
-      config: { scope: 'links:write' },
+      config: { scope: 'links:write', audit: { resource: 'link' } },
       preValidation: resourceFirst((req, id) => links.get(principalOf(req), id)),
       schema: {
         tags,
@@ -119,7 +119,7 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
   app.delete(
     '/v1/links/:id',
     {
-      config: { scope: 'links:write' },
+      config: { scope: 'links:write', audit: { resource: 'link' } },
       schema: {
         tags,
         security,

@@ -94,6 +94,11 @@ export function createMetrics() {
     help: '1 while every Redis connection is ready; 0 while one is down or reconnecting, and without REDIS_URL',
     registers: [registry],
   })
+  const auditWriteFailures = new Counter({
+    name: 'linkline_audit_write_failures_total',
+    help: 'Audit log entries that could not be written (each failure is logged with its entries); the changes themselves were made',
+    registers: [registry],
+  })
   const redisErrors = new Counter({
     name: 'linkline_redis_errors_total',
     help: 'Redis connection errors and invalidations that could not be published',
@@ -192,6 +197,9 @@ export function createMetrics() {
     },
     setRedisUp(up: boolean) {
       redisUp.set(up ? 1 : 0)
+    },
+    countAuditWriteFailures(entries: number) {
+      auditWriteFailures.inc(entries)
     },
     countRedisError() {
       redisErrors.inc()

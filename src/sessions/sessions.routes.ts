@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify'
 import type { App } from '../http/types.js'
 import { notFound, validationError } from '../shared/errors.js'
 import { errorResponses } from '../shared/schema.js'
@@ -19,6 +20,9 @@ const describe = (p: Principal) => ({
   via: p.sessionId === undefined ? ('bearer' as const) : ('session' as const),
 })
 
+/** The session a request came with: the resource of a workspace switch and of signing out. */
+const sessionOf = (req: FastifyRequest) => req.principal?.sessionId
+
 export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: SessionsService; signIn: SignIn }): void {
   app.post(
     '/v1/sessions',
@@ -30,6 +34,7 @@ export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: Sessi
         body: CreateSessionBody,
         response: { 201: SessionEnvelope, ...errorResponses },
       },
+      config: { audit: { skip: 'the sign-in records session.created or session.failed itself (sign-in.ts), also for a failure' } },
       onRequest: refuseCrossSite,
     },
     async (req, reply) => {
@@ -60,6 +65,7 @@ export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: Sessi
     app.route({
       method,
       url: '/v1/sessions/current',
+      config: { audit: { resource: 'session', action: 'switched', id: sessionOf } },
       schema: {
         tags,
         security: [{ session: [] }],
@@ -74,6 +80,7 @@ export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: Sessi
   app.delete(
     '/v1/sessions/current',
     {
+      config: { audit: { resource: 'session', id: sessionOf } },
       schema: { tags, security, summary: 'Sign out: end this session', response: { 200: SessionDeletedEnvelope, ...errorResponses } },
     },
     async (req, reply) => {
@@ -88,6 +95,7 @@ export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: Sessi
   app.delete(
     '/v1/sessions',
     {
+      config: { audit: { resource: 'session', action: 'deleted_everywhere' } },
       schema: {
         tags,
         security,

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { AccountsService } from '../accounts/accounts.service.js'
+import type { AuditService } from '../audit/audit.service.js'
 import { clientBlock } from '../http/client-address.js'
 import type { App } from '../http/types.js'
 import { AppError } from '../shared/errors.js'
@@ -11,10 +12,30 @@ const wrongCredentials = () => new AppError(401, 'unauthorized', 'wrong email or
 /**
  * The two ways a browser signs in, behind the sign-in limits (sign-in-limits.ts): a failure counts
  * against the address (and the email); after 10 in 15 minutes both are refused before any check.
+ *
+ * Each sign-in is recorded in the audit log (docs/api/people-and-workspaces.md#audit-log):
+ * `session.created` in the workspace the session opened in, before the answer; a wrong password for
+ * a known person `session.failed` in each of their workspaces, written after the answer so that it
+ * takes as long whether the email is known or not. Unknown emails and tokens belong to no workspace
+ * and are not recorded.
  */
-export function createSignIn(app: App, deps: { sessions: SessionsService; accounts: AccountsService; passwordSignIn: boolean }) {
-  const { sessions, accounts, passwordSignIn } = deps
+export function createSignIn(app: App, deps: { sessions: SessionsService; accounts: AccountsService; audit: AuditService; passwordSignIn: boolean }) {
+  const { sessions, accounts, audit, passwordSignIn } = deps
   const limits = createSignInLimits(app)
+
+  const recorded = async (opened: Opened): Promise<Opened> => {
+    const { actor, ownerId, sessionId } = opened.principal
+    if (actor) await audit.record({ workspaceId: ownerId, actor, action: 'session.created', resourceType: 'session', resourceId: sessionId ?? null })
+    return opened
+  }
+
+  const recordFailure = async (email: string) => {
+    const user = await accounts.findUserByEmail(email)
+    if (!user) return
+    const actor = { type: 'user' as const, id: user.id, label: user.email }
+    const memberships = await accounts.membershipsOf(user.id)
+    await audit.record(memberships.map((m) => ({ workspaceId: m.workspaceId, actor, action: 'session.failed', resourceType: 'session', resourceId: null })))
+  }
 
   const counted = async (req: FastifyRequest, open: () => Promise<Opened>): Promise<Opened> => {
     await limits.check(req)
@@ -25,14 +46,17 @@ export function createSignIn(app: App, deps: { sessions: SessionsService; accoun
   }
 
   return {
-    withToken: (req: FastifyRequest, token: string) => counted(req, () => sessions.open(token, () => limits.admit(req))),
+    withToken: (req: FastifyRequest, token: string) => counted(req, async () => recorded(await sessions.open(token, () => limits.admit(req)))),
 
     withPassword: (req: FastifyRequest, email: string, password: string) =>
       counted(req, async () => {
         if (!passwordSignIn) throw new AppError(403, 'forbidden', 'signing in with a password is turned off here: use single sign-on', 'password')
         const user = await accounts.checkPassword(email, password, clientBlock(req.ip))
-        if (!user) throw wrongCredentials()
-        return sessions.openForUser(user.id)
+        if (!user) {
+          recordFailure(email).catch((error: unknown) => req.log.error({ err: error }, 'could not record a failed sign-in in the audit log'))
+          throw wrongCredentials()
+        }
+        return recorded(await sessions.openForUser(user.id))
       }),
   }
 }

@@ -26,7 +26,7 @@ export function tokensRoutes(app: App, { tokens }: { tokens: TokensService }): v
   app.post(
     '/v1/tokens',
     {
-      config: { scope: 'tokens:write' },
+      config: { scope: 'tokens:write', audit: { resource: 'token' } },
       schema: {
         tags,
         security,
@@ -44,7 +44,7 @@ export function tokensRoutes(app: App, { tokens }: { tokens: TokensService }): v
   app.delete(
     '/v1/tokens/:id',
     {
-      config: { scope: 'tokens:write' },
+      config: { scope: 'tokens:write', audit: { resource: 'token', action: 'revoked' } },
       schema: {
         tags,
         security,

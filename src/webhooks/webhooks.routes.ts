@@ -27,7 +27,7 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
   app.post(
     '/v1/webhooks',
     {
-      config: { scope: 'webhooks:write' },
+      config: { scope: 'webhooks:write', audit: { resource: 'webhook' } },
       schema: {
         tags,
         security,
@@ -61,7 +61,7 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
     app.route({
       method,
       url: '/v1/webhooks/:id',
-      config: { scope: 'webhooks:write' },
+      config: { scope: 'webhooks:write', audit: { resource: 'webhook' } },
       preValidation: owned,
       schema: {
         tags,
@@ -78,7 +78,7 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
   app.delete(
     '/v1/webhooks/:id',
     {
-      config: { scope: 'webhooks:write' },
+      config: { scope: 'webhooks:write', audit: { resource: 'webhook' } },
       schema: {
         tags,
         security,
@@ -110,7 +110,7 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
   app.post(
     '/v1/webhooks/:id/test',
     {
-      config: { scope: 'webhooks:write' },
+      config: { scope: 'webhooks:write', audit: { resource: 'webhook', action: 'tested', id: 'id' } },
       preValidation: owned,
       schema: {
         tags,
@@ -127,7 +127,7 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
   app.post(
     '/v1/webhooks/:id/deliveries/:delivery_id/retry',
     {
-      config: { scope: 'webhooks:write' },
+      config: { scope: 'webhooks:write', audit: { resource: 'webhook_delivery', action: 'retried', id: 'delivery_id' } },
       preValidation: owned,
       schema: {
         tags,
