@@ -181,11 +181,17 @@ for (const backend of backends) {
       const me = await s.request('GET', '/v1/me', asBrowser(s, cookie))
       assert.equal(me.status, 200, me.text)
       const { user, principal, memberships } = me.body.data
-      assert.deepEqual({ ...user, createdAt: undefined, lastSignInAt: undefined }, { id: ada.id, email: ada.email, name: 'me', createdAt: undefined, lastSignInAt: undefined })
+      assert.deepEqual(
+        { ...user, createdAt: undefined, lastSignInAt: undefined },
+        { id: ada.id, email: ada.email, name: 'me', createdAt: undefined, lastSignInAt: undefined },
+      )
       assert.ok(Date.parse(user.lastSignInAt) >= Date.parse(user.createdAt), 'signing in was recorded')
       assert.equal('password' in user || 'passwordHash' in user, false)
       // The first workspace by name.
-      assert.deepEqual({ ...principal, scopes: sorted(principal.scopes) }, { workspaceId: 'me-a', scopes: sorted(scopesOfRole('admin')), role: 'admin', via: 'session' })
+      assert.deepEqual(
+        { ...principal, scopes: sorted(principal.scopes) },
+        { workspaceId: 'me-a', scopes: sorted(scopesOfRole('admin')), role: 'admin', via: 'session' },
+      )
       assert.deepEqual(memberships, [
         { workspaceId: 'me-a', workspaceName: 'me-a', role: 'admin' },
         { workspaceId: 'me-b', workspaceName: 'me-b', role: 'viewer' },
@@ -275,7 +281,7 @@ for (const backend of backends) {
       assert.equal(bearer.body.error.code, 'not_found')
     })
 
-    test("signing out everywhere ends every session of the person, and only theirs; signing out here ends this one", async () => {
+    test('signing out everywhere ends every session of the person, and only theirs; signing out here ends this one', async () => {
       const ada = await person(s, 'signout', 'member', 'leaver')
       const bea = await person(s, 'signout', 'member', 'stayer')
       const [laptop, phone, tablet, beas] = await Promise.all([signIn(s, ada), signIn(s, ada), signIn(s, ada), signIn(s, bea)])

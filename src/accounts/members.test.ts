@@ -110,7 +110,7 @@ for (const backend of backends) {
       }
     })
 
-    test("removing a member ends their sessions in that workspace and revokes the tokens they made there; elsewhere they stay", async () => {
+    test('removing a member ends their sessions in that workspace and revokes the tokens they made there; elsewhere they stay', async () => {
       const t = await team('remove')
       // She is also in a second workspace (its name sorts after: she signs in to 'remove' first).
       await s.container.accounts.join(t.admin.id, 'remove-other', 'member')
