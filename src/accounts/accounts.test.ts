@@ -286,6 +286,9 @@ for (const backend of backends) {
       const bea = await person(s, 'signout', 'member', 'stayer')
       const [laptop, phone, tablet, beas] = await Promise.all([signIn(s, ada), signIn(s, ada), signIn(s, ada), signIn(s, bea)])
       const status = async (cookie: string) => (await s.request('GET', '/v1/me', asBrowser(s, cookie))).status
+      // Her phone acts in another of her workspaces: signing out everywhere reaches it too.
+      await s.container.accounts.join(ada.id, 'signout-other', 'viewer')
+      assert.equal((await s.request('PUT', '/v1/sessions/current', asBrowser(s, phone, { json: { workspaceId: 'signout-other' } }))).status, 200)
 
       const here = await s.request('DELETE', '/v1/sessions/current', asBrowser(s, tablet))
       assert.equal(here.status, 200, here.text)
