@@ -83,6 +83,7 @@ for (const backend of backends) {
       )
       for (const res of answers) {
         assert.equal(res.status, 401, res.text)
+        assert.equal(res.headers['www-authenticate'], 'Bearer', 'like every 401 of the API')
         assert.equal(res.headers['set-cookie'], undefined)
       }
       const [unknown, ...others] = answers.map((res) => res.body)
