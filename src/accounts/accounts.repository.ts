@@ -56,12 +56,7 @@ export function createAccountsRepository(db: Db) {
         .orderBy('workspaces.id')
         .execute(),
     async roleOf(userId: string, workspaceId: string): Promise<Role | undefined> {
-      const row = await db
-        .selectFrom('memberships')
-        .select('role')
-        .where('user_id', '=', userId)
-        .where('workspace_id', '=', workspaceId)
-        .executeTakeFirst()
+      const row = await db.selectFrom('memberships').select('role').where('user_id', '=', userId).where('workspace_id', '=', workspaceId).executeTakeFirst()
       return row?.role
     },
     /** Adds a membership, or keeps the existing one as it is; returns whether it was added. */

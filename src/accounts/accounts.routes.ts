@@ -26,7 +26,12 @@ export function accountsRoutes(app: App, { accounts, members }: { accounts: Acco
         success: true as const,
         data: {
           user: user ? toUser(user) : null,
-          principal: { workspaceId: caller.ownerId, scopes: [...caller.scopes], role: caller.role, via: caller.sessionId === undefined ? ('token' as const) : ('session' as const) },
+          principal: {
+            workspaceId: caller.ownerId,
+            scopes: [...caller.scopes],
+            role: caller.role,
+            via: caller.sessionId === undefined ? ('token' as const) : ('session' as const),
+          },
           memberships: user ? await accounts.membershipsOf(user.id) : [],
         },
       }

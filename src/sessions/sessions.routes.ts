@@ -56,7 +56,12 @@ export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: Sessi
   app.get(
     '/v1/sessions/current',
     {
-      schema: { tags, security, summary: 'Who is calling: workspace, scopes and how the request authenticated', response: { 200: SessionEnvelope, ...errorResponses } },
+      schema: {
+        tags,
+        security,
+        summary: 'Who is calling: workspace, scopes and how the request authenticated',
+        response: { 200: SessionEnvelope, ...errorResponses },
+      },
     },
     async (req) => ({ success: true as const, data: describe(principalOf(req)) }),
   )

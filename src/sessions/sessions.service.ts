@@ -109,8 +109,7 @@ export function createSessionsService(deps: { repo: SessionsRepository; tokens: 
     close: (sessionId: string) => repo.delete(sessionId),
 
     /** Signs out everywhere: every session of the person (or of the token) behind `caller`. */
-    closeAll: (caller: Principal) =>
-      caller.actor?.type === 'user' ? repo.deleteForUser(caller.actor.id) : repo.deleteForToken(caller.tokenId ?? ''),
+    closeAll: (caller: Principal) => (caller.actor?.type === 'user' ? repo.deleteForUser(caller.actor.id) : repo.deleteForToken(caller.tokenId ?? '')),
 
     /** Ends a person's sessions: in one workspace (they left it), or all but one (their password changed). */
     endForUser: (userId: string, options: { workspaceId?: string; except?: string } = {}) => repo.deleteForUser(userId, options),

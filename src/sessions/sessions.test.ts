@@ -177,6 +177,29 @@ for (const backend of backends) {
       assert.equal((await s.request('GET', '/v1/links', { token: null, headers: { cookie } })).status, 401)
     })
 
+    test("signing out everywhere ends every session of the cookie's token; a bearer token ends its own", async () => {
+      const token = await s.createToken('frank')
+      const [one, two] = [(await signIn(token)).cookie, (await signIn(token)).cookie]
+      const other = (await signIn(s.token)).cookie
+      const status = async (cookie: string) => (await s.request('GET', '/v1/sessions/current', { token: null, headers: { cookie } })).status
+      const crossSite = await s.request('DELETE', '/v1/sessions', { token: null, headers: { cookie: one, origin: 'http://evil.example' } })
+      assert.equal(crossSite.status, 403)
+      const out = await s.request('DELETE', '/v1/sessions', { token: null, headers: { cookie: one, origin: origin() } })
+      assert.equal(out.status, 200, out.text)
+      assert.equal(out.body.data.deleted, 2)
+      assert.match(cookieOf(out.headers['set-cookie']).header, /^linkline_session=;.*Max-Age=0/)
+      assert.deepEqual([await status(one), await status(two), await status(other)], [401, 401, 200])
+
+      const three = (await signIn(token)).cookie
+      const bearer = await s.request('DELETE', '/v1/sessions', { token })
+      assert.equal(bearer.status, 200, bearer.text)
+      assert.equal(bearer.body.data.deleted, 1)
+      assert.equal(bearer.headers['set-cookie'], undefined, 'no cookie to clear')
+      assert.equal(await status(three), 401)
+      assert.equal((await s.request('GET', '/v1/links', { token })).status, 200, 'the token itself still works')
+      assert.equal((await s.request('DELETE', '/v1/sessions', { token: null })).status, 401, 'nothing to sign out of')
+    })
+
     test('signing out ends the session and clears the cookie; with a bearer token there is no session to end', async () => {
       const { cookie } = await signIn(s.token)
       const crossSite = await s.request('DELETE', '/v1/sessions/current', { token: null, headers: { cookie } })

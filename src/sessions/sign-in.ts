@@ -7,7 +7,8 @@ import { AppError } from '../shared/errors.js'
 import type { Opened, SessionsService } from './sessions.service.js'
 import { createSignInLimits } from './sign-in-limits.js'
 
-const wrongCredentials = () => new AppError(401, 'unauthorized', 'wrong email or password')
+// Names neither field (which one was wrong is not told); WWW-Authenticate like every 401 of the API.
+const wrongCredentials = () => new AppError(401, 'unauthorized', 'wrong email or password', undefined, { 'WWW-Authenticate': 'Bearer' })
 
 /**
  * The two ways a browser signs in, behind the sign-in limits (sign-in-limits.ts): a failure counts

@@ -7,7 +7,8 @@ import { randomByte } from './random-pool.js'
 const ulid = monotonicFactory(() => randomByte() / 256)
 
 /** Prefixed, time-ordered, URL-safe ids: `lnk_01JD…`. Monotonic within one millisecond. */
-export const newId = (prefix: 'lnk' | 'tok' | 'conv' | 'msg' | 'ses' | 'whk' | 'evt' | 'dlv' | 'blk' | 'clj' | 'usr' | 'inv' | 'rst' | 'stp' | 'aud') => `${prefix}_${ulid()}`
+export const newId = (prefix: 'lnk' | 'tok' | 'conv' | 'msg' | 'ses' | 'whk' | 'evt' | 'dlv' | 'blk' | 'clj' | 'usr' | 'inv' | 'rst' | 'stp' | 'aud') =>
+  `${prefix}_${ulid()}`
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
