@@ -291,6 +291,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     redirectCache,
     sharedClickLimit,
     passwordHashing,
+    accountHashing,
     tokens,
     audit,
     accounts,

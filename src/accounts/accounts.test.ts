@@ -127,7 +127,7 @@ for (const backend of backends) {
 
     test('a password over 1,024 characters is 400 on password, refused before any hash is computed', async () => {
       const ada = await person(s, 'ws-signin', 'member', 'long')
-      const hashing = s.container.passwordHashing
+      const hashing = s.container.accountHashing
       const verify = hashing.verify
       let verified = 0
       hashing.verify = (...args) => {
