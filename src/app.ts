@@ -192,7 +192,7 @@ export async function buildApp(c: Container): Promise<App> {
   qrRoutes(app, { qr: c.qr, links: c.links })
   conversationsRoutes(app, { conversations: c.conversations })
   domainsRoutes(app, { domains: c.domains })
-  sessionsRoutes(app, { sessions: c.sessions, signIn: createSignIn(app, { sessions: c.sessions, accounts: c.accounts, passwordSignIn: true }) })
+  sessionsRoutes(app, { sessions: c.sessions, signIn: createSignIn(app, { sessions: c.sessions, accounts: c.accounts, passwordSignIn: config.passwordSignIn }) })
   accountsRoutes(app, { accounts: c.accounts, members: c.members })
   tokensRoutes(app, { tokens: c.tokens })
   dashboardRoutes(app, { rootUrl: config.rootUrl, domains: c.domains, bootstrapWorkspace: config.bootstrapOwner })
