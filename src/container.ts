@@ -42,6 +42,7 @@ import { createDatabaseHealth } from './storage/health.js'
 import { migrateToLatest } from './storage/migrate.js'
 import { createSessionsRepository } from './sessions/sessions.repository.js'
 import { createSessionsService } from './sessions/sessions.service.js'
+import { createSso } from './sso/sso.service.js'
 import { createTokensRepository } from './tokens/tokens.repository.js'
 import { createTokensService } from './tokens/tokens.service.js'
 import { systemResolve, type Resolve } from './webhooks/addresses.js'
@@ -82,10 +83,7 @@ export interface ContainerOptions {
   notFoundTtlMs?: number
 }
 
-/**
- * The one composition root: storage, clock, caches, repositories and services, shared by the HTTP
- * server and the CLI. Nothing else constructs a service.
- */
+/** The one composition root (storage, clock, caches, repositories, services) of the HTTP server and the CLI: nothing else constructs a service. */
 export function createContainer(config: Config, options: ContainerOptions = {}) {
   const clock = options.clock ?? systemClock
   // The one logger: Fastify's requests and the container's background work (Redis, reloads) share it.
@@ -290,6 +288,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     accounts,
     members,
     sessions,
+    sso: createSso(config.oidc, { accounts, logger, clock, key: () => secretBox.deriveKey('oidc pending') }),
     idempotency,
     domains,
     links,

@@ -3,14 +3,16 @@ import type { AccountsService } from '../accounts/accounts.service.js'
 import { clientBlock } from '../http/client-address.js'
 import type { App } from '../http/types.js'
 import { AppError } from '../shared/errors.js'
+import { SsoRefused } from '../sso/sso.errors.js'
 import type { Opened, SessionsService } from './sessions.service.js'
 import { createSignInLimits } from './sign-in-limits.js'
 
 const wrongCredentials = () => new AppError(401, 'unauthorized', 'wrong email or password')
 
 /**
- * The two ways a browser signs in, behind the sign-in limits (sign-in-limits.ts): a failure counts
- * against the address (and the email); after 10 in 15 minutes both are refused before any check.
+ * The ways a browser signs in, behind the sign-in limits (sign-in-limits.ts): a failure (wrong
+ * credentials, a refused single sign-on) counts against the address (and the email); after 10 in 15
+ * minutes every way is refused before any check.
  */
 export function createSignIn(app: App, deps: { sessions: SessionsService; accounts: AccountsService; passwordSignIn: boolean }) {
   const { sessions, accounts, passwordSignIn } = deps
@@ -19,7 +21,7 @@ export function createSignIn(app: App, deps: { sessions: SessionsService; accoun
   const counted = async (req: FastifyRequest, open: () => Promise<Opened>): Promise<Opened> => {
     await limits.check(req)
     return open().catch(async (error: unknown) => {
-      if (error instanceof AppError && error.statusCode === 401) await limits.failed(req)
+      if ((error instanceof AppError && error.statusCode === 401) || error instanceof SsoRefused) await limits.failed(req)
       throw error
     })
   }
@@ -34,6 +36,13 @@ export function createSignIn(app: App, deps: { sessions: SessionsService; accoun
         if (!user) throw wrongCredentials()
         return sessions.openForUser(user.id)
       }),
+
+    /**
+     * Single sign-on's callback (sso.routes.ts): `person` checks the provider's answer and applies the
+     * account rules (sso.service.ts), giving the user to sign in; its SsoRefused is a failed sign-in.
+     * A provider that cannot be reached (SsoUnavailable) is no one's failure and is not counted.
+     */
+    withSso: (req: FastifyRequest, person: () => Promise<string>) => counted(req, async () => sessions.openForUser(await person())),
   }
 }
 
