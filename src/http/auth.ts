@@ -7,8 +7,8 @@ import type { AnonymousLimit } from './anonymous-limit.js'
 import { requestPath } from './request-target.js'
 import type { App } from './types.js'
 
-/** `/v1` routes open to anyone: the OpenAPI document, and signing in (which takes a token in its body). */
-const PUBLIC_V1 = new Set(['/v1/openapi.json', '/v1/sessions'])
+/** `/v1` routes open to anyone: the OpenAPI document, and signing in (with a token in the body, a password, or single sign-on). */
+const PUBLIC_V1 = new Set(['/v1/openapi.json', '/v1/sessions', '/v1/auth/methods', '/v1/auth/oidc/start', '/v1/auth/oidc/callback'])
 // The scheme is case-insensitive (RFC 9110 §11.1).
 const BEARER = /^Bearer +([\x21-\x7e]{1,512})$/i
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
