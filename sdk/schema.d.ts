@@ -374,6 +374,23 @@ export interface paths {
     patch: operations['patchSessionsCurrent']
     trace?: never
   }
+  '/v1/auth/methods': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** How people sign in here: with a password, and with single sign-on (its name and where its button leads) */
+    get: operations['getAuthMethods']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/me': {
     parameters: {
       query?: never
@@ -2808,6 +2825,63 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: components['schemas']['Session']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getAuthMethods: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: {
+              /** @description whether people may sign in with an email and password (`LINKLINE_PASSWORD_SIGNIN`) */
+              password: boolean
+              sso: {
+                /**
+                 * @description the provider, for the button: "Sign in with <name>" (`LINKLINE_OIDC_NAME`)
+                 * @example authentik
+                 */
+                name: string
+                /**
+                 * @description where the button leads: a page navigation, not a request of a script
+                 * @example /v1/auth/oidc/start
+                 */
+                startUrl: string
+              } | null
+            }
           }
         }
       }

@@ -34,6 +34,7 @@ import { qrRoutes } from './qr/qr.routes.js'
 import { AppError, serviceUnavailable } from './shared/errors.js'
 import { sessionsRoutes } from './sessions/sessions.routes.js'
 import { SessionObject } from './sessions/sessions.schemas.js'
+import { ssoRoutes } from './sso/sso.routes.js'
 import { statsRoutes } from './stats/stats.routes.js'
 import { StatsObject } from './stats/stats.schemas.js'
 import { tokensRoutes } from './tokens/tokens.routes.js'
@@ -197,7 +198,10 @@ export async function buildApp(c: Container): Promise<App> {
   qrRoutes(app, { qr: c.qr, links: c.links })
   conversationsRoutes(app, { conversations: c.conversations })
   domainsRoutes(app, { domains: c.domains })
-  sessionsRoutes(app, { sessions: c.sessions, signIn: createSignIn(app, { sessions: c.sessions, accounts: c.accounts, audit: c.audit, passwordSignIn: true }) })
+  // One sign-in for every way in, so that a failure of any counts against the same limits.
+  const signIn = createSignIn(app, { sessions: c.sessions, accounts: c.accounts, audit: c.audit, passwordSignIn: config.passwordSignIn })
+  sessionsRoutes(app, { sessions: c.sessions, signIn })
+  ssoRoutes(app, { sso: c.sso, name: config.oidc?.name, publicUrl: config.publicUrl, passwordSignIn: config.passwordSignIn, signIn })
   accountsRoutes(app, { accounts: c.accounts, members: c.members })
   auditRoutes(app, { audit: c.audit })
   tokensRoutes(app, { tokens: c.tokens })

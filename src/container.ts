@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { pino } from 'pino'
 import { createAccountsRepository } from './accounts/accounts.repository.js'
-import { createAccountsService } from './accounts/accounts.service.js'
+import { createAccountsService, SIGN_IN_HASH_QUEUE } from './accounts/accounts.service.js'
 import { createMembersService } from './accounts/members.service.js'
 import { createAuditRepository } from './audit/audit.repository.js'
 import { createAuditService } from './audit/audit.service.js'
@@ -25,7 +25,7 @@ import { createLinksService } from './links/links.service.js'
 import { createRedirectCache } from './links/redirect.cache.js'
 import { createSharedClickLimit } from './links/shared-click-limit.js'
 import { createPasswordHashing } from './shared/password-hashing.js'
-import { createScryptThread } from './shared/scrypt-thread.js'
+import { createLowPriorityHashing } from './shared/scrypt-thread.js'
 import { createMailer } from './mail/mailer.js'
 import { createFaults } from './ops/faults.js'
 import { createJobs } from './ops/jobs.js'
@@ -44,6 +44,7 @@ import { createDatabaseHealth } from './storage/health.js'
 import { migrateToLatest } from './storage/migrate.js'
 import { createSessionsRepository } from './sessions/sessions.repository.js'
 import { createSessionsService } from './sessions/sessions.service.js'
+import { createSso } from './sso/sso.service.js'
 import { createTokensRepository } from './tokens/tokens.repository.js'
 import { createTokensService } from './tokens/tokens.service.js'
 import { systemResolve, type Resolve } from './webhooks/addresses.js'
@@ -63,9 +64,6 @@ export const CLICK_ROLLUP_VISITS = 500_000
 // writer keeps their batches until then (~40 bytes a visit).
 export const CLICK_BLOCK_VISITS = 1_000_000
 
-// Password checks of sign-ins that may wait for the one hashing thread of accounts (~50 ms each): about 2 s of work.
-export const SIGN_IN_HASH_QUEUE = 32
-
 export interface ContainerOptions {
   clock?: Clock
   /** Where logs go (the CLI sends them to stderr); by default a pino logger on stdout. */
@@ -84,10 +82,7 @@ export interface ContainerOptions {
   notFoundTtlMs?: number
 }
 
-/**
- * The one composition root: storage, clock, caches, repositories and services, shared by the HTTP
- * server and the CLI. Nothing else constructs a service.
- */
+/** The one composition root (storage, clock, caches, repositories, services) of the HTTP server and the CLI: nothing else constructs a service. */
 export function createContainer(config: Config, options: ContainerOptions = {}) {
   const clock = options.clock ?? systemClock
   // The one logger: Fastify's requests and the container's background work (Redis, reloads) share it.
@@ -142,13 +137,10 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const tokens = createTokensService({ repo: createTokensRepository(db), clock })
   // Every change through the API and every sign-in (audit/); features that record outside a route call audit.record.
   const audit = createAuditService({ repo: createAuditRepository(db), clock, logger, onWriteFailed: (entries) => metrics.countAuditWriteFailures(entries) })
-  // Every scrypt of the process, in turn per owner and per client (shared/password-hashing.ts).
+  // Link passwords' scrypt, in turn per owner and per client (shared/password-hashing.ts); people's, on
+  // a lowest-priority thread of its own with a bounded queue, so a sign-in flood cannot take serving's core.
   const passwordHashing = createPasswordHashing()
-  // People's passwords have a queue of their own, one hash at a time on a thread of the lowest priority,
-  // and a bounded wait: a flood of sign-ins from many addresses takes what serving leaves of one core,
-  // and is refused (429) beyond what it can queue.
-  const scryptThread = createScryptThread()
-  const accountHashing = createPasswordHashing({ concurrency: 1, queueLimit: SIGN_IN_HASH_QUEUE, derive: scryptThread.derive })
+  const accountHashing = createLowPriorityHashing(SIGN_IN_HASH_QUEUE)
   const accounts = createAccountsService({ repo: createAccountsRepository(db), hashing: accountHashing, clock })
   const sessions = createSessionsService({ repo: createSessionsRepository(db), tokens, accounts, clock })
   const members = createMembersService({
@@ -297,6 +289,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     accounts,
     members,
     sessions,
+    sso: createSso(config.oidc, { accounts, logger, clock, key: () => secretBox.deriveKey('oidc pending') }),
     idempotency,
     domains,
     links,
@@ -343,7 +336,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
         const dropped = await clicks.close(deadline)
         await writer.close()
         await qrRenderer.close()
-        await scryptThread.close()
+        await accountHashing.close()
         await bus.close()
         databaseHealth.close()
         await storage.close()

@@ -12,6 +12,8 @@ import type { Role } from './roles.js'
 export const EMAIL_MAX_LENGTH = 254
 export const PASSWORD_MIN_LENGTH = 10
 export const PASSWORD_MAX_LENGTH = 1024
+/** Password checks that may wait for the one hashing thread of people's passwords (~50 ms each): about 2 s of work, then 429. */
+export const SIGN_IN_HASH_QUEUE = 32
 
 export interface User {
   id: string

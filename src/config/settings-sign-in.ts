@@ -19,7 +19,7 @@ export const SIGN_IN_SETTINGS = {
     group: 'People and sign-in',
     meaning:
       'issuer URL of the OpenID provider (e.g. `https://auth.example.com/application/o/linkline/`), exactly as its discovery document ' +
-      'says it; with the client id and secret, the sign-in page offers single sign-on',
+      'says it (https; http only on the loopback); with the client id and secret, the sign-in page offers single sign-on',
     scaleOut: 'see [Single sign-on](sso.md) for setting up the provider',
   }),
   LINKLINE_OIDC_CLIENT_ID: text({ group: 'People and sign-in', meaning: 'client id of Linkline at the OpenID provider (a confidential client)' }),

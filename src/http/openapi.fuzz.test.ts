@@ -187,8 +187,8 @@ for (const backend of backends) {
       // Only what the HTTP parser or the router refuses before any hook runs comes first (docs/api/README.md#conventions):
       // headers over the limit (431), a segment that is not UTF-8 or is over 1024 characters (404).
       const unreadable = res.status === 431 || (wire.path.split('?')[0] as string).split('/').some((segment) => segment.length > 1024 || !decodes(segment))
-      // Signing in is the one /v1 operation open to anyone (its token comes in the body).
-      if (op.template.startsWith('/v1/') && !unreadable && `${op.method} ${op.template}` !== 'POST /v1/sessions') {
+      // The /v1 operations open to anyone are those the document says need no credentials (signing in, how to sign in).
+      if (op.template.startsWith('/v1/') && !unreadable && !op.open) {
         if (request.auth === 'none' || request.auth === 'bogus') assert.equal(res.status, 401, `not 401 without a valid token${context}`)
         else if (request.auth === 'read-only' && op.method !== 'GET' && !SESSION_ONLY.has(`${op.method} ${op.template}`))
           assert.equal(res.status, 403, `not 403 without the scope${context}`)

@@ -4,6 +4,7 @@ import type { AuditService } from '../audit/audit.service.js'
 import { clientBlock } from '../http/client-address.js'
 import type { App } from '../http/types.js'
 import { AppError } from '../shared/errors.js'
+import { SsoRefused } from '../sso/sso.errors.js'
 import type { Opened, SessionsService } from './sessions.service.js'
 import { createSignInLimits } from './sign-in-limits.js'
 
@@ -11,8 +12,9 @@ import { createSignInLimits } from './sign-in-limits.js'
 const wrongCredentials = () => new AppError(401, 'unauthorized', 'wrong email or password', undefined, { 'WWW-Authenticate': 'Bearer' })
 
 /**
- * The two ways a browser signs in, behind the sign-in limits (sign-in-limits.ts): a failure counts
- * against the address (and the email); after 10 in 15 minutes both are refused before any check.
+ * The ways a browser signs in, behind the sign-in limits (sign-in-limits.ts): a failure (wrong
+ * credentials, a refused single sign-on) counts against the address (and the email); after 10 in 15
+ * minutes every way is refused before any check.
  *
  * Each sign-in is recorded in the audit log (docs/api/people-and-workspaces.md#audit-log):
  * `session.created` in the workspace the session opened in, before the answer; a wrong password for
@@ -41,7 +43,7 @@ export function createSignIn(app: App, deps: { sessions: SessionsService; accoun
   const counted = async (req: FastifyRequest, open: () => Promise<Opened>): Promise<Opened> => {
     await limits.check(req)
     return open().catch(async (error: unknown) => {
-      if (error instanceof AppError && error.statusCode === 401) await limits.failed(req)
+      if ((error instanceof AppError && error.statusCode === 401) || error instanceof SsoRefused) await limits.failed(req)
       throw error
     })
   }
@@ -59,6 +61,13 @@ export function createSignIn(app: App, deps: { sessions: SessionsService; accoun
         }
         return recorded(await sessions.openForUser(user.id))
       }),
+
+    /**
+     * Single sign-on's callback (sso.routes.ts): `person` checks the provider's answer and applies the
+     * account rules (sso.service.ts), giving the user to sign in; its SsoRefused is a failed sign-in.
+     * A provider that cannot be reached (SsoUnavailable) is no one's failure and is not counted.
+     */
+    withSso: (req: FastifyRequest, person: () => Promise<string>) => counted(req, async () => recorded(await sessions.openForUser(await person()))),
   }
 }
 

@@ -1,5 +1,6 @@
 import Tinypool from 'tinypool'
 import type { Derive } from './password-hash.js'
+import { createPasswordHashing } from './password-hashing.js'
 import type { ScryptTask } from './scrypt.worker.js'
 
 /**
@@ -14,4 +15,10 @@ export function createScryptThread() {
     return Buffer.from(key.buffer, key.byteOffset, key.byteLength)
   }
   return { derive, close: () => pool.destroy() }
+}
+
+/** A hashing queue (password-hashing.ts) of one hash at a time on that thread, refusing beyond `queueLimit` waiting. */
+export function createLowPriorityHashing(queueLimit: number) {
+  const thread = createScryptThread()
+  return { ...createPasswordHashing({ concurrency: 1, queueLimit, derive: thread.derive }), close: thread.close }
 }

@@ -54,6 +54,13 @@ export interface OidcOptions {
 
 const SCOPE = 'openid email profile'
 
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]'])
+/**
+ * Whether an issuer is on this machine's loopback, where plain http cannot be overheard: the only
+ * place an http issuer is accepted (a provider in tests, or beside Linkline for a trial).
+ */
+export const onLoopback = (issuer: string): boolean => LOOPBACK.has(URL.parse(issuer)?.hostname ?? '')
+
 /**
  * The OpenID Connect client of single sign-on (docs/sso.md): the authorization code flow with PKCE
  * (S256), `state` and `nonce`, through openid-client, which checks all three. The provider is

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -104,4 +105,17 @@ test('LINKLINE_WEBHOOKS_SECRET_KEY overrides the key file: none is created, and 
   } finally {
     await s.close()
   }
+})
+
+test('keys derived for other uses: 32 bytes, the same from the same material and purpose, independent otherwise', () => {
+  const material = 'k'.repeat(40)
+  let reads = 0
+  const box = createSecretBox(() => (reads++, material))
+  const key = box.deriveKey('oidc pending')
+  assert.equal(key.length, 32)
+  assert.deepEqual(createSecretBox(() => material).deriveKey('oidc pending'), key, 'another instance with the same material derives the same key')
+  assert.notDeepEqual(box.deriveKey('another purpose'), key)
+  assert.notDeepEqual(createSecretBox(() => 'm'.repeat(40)).deriveKey('oidc pending'), key)
+  assert.notDeepEqual(key, createHash('sha256').update(material).digest(), 'nor is it the key that seals webhook secrets')
+  assert.equal(reads, 1, 'the material (a file, by default) is read once')
 })

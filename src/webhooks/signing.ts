@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto'
 
 const SECRET_PREFIX = 'whsec_'
 /** 32 random bytes: above the 24 the API requires, the size of an HMAC-SHA256 block's key. */
@@ -27,10 +27,12 @@ export const sealedKeyId = (stored: string): string | undefined => (stored.start
  * `plain:<secret>`, written by releases that had no key by default, is still read.
  */
 export function createSecretBox(keyMaterial: () => string) {
+  let material: string | undefined
+  const readMaterial = () => (material ??= keyMaterial())
   let derived: { key: Buffer; id: string } | undefined
   const key = () => {
     if (derived === undefined) {
-      const key = createHash('sha256').update(keyMaterial()).digest()
+      const key = createHash('sha256').update(readMaterial()).digest()
       derived = { key, id: createHash('sha256').update(key).digest('hex').slice(0, 8) }
     }
     return derived
@@ -38,6 +40,12 @@ export function createSecretBox(keyMaterial: () => string) {
   return {
     /** The id of the key in use (the first 8 hex digits of its hash: names it without revealing it). */
     keyId: () => key().id,
+    /**
+     * 32 bytes for another use of the same key material, so that it needs no setting of its own and every
+     * instance that shares the material derives the same: HKDF-SHA256 with `purpose` as its info, which
+     * keeps each use's key independent of the others and of the webhook key.
+     */
+    deriveKey: (purpose: string): Buffer => Buffer.from(hkdfSync('sha256', readMaterial(), 'linkline', purpose, 32)),
     seal(secret: string): string {
       const { key: k, id } = key()
       const iv = randomBytes(12)
