@@ -15,6 +15,11 @@ export interface ResetLink {
 
 const WHAT = 'password reset link'
 
+/** 403 unless the caller is a person with their own session: a token (or a session opened with one) has no password. */
+export function assertPersonSession(caller: Principal): asserts caller is Principal & { sessionId: string; userId: string } {
+  if (caller.sessionId === undefined || caller.tokenId !== undefined || caller.userId === undefined) throw notAPerson()
+}
+
 /** Passwords set through a one-time link, or changed by their owner (docs/api/people-and-workspaces.md#passwords). */
 export function createPasswordResetsService(deps: { links: OneTimeLinks; accounts: AccountsService; sessions: SessionsService; clock: Clock }) {
   const { links, accounts, sessions, clock } = deps
@@ -61,9 +66,9 @@ export function createPasswordResetsService(deps: { links: OneTimeLinks; account
 
     /** The person a request stands for, when it comes with their own session; 403 otherwise (a token, a token's session). */
     async personOf(caller: Principal): Promise<UserRow & { sessionId: string }> {
-      const user =
-        caller.sessionId !== undefined && caller.tokenId === undefined && caller.userId !== undefined ? await accounts.findUser(caller.userId) : undefined
-      if (!user || caller.sessionId === undefined) throw notAPerson()
+      assertPersonSession(caller)
+      const user = await accounts.findUser(caller.userId)
+      if (!user) throw notAPerson()
       return { ...user, sessionId: caller.sessionId }
     },
 

@@ -9,7 +9,7 @@ import { sessionObject } from '../sessions/sessions.routes.js'
 import { SessionEnvelope } from '../sessions/sessions.schemas.js'
 import type { SignIn } from '../sessions/sign-in.js'
 import { ChangePasswordBody, PasswordChangedEnvelope, PasswordResetEnvelope, ResetLinkEnvelope, ResetPasswordBody, SetupBody } from './invitations.schemas.js'
-import type { PasswordResetsService } from './password-resets.service.js'
+import { assertPersonSession, type PasswordResetsService } from './password-resets.service.js'
 import type { SetupService } from './setup.service.js'
 
 const security: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }]
@@ -62,6 +62,8 @@ export function passwordsRoutes(
         body: ChangePasswordBody,
         response: { 200: PasswordChangedEnvelope, ...errorResponses },
       },
+      // Before the body is read: who may call comes before what they sent.
+      onRequest: async (req) => assertPersonSession(principalOf(req)),
     },
     async (req) => {
       const person = await resets.personOf(principalOf(req))

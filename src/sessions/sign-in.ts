@@ -39,7 +39,7 @@ export function createSignIn(app: App, deps: { sessions: SessionsService; accoun
     confirmPassword: (req: FastifyRequest, email: string, password: string) =>
       counted(req, async () => {
         if (!(await accounts.checkPassword(email, password, clientBlock(req.ip))))
-          throw new AppError(401, 'unauthorized', 'the current password is wrong', 'currentPassword')
+          throw new AppError(401, 'unauthorized', 'the current password is wrong', 'currentPassword', { 'WWW-Authenticate': 'Bearer' })
       }),
   }
 }
