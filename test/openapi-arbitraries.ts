@@ -65,6 +65,8 @@ export interface Operation {
   responses: Record<string, ResponseObject>
   /** The JSON pointer of the operation in the document, for Ajv references. */
   pointer: string
+  /** Open to anyone (`security: []`): signing in, and what a one-time secret in the body authorises. */
+  open: boolean
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options']
@@ -84,6 +86,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         body: op.requestBody?.content['application/json']?.schema,
         responses: op.responses,
         pointer: `#/paths/${pointerSegment(template)}/${method}`,
+        open: Array.isArray(op.security) && op.security.length === 0,
       })
     }
   }
