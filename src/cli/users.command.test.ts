@@ -46,6 +46,11 @@ for (const backend of backends) {
 
       const server = await startServerProcess(env)
       try {
+        // The page the link opens: its request is logged, without the code.
+        await send(server.url, 'GET', `/app/setup?code=${code2}`, { headers: { host: `localhost:${env.PORT}` } })
+        for (let i = 0; i < 250 && !server.stdout().includes('/app/setup?code='); i++) await sleep(20)
+        assert.match(server.stdout(), /"url":"\/app\/setup\?code=…"/)
+        assert.ok(!server.output().includes(code2), 'no log line holds the code')
         const body = { email: 'founder@example.com', name: 'Founder', password: PASSWORD }
         const created = await send(server.url, 'POST', '/v1/setup', { json: { ...body, code: code2 } })
         assert.equal(created.status, 201, created.text)
