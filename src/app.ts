@@ -4,6 +4,9 @@ import { registerAuditTrail } from './audit/audit.recording.js'
 import { auditRoutes } from './audit/audit.routes.js'
 import { AuditEntryObject } from './audit/audit.schemas.js'
 import { createSignIn } from './sessions/sign-in.js'
+import { invitationsRoutes } from './invitations/invitations.routes.js'
+import { InvitationObject } from './invitations/invitations.schemas.js'
+import { passwordsRoutes } from './invitations/passwords.routes.js'
 import { createServer, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server as HttpServer } from 'node:http'
 import { Server as NetServer } from 'node:net'
 import rateLimit from '@fastify/rate-limit'
@@ -185,6 +188,7 @@ export async function buildApp(c: Container): Promise<App> {
     UserObject,
     MeObject,
     MemberObject,
+    InvitationObject,
     TokenObject,
     WebhookObject,
     DeliveryObject,
@@ -204,6 +208,8 @@ export async function buildApp(c: Container): Promise<App> {
   ssoRoutes(app, { sso: c.sso, name: config.oidc?.name, publicUrl: config.publicUrl, passwordSignIn: config.passwordSignIn, signIn })
   accountsRoutes(app, { accounts: c.accounts, members: c.members })
   auditRoutes(app, { audit: c.audit })
+  invitationsRoutes(app, { invitations: c.invitations, sessions: c.sessions, config })
+  passwordsRoutes(app, { resets: c.passwordResets, setup: c.setup, signIn, config })
   tokensRoutes(app, { tokens: c.tokens })
   dashboardRoutes(app, { rootUrl: config.rootUrl, domains: c.domains, bootstrapWorkspace: config.bootstrapOwner })
   webhooksRoutes(app, { webhooks: c.webhooks })

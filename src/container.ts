@@ -14,6 +14,8 @@ import { createConversationsService } from './conversations/conversations.servic
 import { createDomainsRepository } from './domains/domains.repository.js'
 import { createDomainsService } from './domains/domains.service.js'
 import { systemTxtResolver, type TxtResolver } from './domains/domains.verification.js'
+import { createOneTimeLinkFlows, mailInvitation } from './invitations/flows.js'
+import type { InvitationNotice } from './invitations/invitations.service.js'
 import { createIdempotencyRepository } from './idempotency/idempotency.repository.js'
 import { createIdempotencyService } from './idempotency/idempotency.service.js'
 import { createClickCounter } from './links/link-controls.js'
@@ -37,6 +39,7 @@ import { createQrRenderer } from './qr/qr-render.pool.js'
 import { createQrService } from './qr/qr.service.js'
 import { startClickWriterThread } from './stats/click-writer.thread.js'
 import { ClickBuffer, type ClickSink } from './stats/clicks.js'
+import { CLICK_BATCH_SIZE, CLICK_BLOCK_VISITS, CLICK_ROLLUP_VISITS } from './stats/click-schedule.js'
 import { createStatsRepository } from './stats/stats.repository.js'
 import { createStatsService } from './stats/stats.service.js'
 import { openStorage, type StorageOptions } from './storage/database.js'
@@ -55,14 +58,6 @@ import { createWebhooksRepository } from './webhooks/webhooks.repository.js'
 import { createEventRecorder, createWebhooksService } from './webhooks/webhooks.service.js'
 import { transactional } from './storage/transaction.js'
 
-// Most visits per journal append (one row). Rows per visit do not depend on it (one per batch).
-export const CLICK_BATCH_SIZE = 50_000
-// A roll-up starts once this many visits wait for one, whatever the interval: it bounds the writer's
-// memory (the journaled batches are kept for the roll-up) and the length of its transaction.
-export const CLICK_ROLLUP_VISITS = 500_000
-// A roll-up writes the click blocks once this many visits wait for them, whatever the interval: the
-// writer keeps their batches until then (~40 bytes a visit).
-export const CLICK_BLOCK_VISITS = 1_000_000
 
 export interface ContainerOptions {
   clock?: Clock
@@ -80,6 +75,8 @@ export interface ContainerOptions {
   webhookResolve?: Resolve
   /** How long the redirect cache trusts a 404 (redirect.cache.ts); tests lengthen it to tell an invalidation from an expiry. */
   notFoundTtlMs?: number
+  /** Told of every new invitation (to mail it); none by default. */
+  notifyInvitation?: (invitation: InvitationNotice) => void
 }
 
 /** The one composition root (storage, clock, caches, repositories, services) of the HTTP server and the CLI: nothing else constructs a service. */
@@ -152,6 +149,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     },
     clock,
   })
+  // Without LINKLINE_SMTP_URL the mailer sends nothing (enabled false): links are only in the answers.
+  const mailer = createMailer({ url: config.smtpUrl, from: config.smtpFrom, logger })
+  const { invitations, passwordResets, setup } = createOneTimeLinkFlows({ db, accounts, sessions, clock, notify: options.notifyInvitation ?? mailInvitation(mailer) })
   const idempotency = createIdempotencyService({ repo: createIdempotencyRepository(db), clock })
   const invalidateAll = async () => {
     redirectCache.clear()
@@ -213,8 +213,6 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock, events })
   const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
   const porting = createPortingService({ links: linksBulk, domains })
-  // Invitations and password resets; without LINKLINE_SMTP_URL it sends nothing (mailer.enabled false).
-  const mailer = createMailer({ url: config.smtpUrl, from: config.smtpFrom, logger })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue, perOwner: config.qrPerOwner })
   const qr = createQrService({ links, renderer: qrRenderer })
   const clicks = new ClickBuffer({
@@ -290,6 +288,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     members,
     sessions,
     sso: createSso(config.oidc, { accounts, logger, clock, key: () => secretBox.deriveKey('oidc pending') }),
+    invitations,
+    passwordResets,
+    setup,
     idempotency,
     domains,
     links,

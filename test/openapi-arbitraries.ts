@@ -65,7 +65,7 @@ export interface Operation {
   responses: Record<string, ResponseObject>
   /** The JSON pointer of the operation in the document, for Ajv references. */
   pointer: string
-  /** Whether it is open to anyone: the document asks for no credentials (`security: []`). */
+  /** Open to anyone (`security: []`): signing in, and what a one-time secret in the body authorises. */
   open: boolean
 }
 
@@ -86,7 +86,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         body: op.requestBody?.content['application/json']?.schema,
         responses: op.responses,
         pointer: `#/paths/${pointerSegment(template)}/${method}`,
-        open: op.security?.length === 0,
+        open: Array.isArray(op.security) && op.security.length === 0,
       })
     }
   }

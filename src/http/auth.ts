@@ -8,11 +8,21 @@ import { requestPath } from './request-target.js'
 import type { App } from './types.js'
 
 /**
- * `/v1` routes open to anyone: the OpenAPI document, and signing in (with a token or a password in
- * the body, or single sign-on). Only signing in: signing out everywhere (`DELETE /v1/sessions`) needs
- * the session it ends.
+ * `/v1` routes open to anyone: the OpenAPI document, signing in (with a token or a password in the
+ * body, or single sign-on), and what a one-time secret in the body authorises (accepting an
+ * invitation, a password reset, the setup). Signing out everywhere (`DELETE /v1/sessions`) is not:
+ * it needs the session it ends.
  */
-const PUBLIC_V1 = new Set(['* /v1/openapi.json', 'POST /v1/sessions', '* /v1/auth/methods', '* /v1/auth/oidc/start', '* /v1/auth/oidc/callback'])
+const PUBLIC_V1 = new Set([
+  '* /v1/openapi.json',
+  'POST /v1/sessions',
+  '* /v1/auth/methods',
+  '* /v1/auth/oidc/start',
+  '* /v1/auth/oidc/callback',
+  'POST /v1/invitations/accept',
+  'POST /v1/password-reset',
+  'POST /v1/setup',
+])
 // The scheme is case-insensitive (RFC 9110 §11.1).
 const BEARER = /^Bearer +([\x21-\x7e]{1,512})$/i
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

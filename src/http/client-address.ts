@@ -62,11 +62,18 @@ export function truncateAddress(ip: string): string {
   return `${groups.slice(0, 3).join(':')}::/48`
 }
 
-/** The `req` of request logs: Fastify's fields, with the address truncated unless debugging. */
+/**
+ * A request target without the one-time secrets the dashboard's pages carry (an invitation, a password
+ * reset, the setup code): whoever reads the logs must not be able to use a pending link.
+ */
+export const withoutSecrets = (url: string): string =>
+  url.replace(/^(\/app\/(?:invite|reset)\/)[^/?#]+/i, '$1…').replace(/^(\/app\/setup\?(?:[^#]*&)?code=)[^&#]*/i, '$1…')
+
+/** The `req` of request logs: Fastify's fields, with the address truncated unless debugging, and no one-time secret. */
 export function requestLogSerializer(fullAddresses: boolean) {
   return (req: FastifyRequest) => ({
     method: req.method,
-    url: req.url,
+    url: withoutSecrets(req.url),
     host: req.host,
     remoteAddress: fullAddresses ? req.ip : truncateAddress(req.ip),
   })

@@ -39,6 +39,7 @@ const ERROR_CODES: Record<number, string[]> = {
   404: ['not_found'],
   405: ['method_not_allowed'],
   409: ['conflict', 'idempotency_key_reused'],
+  410: ['gone'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],
   429: ['rate_limited'],
@@ -64,15 +65,25 @@ const MISSING: Record<Resource, string> = {
   tokens: 'tok_00000000000000000000000000',
   webhooks: 'whk_00000000000000000000000000',
   deliveries: 'dlv_00000000000000000000000000',
+  members: 'usr_00000000000000000000000000',
+  invitations: 'inv_00000000000000000000000000',
 }
 
 /**
- * Operations of the dashboard's session, which a bearer token (all this test sends) can never
- * succeed at: signing in takes a token in the body and is open to anyone, signing out needs a
- * session cookie and no scope. They still get every hostile request and must keep the error shape;
- * src/sessions/sessions.test.ts covers their successes.
+ * Operations a bearer token (all this test sends) can never succeed at: signing in takes a token in
+ * the body and is open to anyone, signing out and changing one's password need a person's session
+ * cookie, and accepting an invitation, resetting a password and the setup need a one-time secret that
+ * only a link shows. They still get every hostile request and must keep the error shape;
+ * src/sessions/sessions.test.ts and src/invitations/*.test.ts cover their successes.
  */
-const SESSION_ONLY = new Set(['POST /v1/sessions', 'DELETE /v1/sessions/current'])
+const SESSION_ONLY = new Set([
+  'POST /v1/sessions',
+  'DELETE /v1/sessions/current',
+  'POST /v1/me/password',
+  'POST /v1/invitations/accept',
+  'POST /v1/password-reset',
+  'POST /v1/setup',
+])
 
 for (const backend of backends) {
   describe(`API fuzz, from /v1/openapi.json (${backend})`, () => {
@@ -121,6 +132,25 @@ for (const backend of backends) {
         const ping = await call(token, 'POST', `/v1/webhooks/${hook.id}/test`)
         assert.equal(ping.status, 202, `fixture webhook test: ${ping.text}`)
         ids.set(`${owner}:deliveries`, ping.body.data.id)
+      }
+      // People in the workspace (an invitation accepted): one whom the member operations may change or
+      // remove, and an owner they never name, so that the workspace keeps one whatever they did.
+      const join = async (role: string) => {
+        const invitation = await created('/v1/invitations', { email: `${owner}-${role}-${ids.size}-${Date.now()}@fuzz.example`, role })
+        const secret = String(invitation.data.url).split('/').pop()
+        const accepted = await send(s.url, 'POST', '/v1/invitations/accept', {
+          json: { secret, name: `${owner} ${role}`, password: 'a fixture password' },
+          headers: { host: s.host },
+        })
+        assert.equal(accepted.status, 201, `fixture ${role}: ${accepted.text}`)
+        return accepted.body.data.userId as string
+      }
+      if (!ids.has(`${owner}:owner`)) ids.set(`${owner}:owner`, await join('owner'))
+      const members = (await call(token, 'GET', '/v1/members')).body.data as { userId: string }[]
+      if (!members.some((m) => m.userId === ids.get(`${owner}:members`))) ids.set(`${owner}:members`, await join('member'))
+      const invitations = (await call(token, 'GET', '/v1/invitations')).body.data as { id: string }[]
+      if (!invitations.some((i) => i.id === ids.get(`${owner}:invitations`))) {
+        ids.set(`${owner}:invitations`, (await created('/v1/invitations', { email: `${owner}-invited@fuzz.example`, role: 'viewer' })).data.id)
       }
       // Two custom domains: one that links are put on (a `domain` field), and one that stays free of
       // links so that deleting it (a path parameter) can succeed rather than be 409.
@@ -187,7 +217,7 @@ for (const backend of backends) {
       // Only what the HTTP parser or the router refuses before any hook runs comes first (docs/api/README.md#conventions):
       // headers over the limit (431), a segment that is not UTF-8 or is over 1024 characters (404).
       const unreadable = res.status === 431 || (wire.path.split('?')[0] as string).split('/').some((segment) => segment.length > 1024 || !decodes(segment))
-      // The /v1 operations open to anyone are those the document says need no credentials (signing in, how to sign in).
+      // Open to anyone: signing in (its token comes in the body) and what a one-time secret authorises.
       if (op.template.startsWith('/v1/') && !unreadable && !op.open) {
         if (request.auth === 'none' || request.auth === 'bogus') assert.equal(res.status, 401, `not 401 without a valid token${context}`)
         else if (request.auth === 'read-only' && op.method !== 'GET' && !SESSION_ONLY.has(`${op.method} ${op.template}`))

@@ -40,7 +40,7 @@ export function createSignIn(app: App, deps: { sessions: SessionsService; accoun
     await audit.record(memberships.map((m) => ({ workspaceId: m.workspaceId, actor, action: 'session.failed', resourceType: 'session', resourceId: null })))
   }
 
-  const counted = async (req: FastifyRequest, open: () => Promise<Opened>): Promise<Opened> => {
+  const counted = async <T>(req: FastifyRequest, open: () => Promise<T>): Promise<T> => {
     await limits.check(req)
     return open().catch(async (error: unknown) => {
       if ((error instanceof AppError && error.statusCode === 401) || error instanceof SsoRefused) await limits.failed(req)
@@ -68,6 +68,13 @@ export function createSignIn(app: App, deps: { sessions: SessionsService; accoun
      * A provider that cannot be reached (SsoUnavailable) is no one's failure and is not counted.
      */
     withSso: (req: FastifyRequest, person: () => Promise<string>) => counted(req, async () => recorded(await sessions.openForUser(await person()))),
+
+    /** Checks a signed-in person's current password (before it changes); a wrong one counts as a failed sign-in. */
+    confirmPassword: (req: FastifyRequest, email: string, password: string) =>
+      counted(req, async () => {
+        if (!(await accounts.checkPassword(email, password, clientBlock(req.ip))))
+          throw new AppError(401, 'unauthorized', 'the current password is wrong', 'currentPassword', { 'WWW-Authenticate': 'Bearer' })
+      }),
   }
 }
 

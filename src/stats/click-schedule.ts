@@ -1,5 +1,14 @@
 import { systemClock, systemTimers, type Clock, type Timers } from '../shared/clock.js'
 
+// Most visits per journal append (one row). Rows per visit do not depend on it (one per batch).
+export const CLICK_BATCH_SIZE = 50_000
+// A roll-up starts once this many visits wait for one, whatever the interval: it bounds the writer's
+// memory (the journaled batches are kept for the roll-up) and the length of its transaction.
+export const CLICK_ROLLUP_VISITS = 500_000
+// A roll-up writes the click blocks once this many visits wait for them, whatever the interval: the
+// writer keeps their batches until then (~40 bytes a visit).
+export const CLICK_BLOCK_VISITS = 1_000_000
+
 /**
  * The click buffer's time (clicks.ts): now, a repeating tick and a pause, injected so that its tests
  * step time instead of sleeping.
