@@ -195,7 +195,7 @@ export async function buildApp(c: Container): Promise<App> {
   sessionsRoutes(app, { sessions: c.sessions, signIn: createSignIn(app, { sessions: c.sessions, accounts: c.accounts, passwordSignIn: true }) })
   accountsRoutes(app, { accounts: c.accounts, members: c.members })
   tokensRoutes(app, { tokens: c.tokens })
-  dashboardRoutes(app, { rootUrl: config.rootUrl, domains: c.domains, bootstrapWorkspace: config.bootstrapOwner })
+  dashboardRoutes(app, { rootUrl: config.rootUrl, domains: c.domains, bootstrapWorkspace: config.bootstrapOwner, signIn: { ssoName: null, password: true } })
   webhooksRoutes(app, { webhooks: c.webhooks })
 
   return app
