@@ -1,6 +1,9 @@
 import { accountsRoutes } from './accounts/accounts.routes.js'
 import { MemberObject, MeObject, UserObject } from './accounts/accounts.schemas.js'
 import { createSignIn } from './sessions/sign-in.js'
+import { invitationsRoutes } from './invitations/invitations.routes.js'
+import { InvitationObject } from './invitations/invitations.schemas.js'
+import { passwordsRoutes } from './invitations/passwords.routes.js'
 import { createServer, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server as HttpServer } from 'node:http'
 import { Server as NetServer } from 'node:net'
 import rateLimit from '@fastify/rate-limit'
@@ -180,6 +183,7 @@ export async function buildApp(c: Container): Promise<App> {
     UserObject,
     MeObject,
     MemberObject,
+    InvitationObject,
     TokenObject,
     WebhookObject,
     DeliveryObject,
@@ -192,8 +196,11 @@ export async function buildApp(c: Container): Promise<App> {
   qrRoutes(app, { qr: c.qr, links: c.links })
   conversationsRoutes(app, { conversations: c.conversations })
   domainsRoutes(app, { domains: c.domains })
-  sessionsRoutes(app, { sessions: c.sessions, signIn: createSignIn(app, { sessions: c.sessions, accounts: c.accounts, passwordSignIn: true }) })
+  const signIn = createSignIn(app, { sessions: c.sessions, accounts: c.accounts, passwordSignIn: true })
+  sessionsRoutes(app, { sessions: c.sessions, signIn })
   accountsRoutes(app, { accounts: c.accounts, members: c.members })
+  invitationsRoutes(app, { invitations: c.invitations, sessions: c.sessions, config })
+  passwordsRoutes(app, { resets: c.passwordResets, setup: c.setup, signIn, config })
   tokensRoutes(app, { tokens: c.tokens })
   dashboardRoutes(app, { rootUrl: config.rootUrl, domains: c.domains, bootstrapWorkspace: config.bootstrapOwner, signIn: { ssoName: null, password: true } })
   webhooksRoutes(app, { webhooks: c.webhooks })

@@ -12,6 +12,11 @@ import { createConversationsService } from './conversations/conversations.servic
 import { createDomainsRepository } from './domains/domains.repository.js'
 import { createDomainsService } from './domains/domains.service.js'
 import { systemTxtResolver, type TxtResolver } from './domains/domains.verification.js'
+import { createOneTimeLinksRepository } from './invitations/invitations.repository.js'
+import { createInvitationsService, type InvitationNotice } from './invitations/invitations.service.js'
+import { createOneTimeLinks } from './invitations/one-time-links.service.js'
+import { createPasswordResetsService } from './invitations/password-resets.service.js'
+import { createSetupService } from './invitations/setup.service.js'
 import { createIdempotencyRepository } from './idempotency/idempotency.repository.js'
 import { createIdempotencyService } from './idempotency/idempotency.service.js'
 import { createClickCounter } from './links/link-controls.js'
@@ -75,6 +80,8 @@ export interface ContainerOptions {
   webhookResolve?: Resolve
   /** How long the redirect cache trusts a 404 (redirect.cache.ts); tests lengthen it to tell an invalidation from an expiry. */
   notFoundTtlMs?: number
+  /** Told of every new invitation (to mail it); none by default. */
+  notifyInvitation?: (invitation: InvitationNotice) => void
 }
 
 /**
@@ -146,6 +153,10 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     },
     clock,
   })
+  const oneTimeLinks = createOneTimeLinks({ repo: createOneTimeLinksRepository(db), transaction: transactional(db, createOneTimeLinksRepository), clock })
+  const invitations = createInvitationsService({ links: oneTimeLinks, accounts, sessions, clock, notify: options.notifyInvitation })
+  const passwordResets = createPasswordResetsService({ links: oneTimeLinks, accounts, sessions, clock })
+  const setup = createSetupService({ links: oneTimeLinks, accounts, sessions })
   const idempotency = createIdempotencyService({ repo: createIdempotencyRepository(db), clock })
   const invalidateAll = async () => {
     redirectCache.clear()
@@ -278,6 +289,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     accounts,
     members,
     sessions,
+    invitations,
+    passwordResets,
+    setup,
     idempotency,
     domains,
     links,

@@ -5,26 +5,41 @@ import { pathToFileURL } from 'node:url'
 import { buildApp } from './app.js'
 import { loadConfig, type Config } from './config.js'
 import { createContainer, type Container } from './container.js'
+import { configuredPublicUrl } from './http/public-url.js'
 import { settleNextTick } from './http/settle-next-tick.js'
 import { withDatabaseContext, redactPassword } from './storage/database-context.js'
 import { isDatabaseUnavailable } from './storage/errors.js'
 import { VERSION } from './shared/version.js'
 
-function firstTokenNotice(token: string, owner: string, dashboard: string): string {
+/**
+ * What a first start tells its operator, framed: the first API token (shown once), and a one-time link
+ * that creates the first owner of the bootstrap workspace while it has no member.
+ */
+function firstStartNotice(owner: string, dashboard: string, token: string | undefined, setupUrl: string | undefined): string {
   const rule = '='.repeat(76)
-  return [
-    '',
-    rule,
-    `Linkline created your first API token (owner "${owner}", every scope).`,
-    'It is shown only this once; only its hash is stored:',
-    '',
-    `    ${token}`,
-    '',
-    `Sign in to the dashboard (${dashboard}) with it. More tokens: npx linkline tokens create --owner ${owner}`,
-    rule,
-    '',
-    '',
-  ].join('\n')
+  const tokenPart =
+    token === undefined
+      ? []
+      : [
+          `Linkline created your first API token (owner "${owner}", every scope).`,
+          'It is shown only this once; only its hash is stored:',
+          '',
+          `    ${token}`,
+          '',
+          `Sign in to the dashboard (${dashboard}) with it. More tokens: npx linkline tokens create --owner ${owner}`,
+        ]
+  const setupPart =
+    setupUrl === undefined
+      ? []
+      : [
+          `Workspace "${owner}" has no owner yet. Open this link to create its first owner`,
+          '(a person who signs in with an email and password); it works once, for 24 hours:',
+          '',
+          `    ${setupUrl}`,
+          '',
+          `Or from a shell: npx linkline users create --email <email> --workspace ${owner} --role owner`,
+        ]
+  return ['', rule, ...tokenPart, ...(tokenPart.length > 0 && setupPart.length > 0 ? [''] : []), ...setupPart, rule, '', ''].join('\n')
 }
 
 /** Runs `work`; if it fails, closes `resource` (the click writer thread, connections) so that the process can exit. */
@@ -143,8 +158,14 @@ export async function serve(config: Config): Promise<void> {
     `Linkline ${VERSION} serving ${config.domains.join(', ')} at ${url} (dashboard: ${url}/app/, API reference: ${url}/docs)` +
       (firstToken === undefined ? `; more API tokens: npx linkline tokens create --owner ${config.bootstrapOwner}` : ''),
   )
+  // Each start while the bootstrap workspace has no member prints a new link; whichever is used first spends the others.
+  const setupUrl = (await container.setup.needed(config.bootstrapOwner))
+    ? (await container.setup.issue(config.bootstrapOwner, configuredPublicUrl(config) ?? url)).url
+    : undefined
   // On stderr, framed, so that it stands out of the JSON log lines and is not mixed into them.
-  if (firstToken !== undefined) process.stderr.write(firstTokenNotice(firstToken, config.bootstrapOwner, `${url}/app/`))
+  if (firstToken !== undefined || setupUrl !== undefined) {
+    process.stderr.write(firstStartNotice(config.bootstrapOwner, `${url}/app/`, firstToken, setupUrl))
+  }
 }
 
 export async function runServer(): Promise<void> {

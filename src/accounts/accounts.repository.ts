@@ -90,6 +90,14 @@ export function createAccountsRepository(db: Db) {
           .orderBy('users.email')
           .execute()
       ).map((row) => ({ ...row, createdAt: Number(row.createdAt), lastSignInAt: row.lastSignInAt === null ? null : Number(row.lastSignInAt) })),
+    async countMembers(workspaceId: string): Promise<number> {
+      const row = await db
+        .selectFrom('memberships')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirstOrThrow()
+      return Number(row.n)
+    },
     async countOwners(workspaceId: string): Promise<number> {
       const row = await db
         .selectFrom('memberships')

@@ -5,7 +5,8 @@ import type { Clock } from '../shared/clock.js'
 import { hashPassword } from '../shared/password-hash.js'
 import type { PasswordHashing } from '../shared/password-hashing.js'
 import { isUniqueViolation } from '../storage/errors.js'
-import type { AccountsRepository } from './accounts.repository.js'
+import type { Transaction } from '../storage/transaction.js'
+import { createAccountsRepository, type AccountsRepository } from './accounts.repository.js'
 import type { UserRow } from './accounts.table.js'
 import type { Role } from './roles.js'
 
@@ -51,29 +52,44 @@ export function createAccountsService(deps: { repo: AccountsRepository; hashing:
   let decoy: Promise<string> | undefined
 
   const hashFor = (email: string, password: string) => hashing.hash(`user\n${email}`, password)
+  // A write that must join another feature's transaction (an invitation used as the person is created) runs on it.
+  const repoOn = (trx: Transaction | undefined) => (trx === undefined ? repo : createAccountsRepository(trx))
+  const taken = (email: string) => conflict(`a person with the email ${email} already exists`, 'email')
+
+  /** A new person's row with the password hashed, not stored yet: the slow hash stays out of the transaction that stores it. 409 when the email is taken. */
+  async function newUser(input: { email: string; name?: string; password?: string }): Promise<UserRow> {
+    const { email, key } = normalizeEmail(input.email)
+    if (await repo.findUserByEmailKey(key)) throw taken(email)
+    return {
+      id: newId('usr'),
+      email,
+      email_key: key,
+      name: (input.name ?? '').trim(),
+      password_hash: input.password === undefined ? null : await hashFor(key, input.password),
+      created_at: clock.now(),
+      last_sign_in_at: null,
+    }
+  }
+
+  /** Stores a person from newUser, in `trx` when given; 409 when the email was taken meanwhile. */
+  async function insertUser(row: UserRow, trx?: Transaction): Promise<UserRow> {
+    try {
+      await repoOn(trx).insertUser(row)
+    } catch (error) {
+      if (isUniqueViolation(error)) throw taken(row.email)
+      throw error
+    }
+    return row
+  }
 
   return {
     /** A new person; 409 when the email is taken (in any case). Without a password they sign in by SSO only. */
     async createUser(input: { email: string; name?: string; password?: string }): Promise<UserRow> {
-      const { email, key } = normalizeEmail(input.email)
-      if (await repo.findUserByEmailKey(key)) throw conflict(`a person with the email ${email} already exists`, 'email')
-      const row = {
-        id: newId('usr'),
-        email,
-        email_key: key,
-        name: (input.name ?? '').trim(),
-        password_hash: input.password === undefined ? null : await hashFor(key, input.password),
-        created_at: clock.now(),
-        last_sign_in_at: null,
-      }
-      try {
-        await repo.insertUser(row)
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(`a person with the email ${email} already exists`, 'email')
-        throw error
-      }
-      return row
+      return insertUser(await newUser(input))
     },
+
+    newUser,
+    insertUser,
 
     /**
      * The person with this email and password, or undefined, in the same time either way (an unknown
@@ -92,6 +108,9 @@ export function createAccountsService(deps: { repo: AccountsRepository; hashing:
       if (!user) return
       await repo.setPasswordHash(userId, await hashFor(user.email_key, password))
     },
+    /** The stored form of a new password for this person, hashed before the transaction that stores it (storePasswordHash). */
+    passwordHashFor: (user: UserRow, password: string) => hashFor(user.email_key, password),
+    storePasswordHash: (userId: string, hash: string, trx?: Transaction) => repoOn(trx).setPasswordHash(userId, hash),
 
     recordSignIn: (userId: string) => repo.touchSignIn(userId, clock.now()),
     findUser: (id: string) => repo.findUser(id),
@@ -103,10 +122,13 @@ export function createAccountsService(deps: { repo: AccountsRepository; hashing:
     ensureWorkspace: (id: string) => repo.ensureWorkspace(id, clock.now()),
     workspace: (id: string) => repo.findWorkspace(id),
 
-    /** Adds the person to a workspace (created if need be); an existing membership keeps its role. */
-    async join(userId: string, workspaceId: string, role: Role): Promise<boolean> {
-      await repo.ensureWorkspace(workspaceId, clock.now())
-      return repo.addMembership(userId, workspaceId, role, clock.now())
+    hasMembers: async (workspaceId: string, trx?: Transaction) => (await repoOn(trx).countMembers(workspaceId)) > 0,
+
+    /** Adds the person to a workspace (created if need be), in `trx` when given; an existing membership keeps its role. */
+    async join(userId: string, workspaceId: string, role: Role, trx?: Transaction): Promise<boolean> {
+      const on = repoOn(trx)
+      await on.ensureWorkspace(workspaceId, clock.now())
+      return on.addMembership(userId, workspaceId, role, clock.now())
     },
   }
 }

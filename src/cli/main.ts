@@ -10,6 +10,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./serve.command.js')).serveCommand,
   migrate: async () => (await import('./migrate.command.js')).migrateCommand,
   tokens: async () => (await import('./tokens.command.js')).tokensCommand,
+  users: async () => (await import('./users.command.js')).usersCommand,
   domains: async () => (await import('./domains.command.js')).domainsCommand,
   links: async () => (await import('./links.command.js')).linksCommand,
   backup: async () => (await import('./backup.command.js')).backupCommand,
@@ -22,6 +23,8 @@ Commands:
   migrate               apply pending database migrations and exit
   tokens create|list|revoke
                         manage API tokens
+  users create|list|remove|reset-password
+                        manage the people who sign in to the dashboard
   links import|export   import links from a file (CSV, Bitly, Shlink, Kutt, YOURLS), export them to stdout
   backup <file>         copy the SQLite database, consistently, while the server runs
   domains rename <old> <new>

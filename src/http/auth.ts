@@ -7,8 +7,11 @@ import type { AnonymousLimit } from './anonymous-limit.js'
 import { requestPath } from './request-target.js'
 import type { App } from './types.js'
 
-/** `/v1` routes open to anyone: the OpenAPI document, and signing in (which takes a token in its body). */
-const PUBLIC_V1 = new Set(['/v1/openapi.json', '/v1/sessions'])
+/**
+ * `/v1` routes open to anyone: the OpenAPI document, signing in (which takes a token in its body), and
+ * what a one-time secret in the body authorises (accepting an invitation, a password reset, the setup).
+ */
+const PUBLIC_V1 = new Set(['/v1/openapi.json', '/v1/sessions', '/v1/invitations/accept', '/v1/password-reset', '/v1/setup'])
 // The scheme is case-insensitive (RFC 9110 §11.1).
 const BEARER = /^Bearer +([\x21-\x7e]{1,512})$/i
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -11,7 +11,8 @@ import { principalOf, refuseCrossSite } from '../http/auth.js'
 const tags = ['sessions']
 const security: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }]
 
-const describe = (p: Principal) => ({
+/** The Session object of a caller (also what the routes that sign someone in answer). */
+export const sessionObject = (p: Principal) => ({
   ownerId: p.ownerId,
   scopes: [...p.scopes],
   tokenId: p.tokenId ?? null,
@@ -44,7 +45,7 @@ export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: Sessi
         opened = await signIn.withPassword(req, email, password)
       }
       setSessionCookie(req, reply, opened.value)
-      return reply.code(201).send({ success: true, data: { ...describe(opened.principal), via: 'session' } })
+      return reply.code(201).send({ success: true, data: { ...sessionObject(opened.principal), via: 'session' } })
     },
   )
 
@@ -53,7 +54,7 @@ export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: Sessi
     {
       schema: { tags, security, summary: 'Who is calling: workspace, scopes and how the request authenticated', response: { 200: SessionEnvelope, ...errorResponses } },
     },
-    async (req) => ({ success: true as const, data: describe(principalOf(req)) }),
+    async (req) => ({ success: true as const, data: sessionObject(principalOf(req)) }),
   )
 
   for (const method of ['PUT', 'PATCH'] as const) {
@@ -67,7 +68,7 @@ export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: Sessi
         body: SwitchWorkspaceBody,
         response: { 200: SessionEnvelope, ...errorResponses },
       },
-      handler: async (req) => ({ success: true as const, data: describe(await sessions.switchWorkspace(principalOf(req), req.body.workspaceId)) }),
+      handler: async (req) => ({ success: true as const, data: sessionObject(await sessions.switchWorkspace(principalOf(req), req.body.workspaceId)) }),
     })
   }
 

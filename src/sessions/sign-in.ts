@@ -3,7 +3,7 @@ import type { AccountsService } from '../accounts/accounts.service.js'
 import { clientBlock } from '../http/client-address.js'
 import type { App } from '../http/types.js'
 import { AppError } from '../shared/errors.js'
-import type { Opened, SessionsService } from './sessions.service.js'
+import type { SessionsService } from './sessions.service.js'
 import { createSignInLimits } from './sign-in-limits.js'
 
 const wrongCredentials = () => new AppError(401, 'unauthorized', 'wrong email or password')
@@ -16,7 +16,7 @@ export function createSignIn(app: App, deps: { sessions: SessionsService; accoun
   const { sessions, accounts, passwordSignIn } = deps
   const limits = createSignInLimits(app)
 
-  const counted = async (req: FastifyRequest, open: () => Promise<Opened>): Promise<Opened> => {
+  const counted = async <T>(req: FastifyRequest, open: () => Promise<T>): Promise<T> => {
     await limits.check(req)
     return open().catch(async (error: unknown) => {
       if (error instanceof AppError && error.statusCode === 401) await limits.failed(req)
@@ -33,6 +33,13 @@ export function createSignIn(app: App, deps: { sessions: SessionsService; accoun
         const user = await accounts.checkPassword(email, password, clientBlock(req.ip))
         if (!user) throw wrongCredentials()
         return sessions.openForUser(user.id)
+      }),
+
+    /** Checks a signed-in person's current password (before it changes); a wrong one counts as a failed sign-in. */
+    confirmPassword: (req: FastifyRequest, email: string, password: string) =>
+      counted(req, async () => {
+        if (!(await accounts.checkPassword(email, password, clientBlock(req.ip))))
+          throw new AppError(401, 'unauthorized', 'the current password is wrong', 'currentPassword')
       }),
   }
 }
