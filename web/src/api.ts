@@ -2,10 +2,10 @@
 // client, authenticated by the session cookie (HttpOnly: this code never sees it, and no token is
 // ever kept in the browser).
 import createClient from 'openapi-fetch'
-import type { ErrorBody, Schema } from '../../sdk/index'
+import type { ErrorBody, operations, Schema } from '../../sdk/index'
 import type { Paths } from './contract'
 export type { operations } from '../../sdk/index'
-export type { AuditEntry, Invitation, OneTimeLink, Role } from './contract'
+export type { AuditEntry } from './contract'
 
 export class ApiError extends Error {
   constructor(
@@ -108,6 +108,10 @@ export type Domain = Schema<'Domain'>
 export type Me = Schema<'Me'>
 export type User = Schema<'User'>
 export type Member = Schema<'Member'>
+export type Role = Member['role']
+export type Invitation = Schema<'Invitation'>
+/** A one-time link (a password reset), shown only in the response that made it. */
+export type OneTimeLink = operations['postMembersByUserIdPasswordReset']['responses'][201]['content']['application/json']['data']
 export type Stats = Schema<'LinkStats'>
 export type Breakdown = Stats['referrers'][number]
 export type Token = Schema<'Token'>

@@ -15,7 +15,7 @@ export function AuditPage() {
     setBusy(true)
     setError(null)
     try {
-      const res = await call(client.GET('/v1/audit-log', { params: { query: { limit: PAGE_SIZE, ...(after === null ? {} : { cursor: after }) } } }))
+      const res = await call(client.GET('/v1/audit-log', { params: { query: { limit: PAGE_SIZE, ...(after === null ? {} : { starting_after: after }) } } }))
       setEntries((before) => (after === null ? res.data : [...(before ?? []), ...res.data]))
       setCursor(res.pagination.nextCursor)
     } catch (e) {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
-import { ApiError, call, client, type Invitation, type Me, type OneTimeLink, type Role } from '../api'
+import { ApiError, call, client, type Invitation, type Me, type Role } from '../api'
 import { asyncHandler, confirmed, ErrorBox, Field, OneTimeUrl, formatDate, generalError } from '../ui'
 import { grantable } from '../roles'
 
@@ -9,7 +9,7 @@ export function Invitations({ me, canWrite }: { me: Me; canWrite: boolean }) {
   const [error, setError] = useState<unknown>(null)
   const [email, setEmail] = useState('')
   const [role, setRole] = useState<Role>('member')
-  const [created, setCreated] = useState<(Invitation & OneTimeLink) | null>(null)
+  const [created, setCreated] = useState<Invitation | null>(null)
   const [inviteError, setInviteError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
   const load = () =>
@@ -78,7 +78,7 @@ export function Invitations({ me, canWrite }: { me: Me; canWrite: boolean }) {
           </div>
           <p class="small-print muted">Viewers read everything; members also make links; admins also manage domains, webhooks, tokens and people.</p>
           <ErrorBox error={generalError(inviteError, ['email', 'role'])} />
-          {created ? (
+          {created?.url ? (
             <OneTimeUrl url={created.url} title={`Invitation for ${created.email} as ${created.role}`} testId="new-invitation" onDone={() => setCreated(null)}>
               <p class="small-print">
                 Send it to them. When this server sends mail, they were also emailed. It works once, until {formatDate(created.expiresAt)}.
