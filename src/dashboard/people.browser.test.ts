@@ -66,6 +66,7 @@ describe('people in the dashboard, in a real browser', { skip: missing }, () => 
     await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     await page.getByTestId('who').waitFor()
   }
+  const field = (page: Page, name: string) => page.locator(`[data-field="${name}"]`)
   const section = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true })
   /** Nothing wider than the screen: no sideways scrolling on a phone. */
   const fitsTheScreen = async (page: Page, where: string) => {
@@ -188,6 +189,54 @@ describe('people in the dashboard, in a real browser', { skip: missing }, () => 
     await page.getByTestId('role').filter({ hasText: 'admin in alice' }).waitFor({ state: 'attached' })
     await section(page, 'Members').click()
     assert.deepEqual(await page.locator('form.invite [data-field="role"] option').allInnerTexts(), ['viewer', 'member', 'admin'])
+  })
+
+  test('someone already signed in joins with their account, and then switches between the two workspaces', async () => {
+    await person('jo@example.com', 'Jo', 'owner', 'jos-shop')
+    const invitation = await s.request('POST', '/v1/invitations', { json: { email: 'jo@example.com', role: 'member' } })
+    assert.equal(invitation.status, 201)
+    const page = await open()
+    await signIn(page, 'jo@example.com')
+    assert.equal(await page.getByLabel('Workspace').count(), 0, 'one workspace: nothing to switch')
+    await page.goto(new URL(invitation.body.data.url).pathname)
+    await page.getByText('You are signed in as Jo').waitFor()
+    await page.getByRole('button', { name: 'Join', exact: true }).click()
+    await page.getByTestId('who').waitFor()
+    assert.match((await page.getByTestId('role').textContent()) ?? '', /member in alice/)
+    await page.locator('tr[data-link]', { hasText: '/spring' }).waitFor()
+    await page.getByLabel('Workspace').selectOption('jos-shop')
+    await page.getByTestId('role').filter({ hasText: 'owner in jos-shop' }).waitFor({ state: 'attached' })
+    await page.getByText('No links yet').waitFor()
+  })
+
+  test("the first start's setup link makes the first owner and signs them in, once", async () => {
+    const { url } = await s.container.setup.issue('fresh', `http://${s.host}`)
+    const { pathname, search } = new URL(url)
+    assert.equal(pathname, '/app/setup')
+    const page = await open()
+    await page.goto(pathname + search)
+    await page.getByLabel('Email').fill('first@example.com')
+    await page.getByLabel('Your name').fill('Frida First')
+    const sent: string[] = []
+    page.on('request', (r) => r.url().endsWith('/v1/setup') && sent.push(r.method()))
+    await page.getByLabel('Password').fill('short')
+    await page.getByRole('button', { name: 'Create my account' }).click()
+    assert.match(await field(page, 'password').innerText(), /At least 10 characters/)
+    assert.equal(await page.locator('[data-field="password"] input:invalid').count(), 1, 'a password under 10 characters is not sent')
+    assert.deepEqual(sent, [])
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Create my account' }).click()
+    await page.getByTestId('who').waitFor()
+    assert.match((await page.getByTestId('role').textContent()) ?? '', /owner in fresh/)
+    assert.equal(new URL(page.url()).search, '', 'the code leaves the address bar')
+
+    const again = await open()
+    await again.goto(pathname + search)
+    await again.getByLabel('Email').fill('second@example.com')
+    await again.getByLabel('Your name').fill('Someone else')
+    await again.getByLabel('Password').fill(PASSWORD)
+    await again.getByRole('button', { name: 'Create my account' }).click()
+    await again.getByTestId('link-gone').waitFor()
   })
 
   test('the audit log shows what the API records, newest first', async () => {

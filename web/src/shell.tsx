@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact'
-import { useRef } from 'preact/hooks'
+import { useEffect, useRef } from 'preact/hooks'
 import type { Me } from './api'
 import { useRoute } from './router'
 import { A, asyncHandler, initial } from './ui'
@@ -38,6 +38,14 @@ function AccountMenu({ me, actions }: { me: Me; actions: ShellActions }) {
     menu.current.open = false
     menu.current.querySelector('summary')?.focus()
   }
+  // A click anywhere else closes the menu, as a menu does.
+  useEffect(() => {
+    const closeOutside = (event: MouseEvent) => {
+      if (menu.current?.open && !menu.current.contains(event.target as Node)) menu.current.open = false
+    }
+    document.addEventListener('click', closeOutside)
+    return () => document.removeEventListener('click', closeOutside)
+  }, [])
   return (
     <details class="account" ref={menu} onKeyDown={closeOnEscape}>
       <summary data-testid="who">
@@ -122,7 +130,7 @@ export function Shell({ me, actions }: { me: Me; actions: ShellActions }) {
         </A>
         <nav aria-label="Sections">
           {NAV.filter((n) => can(n.scope)).map((n) => (
-            <A key={n.to} to={n.to} class={section === n.to ? 'active' : ''}>
+            <A key={n.to} to={n.to} class={section === n.to ? 'active' : ''} current={section === n.to}>
               {n.label}
             </A>
           ))}

@@ -3,9 +3,9 @@ import { useState } from 'preact/hooks'
 import { ApiError, describeError } from './api'
 import { BASE, onNavigate } from './router'
 
-export function A({ to, children, class: className }: { to: string; children: ComponentChildren; class?: string }) {
+export function A({ to, children, class: className, current }: { to: string; children: ComponentChildren; class?: string; current?: boolean }) {
   return (
-    <a href={`${BASE}${to}`} onClick={onNavigate(to)} class={className}>
+    <a href={`${BASE}${to}`} onClick={onNavigate(to)} class={className} aria-current={current ? 'page' : undefined}>
       {children}
     </a>
   )
