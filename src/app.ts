@@ -211,7 +211,7 @@ export async function buildApp(c: Container): Promise<App> {
   invitationsRoutes(app, { invitations: c.invitations, sessions: c.sessions, config })
   passwordsRoutes(app, { resets: c.passwordResets, setup: c.setup, signIn, config })
   tokensRoutes(app, { tokens: c.tokens })
-  dashboardRoutes(app, { rootUrl: config.rootUrl, domains: c.domains, bootstrapWorkspace: config.bootstrapOwner })
+  dashboardRoutes(app, { rootUrl: config.rootUrl, domains: c.domains, bootstrapWorkspace: config.bootstrapOwner, signIn: { ssoName: config.oidc?.name ?? null, password: config.passwordSignIn } })
   webhooksRoutes(app, { webhooks: c.webhooks })
 
   return app

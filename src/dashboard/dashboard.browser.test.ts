@@ -54,16 +54,19 @@ describe('the dashboard in a real browser', { skip: missing }, () => {
     const response = await page.goto('/app/')
     assert.equal(response?.status(), 200)
     assert.match(response?.headers()['content-security-policy'] ?? '', /script-src 'self'/)
+    // The API token is the operators' way in, behind "Use an API token".
+    await page.getByText('Use an API token').click()
     assert.match(await field('token').innerText(), /npx linkline tokens create --owner default/, 'the hint names the bootstrap workspace')
     await page.getByLabel('API token').fill('ll_not_a_token')
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('button', { name: 'Sign in with token' }).click()
     await field('token').locator('.field-error').waitFor()
     assert.match(await field('token').locator('.field-error').innerText(), /unknown or revoked/)
 
     await page.getByLabel('API token').fill(s.token)
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('button', { name: 'Sign in with token' }).click()
     await page.getByTestId('who').waitFor()
-    assert.match(await page.getByTestId('who').innerText(), /Owner alice/)
+    assert.match(await page.getByTestId('who').innerText(), /API token/)
+    assert.match((await page.getByTestId('role').textContent()) ?? '', /owner in alice/)
     // Evaluated in the page (this file is compiled without the DOM's types, hence strings).
     const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie')
     assert.ok(!stored.includes(s.token), 'the token is in no storage a script can read')
@@ -293,11 +296,14 @@ describe('the dashboard in a real browser', { skip: missing }, () => {
     await row.waitFor({ state: 'detached' })
   })
 
-  test('signing out ends the session; the page asks for a token again', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click()
-    await page.getByLabel('API token').waitFor()
+  test('signing out ends the session; the page asks to sign in again', async () => {
+    const cookie = (await context.cookies()).find((c) => c.name === 'linkline_session')
+    await page.getByTestId('who').click()
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click()
+    await page.getByLabel('Email').waitFor()
     await page.reload()
-    await page.getByLabel('API token').waitFor()
+    await page.getByLabel('Email').waitFor()
+    assert.equal((await s.request('GET', '/v1/me', { token: null, headers: { cookie: `linkline_session=${cookie?.value}` } })).status, 401)
     assert.deepEqual(problems, [])
   })
 })

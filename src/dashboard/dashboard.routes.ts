@@ -68,6 +68,9 @@ function loadAssets(root: string, page: (html: string) => string): Map<string, A
   return assets
 }
 
+/** The pages one-time links open (invitations, password resets), by their secret. */
+const ONE_TIME_LINK = /^(invite|reset)\/[^/]+$/
+
 const NOT_BUILT_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dashboard not built</title></head><body>' +
   '<h1>The dashboard is not built</h1><p>Run <code>npm run build</code> (it builds <code>dist/web</code>), then restart. ' +
@@ -75,20 +78,41 @@ const NOT_BUILT_PAGE =
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
 
+/** How people sign in, as the sign-in page offers it: single sign-on (named) and email with password. */
+export interface SignInOptions {
+  /** The identity provider's name on the "Sign in with …" button; null: no single sign-on. */
+  ssoName: string | null
+  password: boolean
+}
+
 /**
  * The page names the bootstrap workspace, so that the sign-in form can say which `--owner` makes a
- * token for it (the first start printed one for that workspace).
+ * token for it (the first start printed one for that workspace), and the ways people sign in. Meta
+ * tags, not an inline script: the page runs under script-src 'self'.
  */
-const withBootstrapWorkspace = (workspace: string) => (html: string) =>
-  html.replace('<meta charset="utf-8">', `<meta charset="utf-8"><meta name="linkline-bootstrap-workspace" content="${escapeAttribute(workspace)}">`)
+export const dashboardPage =
+  ({ bootstrapWorkspace, signIn }: { bootstrapWorkspace: string; signIn: SignInOptions }) =>
+  (html: string) => {
+    const meta = (name: string, content: string) => `<meta name="${name}" content="${escapeAttribute(content)}">`
+    const tags = [
+      meta('linkline-bootstrap-workspace', bootstrapWorkspace),
+      meta('linkline-password-sign-in', signIn.password ? 'on' : 'off'),
+      ...(signIn.ssoName === null ? [] : [meta('linkline-sso', signIn.ssoName)]),
+    ]
+    return html.replace('<meta charset="utf-8">', `<meta charset="utf-8">${tags.join('')}`)
+  }
 
 /**
  * The web dashboard (docs/api/sessions-and-dashboard.md#the-dashboard) under `/app`, on default domains, and `/` sending a person there (or
- * to LINKLINE_ROOT_URL). Paths under `/app` that are not files are the dashboard's own pages: they
- * get index.html, whose script routes them.
+ * to LINKLINE_ROOT_URL). Paths under `/app` that are not files are the dashboard's own pages (also
+ * those one-time links open: `/app/setup?code=…`, `/app/invite/<secret>`, `/app/reset/<secret>`):
+ * they get index.html, whose script routes them.
  */
-export function dashboardRoutes(app: App, deps: { rootUrl: string | undefined; domains: DomainsService; bootstrapWorkspace: string; webRoot?: string }): void {
-  const assets = loadAssets(deps.webRoot ?? WEB_ROOT, withBootstrapWorkspace(deps.bootstrapWorkspace))
+export function dashboardRoutes(
+  app: App,
+  deps: { rootUrl: string | undefined; domains: DomainsService; bootstrapWorkspace: string; signIn: SignInOptions; webRoot?: string },
+): void {
+  const assets = loadAssets(deps.webRoot ?? WEB_ROOT, dashboardPage(deps))
   const onDefaultDomain = (req: FastifyRequest) => deps.domains.isDefault(deps.domains.effectiveHost(req.host.toLowerCase()))
 
   const send = (req: FastifyRequest, reply: FastifyReply, asset: Asset) => {
@@ -117,8 +141,9 @@ export function dashboardRoutes(app: App, deps: { rootUrl: string | undefined; d
     const rest = (req.params as { '*': string })['*']
     const file = assets.get(rest)
     if (file) return send(req, reply, file)
-    // A missing hashed file is a 404, never the page: a script tag must not receive HTML.
-    if (rest.startsWith('assets/') || extname(rest) !== '') throw notFound('file')
+    // A missing hashed file is a 404, never the page: a script tag must not receive HTML. A one-time
+    // link's secret is a page whatever characters it holds.
+    if (!ONE_TIME_LINK.test(rest) && (rest.startsWith('assets/') || extname(rest) !== '')) throw notFound('file')
     const index = assets.get('index.html')
     if (!index) return reply.code(503).header('Content-Type', 'text/html; charset=utf-8').header('Cache-Control', 'no-store').send(NOT_BUILT_PAGE)
     return send(req, reply, index)

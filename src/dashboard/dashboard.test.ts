@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { dashboardPage } from './dashboard.routes.js'
 
 describe('the root of a default domain', () => {
   let s: TestServer
@@ -51,12 +52,29 @@ describe('the root of a default domain', () => {
     assert.equal(deep.status, 200)
     assert.equal(deep.text, index.text)
     assert.equal((await s.request('GET', '/app/assets/index-missing.js', { token: null })).status, 404)
+    // The pages one-time links open, whatever their secret holds.
+    for (const path of ['/app/setup?code=abc', '/app/invite/Zm9v_bar-1', '/app/reset/a.b', '/app/members', '/app/audit']) {
+      const res = await s.request('GET', path, { token: null })
+      assert.equal(res.status, 200, path)
+      assert.equal(res.text, index.text, path)
+    }
   })
 
   test('the page names the bootstrap workspace, for the sign-in hint, escaped', async () => {
     assert.match((await s.request('GET', '/app/', { token: null })).text, /<meta name="linkline-bootstrap-workspace" content="default">/)
     const other = await elsewhere.request('GET', '/app/', { token: null })
     assert.match(other.text, /<meta name="linkline-bootstrap-workspace" content="acme&quot;&lt;ops>">/)
+  })
+
+  test('the page says how people sign in: email and password on, single sign-on only when configured, escaped', async () => {
+    const page = (await s.request('GET', '/app/', { token: null })).text
+    assert.match(page, /<meta name="linkline-password-sign-in" content="on">/)
+    assert.doesNotMatch(page, /linkline-sso/)
+    const html = '<!doctype html><head><meta charset="utf-8"><title>t</title>'
+    const sso = dashboardPage({ bootstrapWorkspace: 'default', signIn: { ssoName: 'Acme "SSO" <id>', password: false } })(html)
+    assert.match(sso, /<meta name="linkline-password-sign-in" content="off">/)
+    assert.match(sso, /<meta name="linkline-sso" content="Acme &quot;SSO&quot; &lt;id>">/)
+    assert.doesNotMatch(sso, /<script/)
   })
 
   test('the dashboard is served on default domains only', async () => {

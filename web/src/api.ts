@@ -1,8 +1,10 @@
 // The dashboard's one way to the server: the same /v1 API and typed client (sdk/) as every other
 // client, authenticated by the session cookie (HttpOnly: this code never sees it, and no token is
 // ever kept in the browser).
-import { createLinklineClient, type ErrorBody, type Schema } from '../../sdk/index'
+import createClient from 'openapi-fetch'
+import type { ErrorBody, operations, paths, Schema } from '../../sdk/index'
 export type { operations } from '../../sdk/index'
+export type AuditEntry = Schema<'AuditEntry'>
 
 export class ApiError extends Error {
   constructor(
@@ -32,8 +34,11 @@ export function withQuery(path: string, query: Query = {}): string {
   return q === '' ? path : `${path}?${q}`
 }
 
-/** The typed client (sdk/), on this origin: the browser sends the session cookie with each request. */
-export const client = createLinklineClient('', undefined, { credentials: 'same-origin' })
+/**
+ * The typed client (openapi-fetch over sdk/'s types, as createLinklineClient builds it), on this
+ * origin: the browser sends the session cookie with each request.
+ */
+export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin' })
 
 /** What every client call resolves to: the parsed body on success, the parsed error body otherwise. */
 interface Result<T> {
@@ -72,9 +77,12 @@ const LEADS: Record<string, string> = {
   validation_error: 'Please check this value',
   invalid_body: 'The request could not be read',
   unauthorized: 'You are signed out',
-  forbidden: 'Your token does not allow this',
+  not_signed_in: 'Not signed in',
+  forbidden: 'Your role or token does not allow this',
   not_found: 'Not found',
   conflict: 'This clashes with something that exists',
+  last_owner: 'A workspace keeps at least one owner',
+  gone: 'This link can no longer be used',
   rate_limited: 'Too many requests; wait a moment and try again',
   payload_too_large: 'This is too large',
   service_unavailable: 'The server is busy; try again in a moment',
@@ -95,7 +103,13 @@ export function describeError(error: unknown): string {
 // The API's resources, as the generated types describe them.
 export type Link = Schema<'Link'>
 export type Domain = Schema<'Domain'>
-export type Me = Schema<'Session'>
+export type Me = Schema<'Me'>
+export type User = Schema<'User'>
+export type Member = Schema<'Member'>
+export type Role = Member['role']
+export type Invitation = Schema<'Invitation'>
+/** A one-time link (a password reset), shown only in the response that made it. */
+export type OneTimeLink = operations['postMembersByUserIdPasswordReset']['responses'][201]['content']['application/json']['data']
 export type Stats = Schema<'LinkStats'>
 export type Breakdown = Stats['referrers'][number]
 export type Token = Schema<'Token'>

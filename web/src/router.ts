@@ -12,6 +12,12 @@ export function navigate(to: string): void {
   window.scrollTo(0, 0)
 }
 
+/** Goes to a page without a new history entry: a query that said something once (`?sso_error=`) leaves. */
+export function replaceRoute(to: string): void {
+  history.replaceState(null, '', `${BASE}${to}`)
+  listeners.forEach((l) => l())
+}
+
 /** The current page's path below /app (`/`, `/links/lnk_…`) and its query. */
 export function useRoute(): { path: string; query: URLSearchParams } {
   const read = () => ({ path: location.pathname.slice(BASE.length) || '/', query: new URLSearchParams(location.search) })

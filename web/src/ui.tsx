@@ -3,9 +3,9 @@ import { useState } from 'preact/hooks'
 import { ApiError, describeError } from './api'
 import { BASE, onNavigate } from './router'
 
-export function A({ to, children, class: className }: { to: string; children: ComponentChildren; class?: string }) {
+export function A({ to, children, class: className, current }: { to: string; children: ComponentChildren; class?: string; current?: boolean }) {
   return (
-    <a href={`${BASE}${to}`} onClick={onNavigate(to)} class={className}>
+    <a href={`${BASE}${to}`} onClick={onNavigate(to)} class={className} aria-current={current ? 'page' : undefined}>
       {children}
     </a>
   )
@@ -93,3 +93,28 @@ export const formatDay = (iso: string) => new Date(iso).toLocaleDateString(undef
 
 /** Asks before a destructive action; returns whether the person agreed. */
 export const confirmed = (question: string) => window.confirm(question)
+
+/** The server's rule (accounts.service.ts PASSWORD_MIN_LENGTH); the server checks it again. */
+export const PASSWORD_MIN_LENGTH = 10
+export const PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words make a good one.`
+
+/** A secret URL the API shows in one response only (an invitation, a reset link): copy it now. */
+export function OneTimeUrl(props: { url: string; title: string; children?: ComponentChildren; onDone: () => void; testId: string }) {
+  return (
+    <div class="notice one-time" role="status" data-testid={props.testId}>
+      <strong>{props.title}</strong>
+      <p class="small-print">Copy this link now: it is shown only once.</p>
+      <code class="secret">{props.url}</code>
+      {props.children}
+      <div class="actions">
+        <CopyButton text={props.url} label="Copy link" />
+        <button type="button" class="small" onClick={props.onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  )
+}
+
+/** One person's initial, for the account button. */
+export const initial = (text: string) => (text.trim().charAt(0) || '?').toUpperCase()

@@ -170,7 +170,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
       ) : null}
       {data !== null && data.data.length > 0 ? (
         <div class="table-wrap">
-          <table class="links">
+          <table class="links cards">
             <thead>
               <tr>
                 <th class="check">
@@ -198,10 +198,10 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                     <A to={`/links/${link.id}`}>{link.shortUrl.replace(/^https?:\/\//, '')}</A> <CopyButton text={link.shortUrl} />
                     <Markers link={link} />
                   </td>
-                  <td class="destination" title={link.destination}>
+                  <td class="destination" title={link.destination} data-label="Destination">
                     {link.destination}
                   </td>
-                  <td class="title">
+                  <td class="title" data-label="Title and tags">
                     {link.title ?? <span class="muted">—</span>}
                     <span class="chips">
                       {(link.tags ?? []).map((t) => (
@@ -217,7 +217,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                       ))}
                     </span>
                   </td>
-                  <td class="nowrap" title={formatDate(link.createdAt)}>
+                  <td class="nowrap" title={formatDate(link.createdAt)} data-label="Created">
                     {formatDay(link.createdAt)}
                   </td>
                   <td class="row-actions">

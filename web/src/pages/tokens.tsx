@@ -1,16 +1,16 @@
 import { useEffect, useState } from 'preact/hooks'
-import { call, client, type Me, type operations, type Token } from '../api'
+import { call, client, type operations, type Token } from '../api'
 import { asyncHandler, confirmed, CopyButton, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
 
 type NewToken = NonNullable<operations['postTokens']['requestBody']>['content']['application/json']
 /** A session's scopes are API scopes: the server gave them, the server checks them again. */
 const asScopes = (scopes: string[]) => scopes as NonNullable<NewToken['scopes']>
 
-export function TokensPage({ me }: { me: Me }) {
+export function TokensPage({ scopes: mine }: { scopes: string[] }) {
   const [tokens, setTokens] = useState<Token[] | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [name, setName] = useState('')
-  const [scopes, setScopes] = useState<Set<string>>(new Set(me.scopes))
+  const [scopes, setScopes] = useState<Set<string>>(new Set(mine))
   const [created, setCreated] = useState<Token | null>(null)
   const [createError, setCreateError] = useState<unknown>(null)
   const load = () => call(client.GET('/v1/tokens')).then((r) => setTokens(r.data), setError)
@@ -21,7 +21,7 @@ export function TokensPage({ me }: { me: Me }) {
     setCreateError(null)
     try {
       const res = await call(
-        client.POST('/v1/tokens', { body: { name: name.trim() === '' ? null : name.trim(), scopes: asScopes(me.scopes.filter((s) => scopes.has(s))) } }),
+        client.POST('/v1/tokens', { body: { name: name.trim() === '' ? null : name.trim(), scopes: asScopes(mine.filter((s) => scopes.has(s))) } }),
       )
       setCreated(res.data)
       setName('')
@@ -56,9 +56,9 @@ export function TokensPage({ me }: { me: Me }) {
         <Field label="Name" name="name" error={createError} hint="What it is for, e.g. “CI” or “reporting”">
           <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="reporting" />
         </Field>
-        <Field label="Scopes" name="scopes" error={createError} hint="At most the scopes of your own token">
+        <Field label="Scopes" name="scopes" error={createError} hint="At most the scopes you have yourself">
           <span class="checks">
-            {me.scopes.map((s) => (
+            {mine.map((s) => (
               <label key={s}>
                 <input type="checkbox" name="scope" value={s} checked={scopes.has(s)} onChange={() => toggle(s)} /> {s}
               </label>

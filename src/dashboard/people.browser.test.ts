@@ -1,0 +1,282 @@
+import assert from 'node:assert/strict'
+import { existsSync } from 'node:fs'
+import { after, before, describe, test } from 'node:test'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import type { Role } from '../accounts/roles.js'
+
+// Debian's chromium (`apt-get install chromium`); playwright-core downloads no browser of its own.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const REQUIRED = process.env.LINKLINE_TEST_REQUIRE_ALL_BACKENDS === '1'
+const missing = existsSync(CHROMIUM) ? false : `needs Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`
+if (missing && REQUIRED) throw new Error(missing)
+
+const DEVICES: { name: string; options: BrowserContextOptions }[] = [
+  { name: 'desktop', options: { viewport: { width: 1440, height: 900 } } },
+  { name: 'phone', options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
+]
+const PASSWORD = 'correct horse battery'
+
+/**
+ * People in the dashboard, end to end in a real Chromium against the real server: signing in with a
+ * password, inviting someone who then joins, what each role is offered, and what the API refuses
+ * whatever the page shows. On a desktop and on a phone-sized screen.
+ */
+describe('people in the dashboard, in a real browser', { skip: missing }, () => {
+  let s: TestServer
+  let browser: Browser
+  const contexts: BrowserContext[] = []
+  /** What the pages reported: script errors, CSP refusals (answers of 4xx the page expects are not counted). */
+  const problems: string[] = []
+
+  before(async () => {
+    s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
+    })
+    // A link in alice's workspace, for the people who join it to see.
+    assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://shop.example/spring', path: '/spring' } })).status, 201)
+  })
+  after(async () => {
+    for (const context of contexts) await context.close()
+    await browser?.close()
+    await s?.close()
+  })
+
+  /** A fresh browser profile (its own cookies) on the server's default domain. */
+  const open = async (options: BrowserContextOptions = {}): Promise<Page> => {
+    const context = await browser.newContext({ baseURL: `http://${s.host}`, permissions: ['clipboard-read', 'clipboard-write'], ...options })
+    contexts.push(context)
+    const page = await context.newPage()
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
+    page.on('dialog', (d) => void d.accept())
+    return page
+  }
+  const person = async (email: string, name: string, role: Role, workspace = 'alice') => {
+    const user = await s.container.accounts.createUser({ email, name, password: PASSWORD })
+    await s.container.accounts.join(user.id, workspace, role)
+    return user
+  }
+  const signIn = async (page: Page, email: string, password = PASSWORD) => {
+    await page.goto('/app/')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill(password)
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await page.getByTestId('who').waitFor()
+  }
+  const field = (page: Page, name: string) => page.locator(`[data-field="${name}"]`)
+  const section = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true })
+  /** Nothing wider than the screen: no sideways scrolling on a phone. */
+  const fitsTheScreen = async (page: Page, where: string) => {
+    const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
+    assert.ok(content <= screen, `${where}: ${content} px of content on a ${screen} px screen`)
+  }
+  /** A request from the page itself, with its session cookie and its origin, as the dashboard's own code sends it. */
+  const fetchInPage = (page: Page, method: string, path: string, body?: unknown) =>
+    page.evaluate<number, [string, string, string | undefined]>(
+      ([m, p, b]) => fetch(p, { method: m, headers: b === undefined ? {} : { 'content-type': 'application/json' }, body: b }).then((r) => r.status),
+      [method, path, body === undefined ? undefined : JSON.stringify(body)],
+    )
+  const screenshot = async (page: Page, name: string) => {
+    if (process.env.DASHBOARD_SCREENSHOTS) await page.screenshot({ path: `${process.env.DASHBOARD_SCREENSHOTS}/${name}.png`, fullPage: true })
+  }
+
+  for (const device of DEVICES) {
+    test(`${device.name}: an owner invites a viewer, who joins with a name and password and can read but not write`, async () => {
+      const ownerEmail = `owner-${device.name}@example.com`
+      await person(ownerEmail, `Olivia ${device.name}`, 'owner')
+      const owner = await open(device.options)
+      await signIn(owner, ownerEmail)
+      assert.match(await owner.getByTestId('who').innerText(), new RegExp(`Olivia ${device.name}`))
+      await fitsTheScreen(owner, 'the links page')
+
+      await section(owner, 'Members').click()
+      const viewerEmail = `viewer-${device.name}@example.com`
+      const invite = owner.locator('form.invite')
+      await invite.getByLabel('Email').fill(viewerEmail)
+      await invite.locator('[data-field="role"] select').selectOption('viewer')
+      await invite.getByRole('button', { name: 'Invite', exact: true }).click()
+      const shown = owner.getByTestId('new-invitation')
+      const url = await shown.locator('code').innerText()
+      assert.match(await shown.innerText(), new RegExp(`Invitation for ${viewerEmail} as viewer`))
+      assert.match(new URL(url).pathname, /^\/app\/invite\/[^/]+$/)
+      await owner.locator(`tr[data-invitation="${viewerEmail}"]`).waitFor()
+      await fitsTheScreen(owner, 'the members page')
+      await screenshot(owner, `people-${device.name}-members`)
+
+      // The viewer, in a browser of their own, opens the link, sets a name and password, and is in.
+      const viewer = await open(device.options)
+      await viewer.goto(new URL(url).pathname)
+      await viewer.getByLabel('Your name').fill(`Victor ${device.name}`)
+      await viewer.getByLabel('Password').fill(PASSWORD)
+      await viewer.getByRole('button', { name: 'Join the workspace' }).click()
+      await viewer.getByTestId('who').waitFor()
+      assert.match(await viewer.getByTestId('who').innerText(), new RegExp(`Victor ${device.name}`))
+      assert.equal(new URL(viewer.url()).pathname, '/app/', 'the secret leaves the address bar')
+      await viewer.locator('tr[data-link]', { hasText: '/spring' }).waitFor()
+      await fitsTheScreen(viewer, "the viewer's links page")
+      // Offered only what a viewer may do…
+      assert.equal(await viewer.getByRole('button', { name: 'New link' }).count(), 0)
+      assert.equal(await viewer.getByRole('button', { name: 'Delete' }).count(), 0)
+      assert.equal(await section(viewer, 'Audit log').count(), 0)
+      assert.equal(await section(viewer, 'Tokens').count(), 0)
+      await section(viewer, 'Members').click()
+      await viewer.locator(`tr[data-member="${ownerEmail}"]`).waitFor()
+      assert.equal(await viewer.getByRole('heading', { name: 'Invite someone' }).count(), 0)
+      assert.equal(await viewer.getByRole('button', { name: /Remove/ }).count(), 0)
+      // …and the API refuses the rest whatever the page shows.
+      assert.equal(await fetchInPage(viewer, 'POST', '/v1/links', { destination: 'https://example.com/not-allowed' }), 403)
+      assert.equal(await fetchInPage(viewer, 'GET', '/v1/links'), 200)
+
+      // The link worked once.
+      const again = await open(device.options)
+      await again.goto(new URL(url).pathname)
+      await again.getByLabel('Your name').fill('Someone else')
+      await again.getByLabel('Password').fill(PASSWORD)
+      await again.getByRole('button', { name: 'Join the workspace' }).click()
+      await again.getByTestId('link-gone').waitFor()
+      assert.match(await again.getByTestId('link-gone').innerText(), /already used, or it has expired/)
+
+      await owner.reload()
+      const row = owner.locator(`tr[data-member="${viewerEmail}"]`)
+      await row.waitFor()
+      assert.equal(await row.getByRole('combobox').inputValue(), 'viewer')
+      assert.equal(await owner.locator(`tr[data-invitation="${viewerEmail}"]`).count(), 0, 'no longer pending')
+    })
+  }
+
+  test('an owner changes a role, cannot demote the last owner, makes a reset link, and switches workspace', async () => {
+    const owner = await person('olga@example.com', 'Olga', 'owner', 'solo')
+    await s.container.accounts.join(owner.id, 'alice', 'admin')
+    const member = await person('max@example.com', 'Max', 'member', 'solo')
+    const page = await open()
+    await signIn(page, 'olga@example.com')
+    await page.getByLabel('Workspace').selectOption('solo')
+    await page.getByTestId('role').filter({ hasText: 'owner in solo' }).waitFor({ state: 'attached' })
+    await section(page, 'Members').click()
+
+    const patched = () => page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/v1/members/'))
+    let answer = patched()
+    await page.getByLabel('Role of max@example.com').selectOption('admin')
+    assert.equal((await answer).status(), 200)
+    assert.equal(await s.container.accounts.roleOf(member.id, 'solo'), 'admin')
+
+    answer = patched()
+    await page.getByLabel('Role of olga@example.com').selectOption('member')
+    assert.equal((await answer).status(), 409)
+    await page.getByRole('alert').filter({ hasText: 'A workspace keeps at least one owner' }).waitFor()
+    assert.equal(await page.getByLabel('Role of olga@example.com').inputValue(), 'owner', 'the select shows the role Olga still has')
+    assert.equal(await s.container.accounts.roleOf(owner.id, 'solo'), 'owner')
+
+    await page.getByRole('button', { name: 'Reset link for max@example.com' }).click()
+    const reset = await page.getByTestId('reset-link').locator('code').innerText()
+    assert.match(new URL(reset).pathname, /^\/app\/reset\/[^/]+$/)
+    const max = await open()
+    await max.goto(new URL(reset).pathname)
+    await max.getByLabel('New password').fill('a brand new passphrase')
+    await max.getByRole('button', { name: 'Set the new password' }).click()
+    await max.getByText('Your new password is set. Sign in with it.').waitFor()
+    await signIn(max, 'max@example.com', 'a brand new passphrase')
+
+    await page.getByRole('button', { name: 'Remove max@example.com' }).click()
+    await page.locator('tr[data-member="max@example.com"]').waitFor({ state: 'detached' })
+    assert.equal(await s.container.accounts.roleOf(member.id, 'solo'), undefined)
+
+    // Back in alice's workspace, as an admin: no owner among the roles Olga may hand out.
+    await page.getByLabel('Workspace').selectOption('alice')
+    await page.getByTestId('role').filter({ hasText: 'admin in alice' }).waitFor({ state: 'attached' })
+    await section(page, 'Members').click()
+    assert.deepEqual(await page.locator('form.invite [data-field="role"] option').allInnerTexts(), ['viewer', 'member', 'admin'])
+  })
+
+  test('someone already signed in joins with their account, and then switches between the two workspaces', async () => {
+    await person('jo@example.com', 'Jo', 'owner', 'jos-shop')
+    const invitation = await s.request('POST', '/v1/invitations', { json: { email: 'jo@example.com', role: 'member' } })
+    assert.equal(invitation.status, 201)
+    const page = await open()
+    await signIn(page, 'jo@example.com')
+    assert.equal(await page.getByLabel('Workspace').count(), 0, 'one workspace: nothing to switch')
+    await page.goto(new URL(invitation.body.data.url).pathname)
+    await page.getByText('You are signed in as Jo').waitFor()
+    await page.getByRole('button', { name: 'Join', exact: true }).click()
+    await page.getByTestId('who').waitFor()
+    assert.match((await page.getByTestId('role').textContent()) ?? '', /member in alice/)
+    await page.locator('tr[data-link]', { hasText: '/spring' }).waitFor()
+    await page.getByLabel('Workspace').selectOption('jos-shop')
+    await page.getByTestId('role').filter({ hasText: 'owner in jos-shop' }).waitFor({ state: 'attached' })
+    await page.getByText('No links yet').waitFor()
+  })
+
+  test("the first start's setup link makes the first owner and signs them in, once", async () => {
+    const { url } = await s.container.setup.issue('fresh', `http://${s.host}`)
+    const { pathname, search } = new URL(url)
+    assert.equal(pathname, '/app/setup')
+    const page = await open()
+    await page.goto(pathname + search)
+    await page.getByLabel('Email').fill('first@example.com')
+    await page.getByLabel('Your name').fill('Frida First')
+    const sent: string[] = []
+    page.on('request', (r) => r.url().endsWith('/v1/setup') && sent.push(r.method()))
+    await page.getByLabel('Password').fill('short')
+    await page.getByRole('button', { name: 'Create my account' }).click()
+    assert.match(await field(page, 'password').innerText(), /At least 10 characters/)
+    assert.equal(await page.locator('[data-field="password"] input:invalid').count(), 1, 'a password under 10 characters is not sent')
+    assert.deepEqual(sent, [])
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Create my account' }).click()
+    await page.getByTestId('who').waitFor()
+    assert.match((await page.getByTestId('role').textContent()) ?? '', /owner in fresh/)
+    assert.equal(new URL(page.url()).search, '', 'the code leaves the address bar')
+
+    const again = await open()
+    await again.goto(pathname + search)
+    await again.getByLabel('Email').fill('second@example.com')
+    await again.getByLabel('Your name').fill('Someone else')
+    await again.getByLabel('Password').fill(PASSWORD)
+    await again.getByRole('button', { name: 'Create my account' }).click()
+    await again.getByTestId('link-gone').waitFor()
+  })
+
+  test('the audit log shows what the API records, newest first', async () => {
+    await person('ada@example.com', 'Ada', 'admin')
+    const page = await open()
+    await signIn(page, 'ada@example.com')
+    await section(page, 'Audit log').click()
+    const rows = page.locator('tr[data-audit]')
+    await rows.first().waitFor()
+    const api = await page.evaluate<{ data: { action: string }[] }>("fetch('/v1/audit-log?limit=50').then((r) => r.json())")
+    assert.equal(await rows.count(), api.data.length)
+    assert.deepEqual(
+      await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-audit'))),
+      api.data.map((e) => e.action),
+    )
+    await screenshot(page, 'people-desktop-audit')
+  })
+
+  test('sign-in: single sign-on when the page says so, no password form when it is off, the refusal shown', async () => {
+    const page = await open()
+    // What a server with LINKLINE_OIDC_* and LINKLINE_PASSWORD_SIGNIN=off puts in the page (dashboard.test.ts checks that it does).
+    await page.route(/\/app\/(\?.*)?$/, async (route) => {
+      const response = await route.fetch()
+      const html = (await response.text())
+        .replace('<meta name="linkline-password-sign-in" content="on">', '<meta name="linkline-password-sign-in" content="off">')
+        .replace('<meta charset="utf-8">', '<meta charset="utf-8"><meta name="linkline-sso" content="Acme ID">')
+      await route.fulfill({ response, body: html })
+    })
+    await page.goto('/app/?sso_error=your%20address%20is%20not%20in%20an%20allowed%20domain')
+    const sso = page.getByRole('link', { name: 'Sign in with Acme ID' })
+    await sso.waitFor()
+    assert.equal(await sso.getAttribute('href'), '/v1/auth/oidc/start')
+    assert.equal(await page.getByLabel('Email').count(), 0, 'no password form')
+    assert.match(await page.getByTestId('sso-error').innerText(), /your address is not in an allowed domain/)
+    // Operators still have their way in.
+    await page.getByText('Use an API token').click()
+    await page.getByLabel('API token').fill(s.token)
+    await page.getByRole('button', { name: 'Sign in with token' }).click()
+    await page.getByTestId('who').waitFor()
+    assert.equal(new URL(page.url()).search, '', 'the refusal leaves the address once signed in')
+    assert.deepEqual(problems, [])
+  })
+})
