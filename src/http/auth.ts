@@ -7,13 +7,17 @@ import type { AnonymousLimit } from './anonymous-limit.js'
 import { requestPath } from './request-target.js'
 import type { App } from './types.js'
 
-/** `/v1` routes open to anyone: the OpenAPI document, and signing in (which takes a token in its body). */
-const PUBLIC_V1 = new Set(['/v1/openapi.json', '/v1/sessions'])
+/**
+ * `/v1` routes open to anyone: the OpenAPI document, and signing in (`POST /v1/sessions`, which takes
+ * its credentials in the body). Signing out everywhere (`DELETE /v1/sessions`) needs a caller, so
+ * that a request without one is 401 before its body is read.
+ */
+const PUBLIC_V1 = new Set(['/v1/openapi.json', 'POST /v1/sessions'])
 // The scheme is case-insensitive (RFC 9110 §11.1).
 const BEARER = /^Bearer +([\x21-\x7e]{1,512})$/i
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-const needsToken = (path: string) => (path === '/v1' || path.startsWith('/v1/')) && !PUBLIC_V1.has(path)
+const needsToken = (method: string, path: string) => (path === '/v1' || path.startsWith('/v1/')) && !PUBLIC_V1.has(path) && !PUBLIC_V1.has(`${method} ${path}`)
 
 /** Whether the request's Origin names the very host it was sent to (scheme aside: a proxy may end TLS). */
 export function sameOrigin(req: FastifyRequest): boolean {
@@ -66,7 +70,7 @@ export function registerAuth(app: App, deps: { tokens: TokensService; sessions: 
     const refusal = anonymousLimit(req)
     const authorization = req.headers.authorization
     const cookie = authorization === undefined ? sessionCookie(req) : undefined
-    if (!needsToken(req.routeOptions.url ?? requestPath(req.url))) {
+    if (!needsToken(req.method, req.routeOptions.url ?? requestPath(req.url))) {
       if (refusal && !(await authenticate(authorization, cookie))) throw refusal
       return
     }

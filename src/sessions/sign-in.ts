@@ -6,7 +6,8 @@ import { AppError } from '../shared/errors.js'
 import type { Opened, SessionsService } from './sessions.service.js'
 import { createSignInLimits } from './sign-in-limits.js'
 
-const wrongCredentials = () => new AppError(401, 'unauthorized', 'wrong email or password')
+// Every 401 names the scheme to authenticate with (docs/api/README.md#errors), as a wrong token's does.
+const wrongCredentials = () => new AppError(401, 'unauthorized', 'wrong email or password', undefined, { 'WWW-Authenticate': 'Bearer' })
 
 /**
  * The two ways a browser signs in, behind the sign-in limits (sign-in-limits.ts): a failure counts
