@@ -5,7 +5,7 @@ import fc from 'fast-check'
  * a generated request says "an id of one of my links", and the test resolves it when it sends the
  * request (fixtures are re-created after a DELETE).
  */
-export type Resource = 'links' | 'conversations' | 'messages' | 'domains' | 'tokens' | 'webhooks' | 'deliveries'
+export type Resource = 'links' | 'conversations' | 'messages' | 'domains' | 'tokens' | 'webhooks' | 'deliveries' | 'members'
 export type Owner = 'own' | 'other' | 'missing' | 'default'
 
 export class Fixture {
@@ -33,5 +33,5 @@ export function resourceOfPathParam(template: string, name: string): Resource | 
   const segments = template.split('/')
   const at = segments.indexOf(`{${name}}`)
   const collection = segments[at - 1]
-  return (['links', 'conversations', 'messages', 'domains', 'tokens', 'webhooks', 'deliveries'] as const).find((r) => r === collection)
+  return (['links', 'conversations', 'messages', 'domains', 'tokens', 'webhooks', 'deliveries', 'members'] as const).find((r) => r === collection)
 }

@@ -64,15 +64,18 @@ const MISSING: Record<Resource, string> = {
   tokens: 'tok_00000000000000000000000000',
   webhooks: 'whk_00000000000000000000000000',
   deliveries: 'dlv_00000000000000000000000000',
+  members: 'usr_00000000000000000000000000',
 }
 
 /**
  * Operations of the dashboard's session, which a bearer token (all this test sends) can never
- * succeed at: signing in takes a token in the body and is open to anyone, signing out needs a
- * session cookie and no scope. They still get every hostile request and must keep the error shape;
- * src/sessions/sessions.test.ts covers their successes.
+ * succeed at: signing in takes credentials in the body and is open to anyone, signing out and
+ * switching workspaces need a session cookie and no scope. They still get every hostile request and
+ * must keep the error shape; src/sessions/sessions.test.ts covers their successes.
  */
-const SESSION_ONLY = new Set(['POST /v1/sessions', 'DELETE /v1/sessions/current'])
+const SESSION_ONLY = new Set(['POST /v1/sessions', 'DELETE /v1/sessions/current', 'PUT /v1/sessions/current', 'PATCH /v1/sessions/current'])
+/** Operations any caller may make, whatever its scopes: signing out everywhere (a token's sessions). */
+const NO_SCOPE = new Set(['DELETE /v1/sessions'])
 
 for (const backend of backends) {
   describe(`API fuzz, from /v1/openapi.json (${backend})`, () => {
@@ -122,6 +125,13 @@ for (const backend of backends) {
         assert.equal(ping.status, 202, `fixture webhook test: ${ping.text}`)
         ids.set(`${owner}:deliveries`, ping.body.data.id)
       }
+      // A person in the workspace besides its owners, whose role may change and who may be removed.
+      const members = (await call(token, 'GET', '/v1/members')).body.data as { userId: string }[]
+      if (!members.some((m) => m.userId === ids.get(`${owner}:members`))) {
+        const user = await s.container.accounts.createUser({ email: `${owner}-${ids.size}-${Date.now()}@fuzz.example`, name: 'Fixture' })
+        await s.container.accounts.join(user.id, owner === 'own' ? 'alice' : 'bob', 'member')
+        ids.set(`${owner}:members`, user.id)
+      }
       // Two custom domains: one that links are put on (a `domain` field), and one that stays free of
       // links so that deleting it (a path parameter) can succeed rather than be 409.
       const domains = (await call(token, 'GET', '/v1/domains')).body.data as { name: string }[]
@@ -159,6 +169,9 @@ for (const backend of backends) {
       const r = await send(s.url, 'GET', '/v1/openapi.json', { headers: { host: s.host } })
       assert.equal(r.status, 200)
       doc = r.body
+      // An owner of alice's workspace who is never a fixture: the member fixture can be made owner and
+      // then demoted or removed, which the last owner cannot.
+      await s.container.accounts.join((await s.container.accounts.createUser({ email: 'owner@fuzz.example', name: 'Owner' })).id, 'alice', 'owner')
       await ensureFixtures('own')
       await ensureFixtures('other')
 
@@ -190,7 +203,12 @@ for (const backend of backends) {
       // Signing in is the one /v1 operation open to anyone (its token comes in the body).
       if (op.template.startsWith('/v1/') && !unreadable && `${op.method} ${op.template}` !== 'POST /v1/sessions') {
         if (request.auth === 'none' || request.auth === 'bogus') assert.equal(res.status, 401, `not 401 without a valid token${context}`)
-        else if (request.auth === 'read-only' && op.method !== 'GET' && !SESSION_ONLY.has(`${op.method} ${op.template}`))
+        else if (
+          request.auth === 'read-only' &&
+          op.method !== 'GET' &&
+          !SESSION_ONLY.has(`${op.method} ${op.template}`) &&
+          !NO_SCOPE.has(`${op.method} ${op.template}`)
+        )
           assert.equal(res.status, 403, `not 403 without the scope${context}`)
       }
       if (res.status >= 400) {
