@@ -345,9 +345,10 @@ export interface paths {
     }
     get?: never
     put?: never
-    /** Sign in: exchange an API token for the dashboard session cookie */
+    /** Sign in with an email and password, or an API token: sets the dashboard session cookie */
     post: operations['postSessions']
-    delete?: never
+    /** Sign out everywhere: every session of this person (or of this request's token) */
+    delete: operations['deleteSessions']
     options?: never
     head?: never
     patch?: never
@@ -360,15 +361,70 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** Who is calling: owner, scopes and how the request authenticated */
+    /** Who is calling: workspace, scopes and how the request authenticated */
     get: operations['getSessionsCurrent']
-    put?: never
+    /** Switch the signed-in person's session to another of their workspaces */
+    put: operations['putSessionsCurrent']
     post?: never
     /** Sign out: end this session */
     delete: operations['deleteSessionsCurrent']
     options?: never
     head?: never
+    /** Switch the signed-in person's session to another of their workspaces */
+    patch: operations['patchSessionsCurrent']
+    trace?: never
+  }
+  '/v1/me': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Who is calling: the person (if any), the workspace, scopes and role, and every workspace they belong to */
+    get: operations['getMe']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
     patch?: never
+    trace?: never
+  }
+  '/v1/members': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The workspace's members and their roles */
+    get: operations['getMembers']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/members/{userId}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    /** Change a member's role (only an owner grants or takes owner; the last owner stays) */
+    put: operations['putMembersByUserId']
+    post?: never
+    /** Remove a member: their sessions here end and the tokens they made are revoked */
+    delete: operations['deleteMembersByUserId']
+    options?: never
+    head?: never
+    /** Change a member's role (only an owner grants or takes owner; the last owner stays) */
+    patch: operations['patchMembersByUserId']
     trace?: never
   }
   '/v1/tokens': {
@@ -519,6 +575,13 @@ export interface components {
       shortUrl: string
       /** Format: date-time */
       createdAt: string
+      createdBy: {
+        type: 'user' | 'token'
+        /** @description usr_… or tok_… */
+        id: string
+        /** @description the person's email or the token's name, as it was then */
+        label: string
+      } | null
       /** Format: date-time */
       updatedAt: string
       ownerId: string
@@ -555,6 +618,13 @@ export interface components {
       /** @description a pending domain serves no redirect and takes no link until its TXT record is found; default domains are verified */
       status: 'pending' | 'verified'
       createdAt: string | null
+      createdBy: {
+        type: 'user' | 'token'
+        /** @description usr_… or tok_… */
+        id: string
+        /** @description the person's email or the token's name, as it was then */
+        label: string
+      } | null
       verifiedAt: string | null
       lastCheckedAt: string | null
       verification: {
@@ -640,12 +710,61 @@ export interface components {
       }[]
     }
     Session: {
+      /** @description the workspace acted in */
       ownerId: string
       scopes: string[]
-      /** @description the token this caller acts as */
-      tokenId: string
+      tokenId: string | null
+      userId: string | null
       /** @description how this request authenticated */
       via: 'session' | 'bearer'
+    }
+    User: {
+      /** @description usr_… */
+      id: string
+      email: string
+      name: string
+      /** Format: date-time */
+      createdAt: string
+      lastSignInAt: string | null
+    }
+    Me: {
+      user: components['schemas']['User'] | null
+      principal: {
+        workspaceId: string
+        scopes: string[]
+        /**
+         * @description viewer < member < admin < owner, each holding the scopes of the one before
+         * @enum {string}
+         */
+        role: 'viewer' | 'member' | 'admin' | 'owner'
+        /** @description a session cookie, or a bearer token */
+        via: 'session' | 'token'
+      }
+      memberships: {
+        workspaceId: string
+        workspaceName: string
+        /**
+         * @description viewer < member < admin < owner, each holding the scopes of the one before
+         * @enum {string}
+         */
+        role: 'viewer' | 'member' | 'admin' | 'owner'
+      }[]
+    }
+    Member: {
+      userId: string
+      email: string
+      name: string
+      /**
+       * @description viewer < member < admin < owner, each holding the scopes of the one before
+       * @enum {string}
+       */
+      role: 'viewer' | 'member' | 'admin' | 'owner'
+      /**
+       * Format: date-time
+       * @description when they joined this workspace
+       */
+      createdAt: string
+      lastSignInAt: string | null
     }
     Token: {
       id: string
@@ -656,6 +775,14 @@ export interface components {
       prefix: string
       /** Format: date-time */
       createdAt: string
+      createdBy: {
+        type: 'user' | 'token'
+        /** @description usr_… or tok_… */
+        id: string
+        /** @description the person's email or the token's name, as it was then */
+        label: string
+      } | null
+      lastUsedAt: string | null
       /** @description in lists: whether this is the token making the request (or behind its session) */
       current?: boolean
       /** @description the token itself: in the response that creates it, and never again */
@@ -672,6 +799,13 @@ export interface components {
       createdAt: string
       /** Format: date-time */
       updatedAt: string
+      createdBy: {
+        type: 'user' | 'token'
+        /** @description usr_… or tok_… */
+        id: string
+        /** @description the person's email or the token's name, as it was then */
+        label: string
+      } | null
     }
     WebhookDelivery: {
       id: string
@@ -2373,14 +2507,28 @@ export interface operations {
       path?: never
       cookie?: never
     }
+    /** @description either `email` and `password`, or `token` */
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "email": "ada@example.com",
+         *       "password": "correct horse battery"
+         *     }
+         */
         'application/json': {
           /**
-           * @description An API token (ll_…); exchanged for the session cookie, never stored in the browser
+           * @description a person's email; with `password`
+           * @example ada@example.com
+           */
+          email?: string
+          /** @description with `email` */
+          password?: string
+          /**
+           * @description or an API token (ll_…), exchanged for the session cookie and never stored in the browser
            * @example ll_paste-your-token-here
            */
-          token: string
+          token?: string
         }
       }
     }
@@ -2395,6 +2543,51 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: components['schemas']['Session']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  deleteSessions: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: {
+              /** @description how many sessions ended, this one included */
+              deleted: number
+            }
           }
         }
       }
@@ -2460,6 +2653,58 @@ export interface operations {
       }
     }
   }
+  putSessionsCurrent: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description one of your workspaces (GET /v1/me)
+           * @example default
+           */
+          workspaceId: string
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Session']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
   deleteSessionsCurrent: {
     parameters: {
       query?: never
@@ -2482,6 +2727,308 @@ export interface operations {
               /** @enum {boolean} */
               deleted: true
             }
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  patchSessionsCurrent: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description one of your workspaces (GET /v1/me)
+           * @example default
+           */
+          workspaceId: string
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Session']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getMe: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Me']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getMembers: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Member'][]
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  putMembersByUserId: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        userId: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "role": "member"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description viewer < member < admin < owner, each holding the scopes of the one before
+           * @enum {string}
+           */
+          role: 'viewer' | 'member' | 'admin' | 'owner'
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Member']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  deleteMembersByUserId: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        userId: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: {
+              userId: string
+              /** @enum {boolean} */
+              deleted: true
+            }
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  patchMembersByUserId: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        userId: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "role": "member"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description viewer < member < admin < owner, each holding the scopes of the one before
+           * @enum {string}
+           */
+          role: 'viewer' | 'member' | 'admin' | 'owner'
+        }
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Member']
           }
         }
       }
@@ -2576,6 +3123,9 @@ export interface operations {
             | 'tokens:write'
             | 'webhooks:read'
             | 'webhooks:write'
+            | 'members:read'
+            | 'members:write'
+            | 'audit:read'
           )[]
         }
       }
@@ -2766,6 +3316,13 @@ export interface operations {
               createdAt: string
               /** Format: date-time */
               updatedAt: string
+              createdBy: {
+                type: 'user' | 'token'
+                /** @description usr_… or tok_… */
+                id: string
+                /** @description the person's email or the token's name, as it was then */
+                label: string
+              } | null
               /** @description whsec_ + base64 of 32 random bytes: shown in this response only; keep it to verify signatures */
               secret: string
             }
