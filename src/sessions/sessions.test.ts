@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { SCOPES } from '../accounts/roles.js'
 import { SESSION_IDLE_MS } from './sessions.service.js'
 import { SIGN_IN_FAILURES, SIGN_INS_PER_TOKEN } from './sign-in-limits.js'
 
@@ -51,7 +52,8 @@ for (const backend of backends) {
 
       const me = await s.request('GET', '/v1/sessions/current', { token: null, headers: { cookie } })
       assert.equal(me.status, 200)
-      assert.deepEqual({ ownerId: me.body.data.ownerId, via: me.body.data.via }, { ownerId: 'alice', via: 'session' })
+      // A token's session: the token, and no person behind it (the test server's token is an operator's).
+      assert.deepEqual(me.body.data, { ownerId: 'alice', scopes: [...SCOPES], tokenId: s.actorOf(s.token).id, userId: null, via: 'session' })
       const viaBearer = await s.request('GET', '/v1/sessions/current')
       assert.equal(viaBearer.body.data.via, 'bearer')
       const list = await s.request('GET', '/v1/links', { token: null, headers: { cookie } })
