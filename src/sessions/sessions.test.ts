@@ -170,6 +170,18 @@ for (const backend of backends) {
       assert.equal((await s.request('GET', '/v1/sessions/current')).status, 200, 'the token itself still works')
     })
 
+    test("an ended session's cookie is no use of its token: the token's lastUsedAt stays", async () => {
+      const made = await s.request('POST', '/v1/tokens', { json: { name: 'left signed in' } })
+      assert.equal(made.status, 201, made.text)
+      const { cookie } = await signIn(made.body.data.token)
+      const lastUsedAt = async () => (await s.request('GET', '/v1/tokens')).body.data.find((t: { id: string }) => t.id === made.body.data.id).lastUsedAt
+      const signedInAt = await lastUsedAt()
+      assert.notEqual(signedInAt, null, 'signing in used the token')
+      clock.advance(SESSION_IDLE_MS + 60_000)
+      assert.equal((await s.request('GET', '/v1/links', { token: null, headers: { cookie } })).status, 401)
+      assert.equal(await lastUsedAt(), signedInAt)
+    })
+
     test('revoking the token ends its sessions', async () => {
       const made = await s.request('POST', '/v1/tokens', { json: { name: 'laptop' } })
       assert.equal(made.status, 201)
