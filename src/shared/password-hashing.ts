@@ -1,4 +1,4 @@
-import { AppError } from '../shared/errors.js'
+import { AppError } from './errors.js'
 import { hashPassword, verifyPassword } from './password-hash.js'
 
 /** Hashes computed at once (libuv has four threads, which file and DNS work share). */
