@@ -2715,6 +2715,12 @@ export interface operations {
     /** @description either `email` and `password`, or `token` */
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "email": "ada@example.com",
+         *       "password": "correct horse battery"
+         *     }
+         */
         'application/json': {
           /**
            * @description a person's email; with `password`
@@ -2862,7 +2868,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description one of your workspaces (GET /v1/me) */
+          /**
+           * @description one of your workspaces (GET /v1/me)
+           * @example default
+           */
           workspaceId: string
         }
       }
@@ -2956,7 +2965,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description one of your workspaces (GET /v1/me) */
+          /**
+           * @description one of your workspaces (GET /v1/me)
+           * @example default
+           */
           workspaceId: string
         }
       }
@@ -3147,6 +3159,11 @@ export interface operations {
     }
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "role": "member"
+         *     }
+         */
         'application/json': {
           /**
            * @description viewer < member < admin < owner, each holding the scopes of the one before
@@ -3249,6 +3266,11 @@ export interface operations {
     }
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "role": "member"
+         *     }
+         */
         'application/json': {
           /**
            * @description viewer < member < admin < owner, each holding the scopes of the one before

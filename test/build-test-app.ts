@@ -18,6 +18,8 @@ export interface TestServer {
   readonly host: string
   /** A token of owner `alice` with every scope. */
   readonly token: string
+  /** Who a token made by `createToken` (or `token`) is in `createdBy`: its id, and its prefix as label (it has no name). */
+  actorOf(token: string): { type: 'token'; id: string; label: string }
   readonly container: Container
   readonly app: App
   readonly env: Env
@@ -105,13 +107,23 @@ export async function startTestServer(
     }
   })()
   const url = `http://127.0.0.1:${port}`
-  const createToken = async (ownerId: string, scopes?: Scope[]) => (await container.tokens.create({ ownerId, scopes })).token
+  const tokenIds = new Map<string, string>()
+  const createToken = async (ownerId: string, scopes?: Scope[]) => {
+    const { id, token } = await container.tokens.create({ ownerId, scopes })
+    tokenIds.set(token, id)
+    return token
+  }
   const token = await createToken('alice')
   let closed = false
   return {
     url,
     host: `localhost:${port}`,
     token,
+    actorOf: (made) => {
+      const id = tokenIds.get(made)
+      if (id === undefined) throw new Error('actorOf: not a token of createToken')
+      return { type: 'token', id, label: `${made.slice(0, 9)}…` }
+    },
     container,
     app,
     env,

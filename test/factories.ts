@@ -42,6 +42,11 @@ export function linkRow(overrides: Partial<LinkRow> = {}): LinkRow {
   }
 }
 
+const withoutCreator = ({ created_by_type: _type, created_by_id: _id, created_by_label: _label, ...row }: LinkRow) => row
+
+/** A link row as the releases before accounts stored it (before migration 0019): no creator columns. */
+export const linkRowBefore0019 = (overrides: Partial<LinkRow> = {}) => withoutCreator(linkRow(overrides))
+
 /** Inserts a link row (no service rules: a fixture, as a migration or an import would leave it). */
 export async function insertLink(db: Db, overrides: Partial<LinkRow> = {}): Promise<LinkRow> {
   const row = linkRow(overrides)

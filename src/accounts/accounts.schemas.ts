@@ -42,7 +42,7 @@ export const MemberObject = Type.Object(
 )
 
 export const MemberParams = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 64 }) })
-export const ChangeRoleBody = Type.Object({ role: RoleSchema }, { additionalProperties: false })
+export const ChangeRoleBody = Type.Object({ role: RoleSchema }, { additionalProperties: false, examples: [{ role: 'member' }] })
 
 export const MeEnvelope = Envelope(Type.Ref('Me'))
 export const MemberEnvelope = Envelope(Type.Ref('Member'))

@@ -75,8 +75,17 @@ for (const backend of backends) {
 
     test('lists the default domains first, then your own, pending until verified', async () => {
       const defaults = [
-        { name: 'sho.rt', isDefault: true, status: 'verified', createdAt: null, verifiedAt: null, lastCheckedAt: null, verification: null },
-        { name: 'second.example', isDefault: true, status: 'verified', createdAt: null, verifiedAt: null, lastCheckedAt: null, verification: null },
+        { name: 'sho.rt', isDefault: true, status: 'verified', createdAt: null, createdBy: null, verifiedAt: null, lastCheckedAt: null, verification: null },
+        {
+          name: 'second.example',
+          isDefault: true,
+          status: 'verified',
+          createdAt: null,
+          createdBy: null,
+          verifiedAt: null,
+          lastCheckedAt: null,
+          verification: null,
+        },
       ]
       assert.deepEqual((await s.request('GET', '/v1/domains')).body, { success: true, data: defaults })
       const created = await claim('Go.Alice.Example')

@@ -29,6 +29,9 @@ for (const backend of backends) {
               verified_at: rows[0]?.verified_at,
               last_checked_at: rows[0]?.last_checked_at,
               renewed_at: 1000,
+              created_by_type: null,
+              created_by_id: null,
+              created_by_label: null,
             },
             {
               name: 'pending.example',
@@ -39,6 +42,9 @@ for (const backend of backends) {
               verified_at: null,
               last_checked_at: rows[1]?.last_checked_at,
               renewed_at: 2000,
+              created_by_type: null,
+              created_by_id: null,
+              created_by_label: null,
             },
           ],
         )

@@ -20,8 +20,13 @@ import { ListLinksQuery, type CreateLinkBody, type LinkObject, type UpdateLinkBo
 import type { LinkRow, LinkRowUpdate } from './links.table.js'
 import { checkPath, RESERVED_SEGMENTS } from './short-paths.js'
 
-/** A link as the export writes it: the link object, and its password hash so that an import can restore the link as it was. */
-export type ExportedLink = LinkObject & { passwordHash: string | null }
+/**
+ * A link as the export writes it: the link object, and its password hash so that an import can
+ * restore the link as it was. Without `createdBy`: it names a person or token of this server, unknown
+ * to any other (an imported link is made by the import), and the file format stays as it was.
+ */
+export type ExportedLink = Omit<LinkObject, 'createdBy'> & { passwordHash: string | null }
+const withoutCreator = ({ createdBy: _createdBy, ...link }: LinkObject): Omit<LinkObject, 'createdBy'> => link
 
 const DEFAULT_LIMIT = defaultOf(ListLinksQuery, 'limit')
 const DEFAULT_PAGE = defaultOf(ListLinksQuery, 'page')
@@ -67,7 +72,7 @@ export function createLinksService(deps: LinkWritesDeps) {
       for (;;) {
         const rows = await repo.listAfter(principal.ownerId, query, after, batch)
         const tags = await repo.tagsOf(rows.map((row) => row.id))
-        for (const row of rows) yield { ...toObject(row, tags.get(row.id)), passwordHash: row.password_hash }
+        for (const row of rows) yield { ...withoutCreator(toObject(row, tags.get(row.id))), passwordHash: row.password_hash }
         const last = rows.at(-1)
         if (last === undefined || rows.length < batch) return
         after = { createdAt: last.created_at, id: last.id }

@@ -29,6 +29,7 @@ for (const backend of backends) {
           destination: 'https://shop.example/summer?ref=qr',
           shortUrl: `http://${s.host}/sale`,
           createdAt: undefined,
+          createdBy: s.actorOf(s.token),
           updatedAt: undefined,
           ownerId: 'alice',
           schemaVersion: '1',

@@ -14,10 +14,11 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
 
 /**
  * The columns of the links export: the link object's fields, in the order of its schema (a field
- * added to LinkObject becomes a column without a change here), then the password hash, which the
- * link object never shows but an import needs to restore a protected link as it was.
+ * added to LinkObject becomes a column without a change here) but `createdBy` (links.service.ts
+ * ExportedLink), then the password hash, which the link object never shows but an import needs to
+ * restore a protected link as it was.
  */
-export const LINK_CSV_COLUMNS: readonly string[] = [...Object.keys(LinkObject.properties), 'passwordHash']
+export const LINK_CSV_COLUMNS: readonly string[] = [...Object.keys(LinkObject.properties).filter((field) => field !== 'createdBy'), 'passwordHash']
 
 /** The columns of the clicks export, in both formats. */
 export const CLICK_COLUMNS = ['time', 'referrer', 'browser', 'os', 'device', 'country', 'qr', 'bot'] as const

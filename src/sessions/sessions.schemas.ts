@@ -15,11 +15,16 @@ export const CreateSessionBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, description: 'either `email` and `password`, or `token`' },
+  // The whole body's example, which /docs sends as it is: one way in, not the three fields together.
+  {
+    additionalProperties: false,
+    description: 'either `email` and `password`, or `token`',
+    examples: [{ email: 'ada@example.com', password: 'correct horse battery' }],
+  },
 )
 
 export const SwitchWorkspaceBody = Type.Object(
-  { workspaceId: Type.String({ minLength: 1, maxLength: 128, description: 'one of your workspaces (GET /v1/me)' }) },
+  { workspaceId: Type.String({ minLength: 1, maxLength: 128, description: 'one of your workspaces (GET /v1/me)', examples: ['default'] }) },
   { additionalProperties: false },
 )
 

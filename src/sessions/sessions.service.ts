@@ -85,8 +85,10 @@ export function createSessionsService(deps: { repo: SessionsRepository; tokens: 
       const session = await repo.findByHash(hashToken(value))
       if (!session) return undefined
       const now = clock.now()
-      const principal = await principalOf(session)
-      if (!principal || now - Number(session.last_used_at) >= SESSION_IDLE_MS || now - Number(session.created_at) >= SESSION_LIFETIME_MS) {
+      const expired = now - Number(session.last_used_at) >= SESSION_IDLE_MS || now - Number(session.created_at) >= SESSION_LIFETIME_MS
+      // Judged before its token is: a dead session's cookie is no use of the token (its lastUsedAt stays).
+      const principal = expired ? undefined : await principalOf(session)
+      if (!principal) {
         await repo.delete(session.id)
         return undefined
       }

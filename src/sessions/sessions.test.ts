@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { SCOPES } from '../accounts/roles.js'
 import { SESSION_IDLE_MS } from './sessions.service.js'
 import { SIGN_IN_FAILURES, SIGN_INS_PER_TOKEN } from './sign-in-limits.js'
 
@@ -51,7 +52,8 @@ for (const backend of backends) {
 
       const me = await s.request('GET', '/v1/sessions/current', { token: null, headers: { cookie } })
       assert.equal(me.status, 200)
-      assert.deepEqual({ ownerId: me.body.data.ownerId, via: me.body.data.via }, { ownerId: 'alice', via: 'session' })
+      // A token's session: the token, and no person behind it (the test server's token is an operator's).
+      assert.deepEqual(me.body.data, { ownerId: 'alice', scopes: [...SCOPES], tokenId: s.actorOf(s.token).id, userId: null, via: 'session' })
       const viaBearer = await s.request('GET', '/v1/sessions/current')
       assert.equal(viaBearer.body.data.via, 'bearer')
       const list = await s.request('GET', '/v1/links', { token: null, headers: { cookie } })
@@ -166,6 +168,18 @@ for (const backend of backends) {
       assert.match(cookieOf(expired.headers['set-cookie']).header, /Max-Age=0/, 'the dead cookie is cleared')
       assert.equal((await get()).status, 401, 'and it stays ended')
       assert.equal((await s.request('GET', '/v1/sessions/current')).status, 200, 'the token itself still works')
+    })
+
+    test("an ended session's cookie is no use of its token: the token's lastUsedAt stays", async () => {
+      const made = await s.request('POST', '/v1/tokens', { json: { name: 'left signed in' } })
+      assert.equal(made.status, 201, made.text)
+      const { cookie } = await signIn(made.body.data.token)
+      const lastUsedAt = async () => (await s.request('GET', '/v1/tokens')).body.data.find((t: { id: string }) => t.id === made.body.data.id).lastUsedAt
+      const signedInAt = await lastUsedAt()
+      assert.notEqual(signedInAt, null, 'signing in used the token')
+      clock.advance(SESSION_IDLE_MS + 60_000)
+      assert.equal((await s.request('GET', '/v1/links', { token: null, headers: { cookie } })).status, 401)
+      assert.equal(await lastUsedAt(), signedInAt)
     })
 
     test('revoking the token ends its sessions', async () => {

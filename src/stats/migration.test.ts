@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { sql, type Kysely } from 'kysely'
 import { backends } from '../../test/backends.js'
-import { linkRow, recordedClicks } from '../../test/factories.js'
+import { linkRowBefore0019, recordedClicks } from '../../test/factories.js'
 import { migrateToLatest } from '../storage/migrate.js'
 import type { TablesBefore } from '../storage/migrations/0013-click-journal.js'
 import type { TablesBefore as TablesBefore0015 } from '../storage/migrations/0015-hour-facets-in-rollups.js'
@@ -21,7 +21,7 @@ for (const backend of backends) {
       const t = await openTestStorage(backend, '0012-create-sessions')
       const storage = t.storage
       try {
-        const [a, b] = [linkRow(), linkRow()]
+        const [a, b] = [linkRowBefore0019(), linkRowBefore0019()]
         await storage.db.insertInto('links').values([a, b]).execute()
         const old = storage.db as unknown as Kysely<TablesBefore>
         const start = Date.parse('2026-03-01T10:00:00Z')
@@ -106,7 +106,7 @@ for (const backend of backends) {
       const t = await openTestStorage(backend, '0013-click-journal')
       const storage = t.storage
       try {
-        const link = linkRow()
+        const link = linkRowBefore0019()
         await storage.db.insertInto('links').values(link).execute()
         const [first, second] = [Date.parse('2026-03-01T00:00:00Z'), Date.parse('2026-03-02T00:00:00Z')]
         const facets = (granularity: 'hour' | 'day', period_start: number, n: number) => ({
@@ -154,7 +154,7 @@ for (const backend of backends) {
       const t = await openTestStorage(backend, '0014-compact-day-facets')
       const storage = t.storage
       try {
-        const link = linkRow()
+        const link = linkRowBefore0019()
         await storage.db.insertInto('links').values(link).execute()
         const old = storage.db as unknown as Kysely<TablesBefore0015>
         const day = Date.parse('2026-03-01T00:00:00Z')
@@ -226,7 +226,7 @@ for (const backend of backends) {
       const t = await openTestStorage(backend, '0016-click-journal-marks')
       const storage = t.storage
       try {
-        const link = linkRow()
+        const link = linkRowBefore0019()
         await storage.db.insertInto('links').values(link).execute()
         const hour = Date.parse('2026-03-01T10:00:00Z')
         // Ids in the order written; start times not (a stale journal rolled up late wrote an older hour last).

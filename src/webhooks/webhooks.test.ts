@@ -72,7 +72,17 @@ for (const backend of backends) {
       const read = await s.request('GET', `/v1/webhooks/${hook.id}`)
       assert.equal(read.status, 200)
       assert.equal(read.body.data.secret, undefined)
-      assert.deepEqual(Object.keys(read.body.data).sort(), ['createdAt', 'description', 'disabledReason', 'enabled', 'events', 'id', 'updatedAt', 'url'])
+      assert.deepEqual(Object.keys(read.body.data).sort(), [
+        'createdAt',
+        'createdBy',
+        'description',
+        'disabledReason',
+        'enabled',
+        'events',
+        'id',
+        'updatedAt',
+        'url',
+      ])
       assert.ok(!JSON.stringify((await s.request('GET', '/v1/webhooks')).body).includes(hook.secret))
       const updated = await s.request('PATCH', `/v1/webhooks/${hook.id}`, { json: { events: ['*'], enabled: false, description: null } })
       assert.equal(updated.status, 200, updated.text)
