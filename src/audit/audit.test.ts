@@ -277,6 +277,27 @@ for (const backend of backends) {
       ])
     })
 
+    test('invitations are recorded: made, revoked, and the person who joined through one', async () => {
+      const start = await newest(ci.token)
+      const revoked = await ok('POST', '/v1/invitations', { email: 'gone@example.com', role: 'viewer' })
+      await ok('DELETE', `/v1/invitations/${revoked.data.id}`)
+      const invited = await ok('POST', '/v1/invitations', { email: 'erin@example.com', role: 'member' })
+      const secret = String(invited.data.url).split('/').pop()
+      const accepted = await s.request('POST', '/v1/invitations/accept', { token: null, json: { secret, name: 'Erin', password: PASSWORD } })
+      assert.equal(accepted.status, 201, accepted.text)
+      const erin = accepted.body.data.userId as string
+      await ok('POST', `/v1/members/${erin}/password-reset`)
+      const entries = await since(ci.token, start)
+      assert.deepEqual(brief(entries), [
+        ['invitation.created', 'invitation', revoked.data.id],
+        ['invitation.revoked', 'invitation', revoked.data.id],
+        ['invitation.created', 'invitation', invited.data.id],
+        ['member.joined', 'member', erin],
+        ['member.password_reset_issued', 'member', erin],
+      ])
+      assert.deepEqual(entries[3]?.actor, { type: 'user', id: erin, label: 'erin@example.com' }, 'the person who joined is the actor')
+    })
+
     test(`entries older than ${AUDIT_RETENTION_DAYS} days are pruned`, async () => {
       const reader = await s.container.tokens.create({ ownerId: 'pruning', scopes: ['audit:read'] })
       const entry = (resourceId: string) => ({

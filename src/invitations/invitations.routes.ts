@@ -9,6 +9,8 @@ import { sessionCookie, setSessionCookie } from '../sessions/cookie.js'
 import { sessionObject } from '../sessions/sessions.routes.js'
 import { SessionEnvelope } from '../sessions/sessions.schemas.js'
 import type { SessionsService } from '../sessions/sessions.service.js'
+import type { AuditService } from '../audit/audit.service.js'
+import { recordJoined } from './joined.js'
 import {
   AcceptInvitationBody,
   CreateInvitationBody,
@@ -23,8 +25,11 @@ const tags = ['members']
 const security: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }]
 
 /** Invitations to a workspace, and accepting one (docs/api/people-and-workspaces.md#invitations). */
-export function invitationsRoutes(app: App, deps: { invitations: InvitationsService; sessions: SessionsService; config: Pick<Config, 'host' | 'port'> }): void {
-  const { invitations, sessions, config } = deps
+export function invitationsRoutes(
+  app: App,
+  deps: { invitations: InvitationsService; sessions: SessionsService; audit: AuditService; config: Pick<Config, 'host' | 'port'> },
+): void {
+  const { invitations, sessions, audit, config } = deps
 
   /**
    * The person signed in with the session cookie, for accepting with their account. The route is open
@@ -41,7 +46,7 @@ export function invitationsRoutes(app: App, deps: { invitations: InvitationsServ
   app.post(
     '/v1/invitations',
     {
-      config: { scope: 'members:write' },
+      config: { scope: 'members:write', audit: { resource: 'invitation' } },
       schema: {
         tags,
         security,
@@ -70,7 +75,7 @@ export function invitationsRoutes(app: App, deps: { invitations: InvitationsServ
   app.delete(
     '/v1/invitations/:id',
     {
-      config: { scope: 'members:write' },
+      config: { scope: 'members:write', audit: { resource: 'invitation', action: 'revoked' } },
       schema: {
         tags,
         security,
@@ -85,6 +90,7 @@ export function invitationsRoutes(app: App, deps: { invitations: InvitationsServ
   app.post(
     '/v1/invitations/accept',
     {
+      config: { audit: { skip: 'no one is signed in before it: the route records member.joined as the person who joined' } },
       schema: {
         tags,
         security: [],
@@ -98,6 +104,7 @@ export function invitationsRoutes(app: App, deps: { invitations: InvitationsServ
       const { secret, ...input } = req.body
       const person = input.password === undefined && input.name === undefined ? await signedInPerson(req) : undefined
       const opened = await invitations.accept(secret, input, person)
+      await recordJoined(audit, opened.principal)
       setSessionCookie(req, reply, opened.value)
       return reply.code(201).send({ success: true, data: { ...sessionObject(opened.principal), via: 'session' } })
     },

@@ -11,20 +11,22 @@ import type { SignIn } from '../sessions/sign-in.js'
 import { ChangePasswordBody, PasswordChangedEnvelope, PasswordResetEnvelope, ResetLinkEnvelope, ResetPasswordBody, SetupBody } from './invitations.schemas.js'
 import { assertPersonSession, type PasswordResetsService } from './password-resets.service.js'
 import type { SetupService } from './setup.service.js'
+import type { AuditService } from '../audit/audit.service.js'
+import { recordJoined } from './joined.js'
 
 const security: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }]
 
 /** Password resets, changing one's own password, and the first owner's setup (docs/api/people-and-workspaces.md#passwords). */
 export function passwordsRoutes(
   app: App,
-  deps: { resets: PasswordResetsService; setup: SetupService; signIn: SignIn; config: Pick<Config, 'host' | 'port'> },
+  deps: { resets: PasswordResetsService; setup: SetupService; signIn: SignIn; audit: AuditService; config: Pick<Config, 'host' | 'port'> },
 ): void {
-  const { resets, setup, signIn, config } = deps
+  const { resets, setup, signIn, audit, config } = deps
 
   app.post(
     '/v1/members/:userId/password-reset',
     {
-      config: { scope: 'members:write' },
+      config: { scope: 'members:write', audit: { resource: 'member', action: 'password_reset_issued', id: 'userId' } },
       schema: {
         tags: ['members'],
         security,
@@ -40,6 +42,7 @@ export function passwordsRoutes(
   app.post(
     '/v1/password-reset',
     {
+      config: { audit: { skip: 'the person acts with a secret, not signed in; the link was recorded when issued (member.password_reset_issued)' } },
       schema: {
         tags: ['sessions'],
         security: [],
@@ -55,6 +58,7 @@ export function passwordsRoutes(
   app.post(
     '/v1/me/password',
     {
+      config: { audit: { resource: 'user', action: 'password_changed', id: (req) => principalOf(req).userId } },
       schema: {
         tags: ['sessions'],
         security: [{ session: [] }],
@@ -75,6 +79,7 @@ export function passwordsRoutes(
   app.post(
     '/v1/setup',
     {
+      config: { audit: { skip: 'no one is signed in before it: the route records member.joined as the first owner' } },
       schema: {
         tags: ['sessions'],
         security: [],
@@ -87,6 +92,7 @@ export function passwordsRoutes(
     async (req, reply) => {
       const { code, ...person } = req.body
       const opened = await setup.setup(code, person)
+      await recordJoined(audit, opened.principal)
       setSessionCookie(req, reply, opened.value)
       return reply.code(201).send({ success: true, data: { ...sessionObject(opened.principal), via: 'session' } })
     },
