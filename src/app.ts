@@ -211,7 +211,12 @@ export async function buildApp(c: Container): Promise<App> {
   invitationsRoutes(app, { invitations: c.invitations, sessions: c.sessions, audit: c.audit, config })
   passwordsRoutes(app, { resets: c.passwordResets, setup: c.setup, signIn, audit: c.audit, config })
   tokensRoutes(app, { tokens: c.tokens })
-  dashboardRoutes(app, { rootUrl: config.rootUrl, domains: c.domains, bootstrapWorkspace: config.bootstrapOwner, signIn: { ssoName: config.oidc?.name ?? null, password: config.passwordSignIn } })
+  dashboardRoutes(app, {
+    rootUrl: config.rootUrl,
+    domains: c.domains,
+    bootstrapWorkspace: config.bootstrapOwner,
+    signIn: { ssoName: config.oidc?.name ?? null, password: config.passwordSignIn },
+  })
   webhooksRoutes(app, { webhooks: c.webhooks })
 
   return app

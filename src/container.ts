@@ -58,7 +58,6 @@ import { createWebhooksRepository } from './webhooks/webhooks.repository.js'
 import { createEventRecorder, createWebhooksService } from './webhooks/webhooks.service.js'
 import { transactional } from './storage/transaction.js'
 
-
 export interface ContainerOptions {
   clock?: Clock
   /** Where logs go (the CLI sends them to stderr); by default a pino logger on stdout. */
@@ -151,7 +150,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   })
   // Without LINKLINE_SMTP_URL the mailer sends nothing (enabled false): links are only in the answers.
   const mailer = createMailer({ url: config.smtpUrl, from: config.smtpFrom, logger })
-  const { invitations, passwordResets, setup } = createOneTimeLinkFlows({ db, accounts, sessions, clock, notify: options.notifyInvitation ?? mailInvitation(mailer) })
+  const notify = options.notifyInvitation ?? mailInvitation(mailer)
+  const { invitations, passwordResets, setup } = createOneTimeLinkFlows({ db, accounts, sessions, clock, notify })
   const idempotency = createIdempotencyService({ repo: createIdempotencyRepository(db), clock })
   const invalidateAll = async () => {
     redirectCache.clear()

@@ -48,3 +48,28 @@ export const asBrowser = (s: TestServer, cookie: string, options: RequestOptions
   token: null,
   headers: { cookie, origin: `http://${s.host}`, ...options.headers },
 })
+
+/** The session cookie a `Set-Cookie` header sets, as a `Cookie` header ('' when it sets none). */
+export function sessionCookieOf(setCookie: string[] | string | undefined): string {
+  const value = /^linkline_session=([^;]*)/.exec([setCookie ?? []].flat()[0] ?? '')?.[1]
+  return value === undefined || value === '' ? '' : `linkline_session=${value}`
+}
+
+export interface SignedInPerson {
+  id: string
+  email: string
+  /** A `Cookie` header of a session of theirs, and the Origin the dashboard sends with it. */
+  headers: Record<string, string>
+}
+
+/** Signs in with an email and password: the headers of a dashboard request in that session. */
+export async function signInHeaders(s: TestServer, email: string, password = PASSWORD): Promise<Record<string, string>> {
+  return { cookie: await signIn(s, { email, password }), origin: `http://${s.host}` }
+}
+
+/** A person with this email in `workspaceId` with `role`, made through the services, signed in over HTTP. */
+export async function signedInPerson(s: TestServer, email: string, workspaceId: string, role: Role, password = PASSWORD): Promise<SignedInPerson> {
+  const user = await s.container.accounts.createUser({ email, name: email.split('@')[0], password })
+  await s.container.accounts.join(user.id, workspaceId, role)
+  return { id: user.id, email, headers: await signInHeaders(s, email, password) }
+}

@@ -7,19 +7,9 @@ import { SESSION_LIFETIME_MS } from '../sessions/sessions.service.js'
 import { SIGN_IN_FAILURES } from '../sessions/sign-in-limits.js'
 import { PASSWORD_MAX_LENGTH } from './accounts.service.js'
 import { scopesOfRole } from './roles.js'
+import { movableClock } from '../../test/movable-clock.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
-
-/** A clock the test moves forward: the container reads "now" from it. */
-const movableClock = () => {
-  let offset = 0
-  return {
-    now: () => Date.now() + offset,
-    advance: (ms: number) => {
-      offset += ms
-    },
-  }
-}
 
 const sorted = (values: Iterable<string>) => [...values].sort()
 

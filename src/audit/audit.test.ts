@@ -7,17 +7,7 @@ import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { DAY_MS } from '../shared/time.js'
 import { auditDeclarationsOf } from './audit.recording.js'
 import { AUDIT_RETENTION_DAYS } from './audit.service.js'
-
-/** A clock the test moves forward: the container reads "now" from it. */
-const movableClock = () => {
-  let offset = 0
-  return {
-    now: () => Date.now() + offset,
-    advance: (ms: number) => {
-      offset += ms
-    },
-  }
-}
+import { movableClock } from '../../test/movable-clock.js'
 
 interface Entry {
   id: string

@@ -6,7 +6,7 @@ import { backends } from '../../test/backends.js'
 import { createTestDatabase, startTestServer, type TestDatabase, type TestServer } from '../../test/build-test-app.js'
 import { freePort } from '../../test/free-port.js'
 import { send } from '../../test/http-client.js'
-import { PASSWORD, signIn } from '../../test/person-sessions.js'
+import { PASSWORD, signInHeaders as signIn } from '../../test/people.js'
 import { cli, cliFailure, cliJson, startServerProcess } from '../../test/process.js'
 
 const SETUP_LINE = /\n {4}(http:\/\/127\.0\.0\.1:\d+\/app\/setup\?code=([A-Za-z0-9_-]{43}))\n/

@@ -304,7 +304,6 @@ export const SETTINGS = {
     max: 36_500,
     meaning: 'settled deliveries (delivered or failed) older than this are pruned hourly from the delivery log; pending ones stay',
   }),
-
 } as const satisfies Record<string, Setting>
 
 export type SettingName = keyof typeof SETTINGS

@@ -5,17 +5,7 @@ import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { SCOPES } from '../accounts/roles.js'
 import { SESSION_IDLE_MS } from './sessions.service.js'
 import { SIGN_IN_FAILURES, SIGN_INS_PER_TOKEN } from './sign-in-limits.js'
-
-/** A clock the test moves forward: the container reads "now" from it. */
-const movableClock = () => {
-  let offset = 0
-  return {
-    now: () => Date.now() + offset,
-    advance: (ms: number) => {
-      offset += ms
-    },
-  }
-}
+import { movableClock } from '../../test/movable-clock.js'
 
 const cookieOf = (setCookie: string[] | string | undefined) => {
   const header = [setCookie ?? []].flat()[0] ?? ''
