@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { pino } from 'pino'
 import { createAccountsRepository } from './accounts/accounts.repository.js'
-import { createAccountsService, SIGN_IN_HASH_QUEUE } from './accounts/accounts.service.js'
+import { createAccountsService, SIGN_IN_HASH_QUEUE, SIGN_IN_HASHES_PER_SECOND } from './accounts/accounts.service.js'
 import { createMembersService } from './accounts/members.service.js'
 import { createAuditRepository } from './audit/audit.repository.js'
 import { createAuditService } from './audit/audit.service.js'
@@ -136,7 +136,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   // Link passwords' scrypt, in turn per owner and per client (shared/password-hashing.ts); people's, on
   // a lowest-priority thread of its own with a bounded queue, so a sign-in flood cannot take serving's core.
   const passwordHashing = createPasswordHashing()
-  const accountHashing = createLowPriorityHashing(SIGN_IN_HASH_QUEUE)
+  const accountHashing = createLowPriorityHashing({ queueLimit: SIGN_IN_HASH_QUEUE, minIntervalMs: 1000 / SIGN_IN_HASHES_PER_SECOND })
   const accounts = createAccountsService({ repo: createAccountsRepository(db), hashing: accountHashing, clock })
   const sessions = createSessionsService({ repo: createSessionsRepository(db), tokens, accounts, clock })
   const members = createMembersService({

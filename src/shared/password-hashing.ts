@@ -20,8 +20,15 @@ export class HashingBusy extends AppError {
  * per client address block (checking the password form): one owner's bulk create or one client's
  * flood of tries waits behind itself, and delays anyone else by at most the hashes already running.
  */
-export function createPasswordHashing(options: { concurrency?: number; laneLimit?: number; queueLimit?: number; derive?: Derive } = {}) {
+export function createPasswordHashing(
+  options: { concurrency?: number; laneLimit?: number; queueLimit?: number; derive?: Derive; minIntervalMs?: number } = {},
+) {
   const { derive } = options
+  // At least this long between the starts of two hashes: a pace that bounds their share of the CPU
+  // (and of the memory bandwidth scrypt eats), however many wait.
+  const minIntervalMs = options.minIntervalMs ?? 0
+  let lastStart = -Infinity
+  let paced: NodeJS.Timeout | undefined
   const concurrency = options.concurrency ?? CONCURRENCY
   const laneLimit = options.laneLimit ?? LANE_LIMIT
   // Most hashes waiting in all lanes together: beyond, refused at once (a flood from many addresses).
@@ -33,6 +40,16 @@ export function createPasswordHashing(options: { concurrency?: number; laneLimit
 
   function pump(): void {
     while (running < concurrency) {
+      if (lanes.size === 0 || paced !== undefined) return
+      const wait = lastStart + minIntervalMs - Date.now()
+      if (wait > 0) {
+        paced = setTimeout(() => {
+          paced = undefined
+          pump()
+        }, wait)
+        return
+      }
+      lastStart = Date.now()
       const next = lanes.entries().next()
       if (next.done === true) return
       const [lane, queue] = next.value

@@ -17,8 +17,14 @@ export function createScryptThread() {
   return { derive, close: () => pool.destroy() }
 }
 
-/** A hashing queue (password-hashing.ts) of one hash at a time on that thread, refusing beyond `queueLimit` waiting. */
-export function createLowPriorityHashing(queueLimit: number) {
+/**
+ * Hashing queues (password-hashing.ts) on that thread: password checks (anyone may ask for one) one at
+ * a time, started at most every `minIntervalMs`, refused beyond `queueLimit` waiting; new passwords
+ * (asked for by someone signed in, or holding a one-time link) in a queue of their own, unpaced.
+ */
+export function createLowPriorityHashing(options: { queueLimit: number; minIntervalMs: number }) {
   const thread = createScryptThread()
-  return { ...createPasswordHashing({ concurrency: 1, queueLimit, derive: thread.derive }), close: thread.close }
+  const checks = createPasswordHashing({ concurrency: 1, ...options, derive: thread.derive })
+  const hashes = createPasswordHashing({ concurrency: 1, derive: thread.derive })
+  return { ...checks, hash: hashes.hash, close: thread.close }
 }
