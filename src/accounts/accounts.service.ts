@@ -32,13 +32,16 @@ export interface User {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-/** An email as shown (trimmed) and as compared (lower case too); 400 on `param` when it is not one. */
+/** An email as compared: trimmed, lower case (the users table's unique `email_key`). */
+export const emailKey = (raw: string): string => raw.trim().toLowerCase()
+
+/** An email as shown (trimmed) and as compared (emailKey); 400 on `param` when it is not one. */
 export function normalizeEmail(raw: string, param = 'email'): { email: string; key: string } {
   const email = raw.trim()
   if ([...email].length > EMAIL_MAX_LENGTH || !EMAIL.test(email)) {
     throw validationError(param, `${param} must be an address like name@example.com, at most ${EMAIL_MAX_LENGTH} characters`)
   }
-  return { email, key: email.toLowerCase() }
+  return { email, key: emailKey(email) }
 }
 
 export const toUser = (row: UserRow): User => ({
@@ -104,8 +107,7 @@ export function createAccountsService(deps: { repo: AccountsRepository; hashing:
      * email is checked against a decoy hash). `client` names the lane the check waits in.
      */
     async checkPassword(rawEmail: string, password: string, client: string): Promise<UserRow | undefined> {
-      const key = rawEmail.trim().toLowerCase()
-      const user = await repo.findUserByEmailKey(key)
+      const user = await repo.findUserByEmailKey(emailKey(rawEmail))
       const stored = user?.password_hash ?? (await (decoy ??= hashPassword(randomBytes(16).toString('hex'))))
       const match = await hashing.verify(client, password, stored)
       return match && user?.password_hash != null ? user : undefined
@@ -122,7 +124,7 @@ export function createAccountsService(deps: { repo: AccountsRepository; hashing:
 
     recordSignIn: (userId: string) => repo.touchSignIn(userId, clock.now()),
     findUser: (id: string) => repo.findUser(id),
-    findUserByEmail: (email: string) => repo.findUserByEmailKey(email.trim().toLowerCase()),
+    findUserByEmail: (email: string) => repo.findUserByEmailKey(emailKey(email)),
     listUsers: () => repo.listUsers(),
     removeUser: (id: string) => repo.deleteUser(id),
     membershipsOf: (userId: string) => repo.membershipsOf(userId),

@@ -51,3 +51,19 @@ export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options'
     throw new CliError(`${unknown === undefined ? (error as Error).message : `unknown option ${unknown}`}\n\n${help}`)
   }
 }
+
+/** Prints rows under a header as aligned columns, two spaces apart, to stdout. */
+export function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const table = [header, ...rows]
+  const widths = header.map((_, i) => Math.max(...table.map((r) => (r[i] ?? '').length)))
+  process.stdout.write(
+    table
+      .map((r) =>
+        r
+          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n',
+  )
+}

@@ -1,5 +1,5 @@
 import { AmbiguousTokenError, InvalidScopesError, parseScopes, SCOPES } from '../tokens/tokens.service.js'
-import { CliError, parseCommandArgs, withContainer, type Command } from './command.js'
+import { CliError, parseCommandArgs, printTable, withContainer, type Command } from './command.js'
 
 const HELP = `Usage:
   linkline tokens create --owner <ownerId> [--name <name>] [--scopes <a,b,...>]
@@ -53,18 +53,7 @@ export const tokensCommand: Command = {
             t.createdAt.slice(0, 10),
             t.revokedAt === null ? 'active' : 'revoked',
           ])
-          const table = [['PREFIX', 'NAME', 'OWNER', 'SCOPES', 'CREATED', 'STATUS'], ...rows]
-          const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)))
-          process.stdout.write(
-            table
-              .map((r) =>
-                r
-                  .map((cell, i) => cell.padEnd(widths[i]!))
-                  .join('  ')
-                  .trimEnd(),
-              )
-              .join('\n') + '\n',
-          )
+          printTable(['PREFIX', 'NAME', 'OWNER', 'SCOPES', 'CREATED', 'STATUS'], rows)
         }
         return 0
       }

@@ -5,7 +5,7 @@ import type { Container } from '../container.js'
 import { listenBaseUrl } from '../http/public-url.js'
 import { FIRST_PASSWORD_TTL_MS } from '../invitations/one-time-links.service.js'
 import { AppError } from '../shared/errors.js'
-import { CliError, parseCommandArgs, withContainer, type Command } from './command.js'
+import { CliError, parseCommandArgs, printTable, withContainer, type Command } from './command.js'
 
 const HELP = `Usage:
   linkline users create --email <email> --workspace <id> --role <role> [--name <name>]
@@ -75,18 +75,7 @@ async function list(c: Container, json: boolean): Promise<void> {
     u.memberships.map((m) => `${m.workspaceId}:${m.role}`).join(',') || '-',
     u.lastSignInAt === null ? 'never' : `${u.lastSignInAt.slice(0, 16).replace('T', ' ')} UTC`,
   ])
-  const table = [['EMAIL', 'NAME', 'WORKSPACES', 'LAST SIGN-IN'], ...rows]
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)))
-  process.stdout.write(
-    table
-      .map((r) =>
-        r
-          .map((cell, i) => cell.padEnd(widths[i]!))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n',
-  )
+  printTable(['EMAIL', 'NAME', 'WORKSPACES', 'LAST SIGN-IN'], rows)
 }
 
 export const usersCommand: Command = {

@@ -3,6 +3,7 @@ import { clientBlock } from '../http/client-address.js'
 import type { App } from '../http/types.js'
 import { AppError } from '../shared/errors.js'
 import { hashToken } from '../tokens/tokens.service.js'
+import { emailKey } from '../accounts/accounts.service.js'
 
 /** The window of both sign-in limits. */
 export const SIGN_IN_WINDOW_MS = 15 * 60_000
@@ -13,9 +14,9 @@ export const SIGN_INS_PER_TOKEN = 30
 
 type Limit = ReturnType<App['createRateLimit']>
 
-const emailKey = (req: FastifyRequest) => {
+const requestEmailKey = (req: FastifyRequest) => {
   const email = (req.body as { email?: unknown } | undefined)?.email
-  return typeof email === 'string' ? email.trim().toLowerCase() : ''
+  return typeof email === 'string' ? emailKey(email) : ''
 }
 
 /**
@@ -30,7 +31,7 @@ export function createSignInLimits(app: App) {
     app.createRateLimit({ max, timeWindow: SIGN_IN_WINDOW_MS, allowList: () => false, keyGenerator: key })
   const failures = limit(SIGN_IN_FAILURES, (req) => `sign-in-failures:${clientBlock(req.ip)}`)
   // Keyed by a hash of the email as compared: the store never holds an address.
-  const emailFailures = limit(SIGN_IN_FAILURES, (req) => `sign-in-failures:email:${hashToken(emailKey(req))}`)
+  const emailFailures = limit(SIGN_IN_FAILURES, (req) => `sign-in-failures:email:${hashToken(requestEmailKey(req))}`)
   const successes = limit(SIGN_INS_PER_TOKEN, (req) => `sign-ins:${hashToken((req.body as { token: string }).token)}`)
 
   const refuse = (ttlInSeconds: number, what: string) => {
@@ -45,7 +46,7 @@ export function createSignInLimits(app: App) {
       if (!state.isAllowed && state.remaining === 0) {
         throw refuse(state.ttlInSeconds, `over ${SIGN_IN_FAILURES} failed sign-ins in 15 minutes from this address`)
       }
-      if (emailKey(req) === '') return
+      if (requestEmailKey(req) === '') return
       const byEmail = await emailFailures(req, { increment: false })
       if (!byEmail.isAllowed && byEmail.remaining === 0) {
         throw refuse(byEmail.ttlInSeconds, `over ${SIGN_IN_FAILURES} failed sign-ins in 15 minutes for this email`)
@@ -54,7 +55,7 @@ export function createSignInLimits(app: App) {
     /** Counts wrong credentials against the address, and against the email when one was given. */
     async failed(req: FastifyRequest): Promise<void> {
       await failures(req)
-      if (emailKey(req) !== '') await emailFailures(req)
+      if (requestEmailKey(req) !== '') await emailFailures(req)
     },
     /** Counts a session about to be opened with the request's token: 429 beyond SIGN_INS_PER_TOKEN. */
     async admit(req: FastifyRequest): Promise<void> {
