@@ -12,7 +12,9 @@ import {
   dropDeletedLinks,
   facetsCompactedBefore,
   hourFacets,
+  linkHoursAdded,
   linkIdsAfter,
+  ROLLUP_LOCK,
   rollupStatements,
   writeBlocks,
   writeDayFacets,
@@ -20,10 +22,8 @@ import {
   writeVisitors,
 } from './rollup.repository.js'
 import { tally } from './rollup.tally.js'
+import { addToWorkspaces } from './workspace-rollup.js'
 import { VISIT_FIELDS, type VisitColumns } from './visit-columns.js'
-
-/** The advisory lock key that serialises roll-ups across instances (PostgreSQL). */
-const ROLLUP_LOCK = 0x6c6e6b636c6b /* "lnkclk" */
 
 /**
  * The click writer's side of the journal: appends batches, and rolls the journal up into the
@@ -93,13 +93,15 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
           taken.map((t) => t.row),
         )
         const { links, profiles, visits: list } = tally(taken.map((t) => ({ batch: batches.get(t.row.id) as VisitColumns, count: t.count, block: t.block })))
-        await dropDeletedLinks(trx, links)
+        const owners = await dropDeletedLinks(trx, links)
         const uncounted = taken.filter((t) => t.count)
         if (uncounted.length > 0) {
           generation = await written.begin(trx)
           await writeVisitors(trx, statements, links, known, remembered)
           await hourFacets(trx, links, profiles.list, written)
-          hourRows = await writeRollups(trx, statements, links)
+          const { written: rows, humanAfter } = await writeRollups(trx, statements, links)
+          hourRows = rows
+          await addToWorkspaces(trx, linkHoursAdded(links, owners, profiles.list, humanAfter))
           await writeDayFacets(trx, statements, links, profiles.list, dayOf(now))
         }
         const finished = taken.filter((t) => t.block).map((t) => t.row.id)

@@ -16,6 +16,7 @@ import type {
   LinkClickFacetsTable,
   LinkClickRollupsTable,
   LinkDailyVisitorsTable,
+  WorkspaceClickRollupsTable,
 } from '../stats/stats.table.js'
 
 /** Every table, as Kysely sees it. Each feature owns its `*.table.ts`. */
@@ -34,6 +35,7 @@ export interface Database {
   link_click_facets: LinkClickFacetsTable
   facets_compaction: FacetsCompactionTable
   link_daily_visitors: LinkDailyVisitorsTable
+  workspace_click_rollups: WorkspaceClickRollupsTable
   click_salts: ClickSaltsTable
   sessions: SessionsTable
   webhooks: WebhooksTable
