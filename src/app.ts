@@ -40,6 +40,7 @@ import { SessionObject } from './sessions/sessions.schemas.js'
 import { ssoRoutes } from './sso/sso.routes.js'
 import { statsRoutes } from './stats/stats.routes.js'
 import { StatsObject } from './stats/stats.schemas.js'
+import { OverviewObject } from './stats/overview.schemas.js'
 import { tokensRoutes } from './tokens/tokens.routes.js'
 import { TokenObject } from './tokens/tokens.schemas.js'
 import { dashboardRoutes } from './dashboard/dashboard.routes.js'
@@ -184,6 +185,7 @@ export async function buildApp(c: Container): Promise<App> {
     ConversationObject,
     MessageObject,
     StatsObject,
+    OverviewObject,
     SessionObject,
     UserObject,
     MeObject,
@@ -197,7 +199,7 @@ export async function buildApp(c: Container): Promise<App> {
 
   opsRoutes(app, { storage: c.storage, health: c.databaseHealth, metrics: c.metrics })
   linksRoutes(app, { links: c.links, bulk: c.linksBulk })
-  statsRoutes(app, { stats: c.stats, links: c.links })
+  statsRoutes(app, { stats: c.stats, overview: c.overview, links: c.links })
   portingRoutes(app, { links: c.links, stats: c.stats })
   qrRoutes(app, { qr: c.qr, links: c.links })
   conversationsRoutes(app, { conversations: c.conversations })
