@@ -199,7 +199,7 @@ export async function buildApp(c: Container): Promise<App> {
 
   opsRoutes(app, { storage: c.storage, health: c.databaseHealth, metrics: c.metrics })
   linksRoutes(app, { links: c.links, bulk: c.linksBulk })
-  statsRoutes(app, { stats: c.stats, overview: c.overview, links: c.links })
+  statsRoutes(app, { stats: c.stats, links: c.links })
   portingRoutes(app, { links: c.links, stats: c.stats })
   qrRoutes(app, { qr: c.qr, links: c.links })
   conversationsRoutes(app, { conversations: c.conversations })

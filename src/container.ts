@@ -42,8 +42,6 @@ import { ClickBuffer, type ClickSink } from './stats/clicks.js'
 import { CLICK_BATCH_SIZE, CLICK_BLOCK_VISITS, CLICK_ROLLUP_VISITS } from './stats/click-schedule.js'
 import { createStatsRepository } from './stats/stats.repository.js'
 import { createStatsService } from './stats/stats.service.js'
-import { createOverviewRepository } from './stats/overview.repository.js'
-import { createOverviewService } from './stats/overview.service.js'
 import { openStorage, type StorageOptions } from './storage/database.js'
 import { createDatabaseHealth } from './storage/health.js'
 import { migrateToLatest } from './storage/migrate.js'
@@ -214,7 +212,6 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     redis && createSharedClickLimit({ redis: redis.client, keyPrefix: redisKeys(config.redisPrefix).clickLimit, onError: () => metrics.countRedisError() })
   const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock, events })
   const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays, freshen: () => clicks.freshen() })
-  const overview = createOverviewService({ repo: createOverviewRepository(db), clock, freshen: () => clicks.freshen() })
   const porting = createPortingService({ links: linksBulk, domains })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue, perOwner: config.qrPerOwner })
   const qr = createQrService({ links, renderer: qrRenderer })
@@ -303,7 +300,6 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     conversations,
     clicks,
     stats,
-    overview,
     qr,
     porting,
     webhooks,

@@ -36,14 +36,22 @@ const TopLink = Type.Object({
 })
 
 // The link statistics' fields but `linkId`: a breakdown added there is added here.
-const { linkId: _linkId, ...shared } = StatsObject.properties
+const shared = Object.fromEntries(Object.entries(StatsObject.properties).filter(([field]) => field !== 'linkId')) as Omit<
+  typeof StatsObject.properties,
+  'linkId'
+>
 
 export const OverviewObject = Type.Object(
   {
     ...shared,
-    domain: Nullable(Type.String({ description: 'The domain filter, as matched (lower case); null: every domain' })),
-    tag: Type.Array(Type.String(), { description: 'The tag filters (links carrying all of them); empty: any' }),
-    linkId: Type.Array(Type.String(), { description: 'The link id filter; empty: every link' }),
+    filters: Type.Object(
+      {
+        domain: Nullable(Type.String({ description: 'As matched (lower case); null: every domain' })),
+        tag: Type.Array(Type.String(), { description: 'Links carrying all of these; empty: any' }),
+        linkId: Type.Array(Type.String(), { description: 'Links among these; empty: every link' }),
+      },
+      { description: 'The filters as applied (duplicates dropped)' },
+    ),
     topLinks: Type.Array(TopLink, { description: 'The 10 matching links with the most human clicks in the range, most first (ties by id)' }),
   },
   { $id: 'StatsOverview' },

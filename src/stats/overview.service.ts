@@ -103,9 +103,7 @@ export function createOverviewService(deps: { repo: OverviewRepository; clock: C
       }
       return {
         ...statisticsBody(range, summarize(range, periods), breakdownRows(facets), lastClickedAt),
-        domain: set.domain ?? null,
-        tag: [...set.tags],
-        linkId: [...set.linkIds],
+        filters: { domain: set.domain ?? null, tag: [...set.tags], linkId: [...set.linkIds] },
         topLinks,
       }
     },

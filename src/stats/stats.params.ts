@@ -10,6 +10,7 @@ export const zoneAndFormat = {
     Type.String({
       maxLength: 64,
       default: 'UTC',
+      examples: ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata'],
       description: 'An IANA time zone (Europe/Paris): day and month buckets, and from/to given as dates, are in it',
     }),
   ),

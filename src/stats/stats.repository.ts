@@ -6,6 +6,7 @@ import { DAY_MS, dayOf, HOUR_MS } from './classify.js'
 import { facetsCompactedBefore, hourBreakdowns, ROLLUP_LOCK } from './rollup.repository.js'
 import { addFacets, DIMENSION_NAMES, type Dimension, type Facets } from './stats.dimensions.js'
 import { inTransaction } from '../storage/transaction.js'
+import { createOverviewRepository } from './overview.repository.js'
 import { blockVisits, type BlockColumns } from './visit-columns.js'
 import { linkHourOf, takeFromWorkspace } from './workspace-rollup.js'
 
@@ -54,6 +55,9 @@ export interface BlockCursor {
 
 export function createStatsRepository(db: Db, dialect: DialectAdapter) {
   return {
+    // The overview's reads (GET /v1/stats), in a file of their own.
+    ...createOverviewRepository(db),
+
     /** The salt of a UTC day: the first instance to ask creates it, every other one reads the same. */
     async daySalt(day: number, candidate: string): Promise<string> {
       await db

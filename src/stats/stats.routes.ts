@@ -3,13 +3,12 @@ import type { App } from '../http/types.js'
 import { LinkIdParams } from '../links/links.schemas.js'
 import type { LinksService } from '../links/links.service.js'
 import { OverviewEnvelope, OverviewQuery } from './overview.schemas.js'
-import type { OverviewService } from './overview.service.js'
 import { replyStatistics, statisticsResponses } from './stats.csv.js'
 import { StatsEnvelope, StatsQuery } from './stats.schemas.js'
 import type { StatsService } from './stats.service.js'
 import { principalOf } from '../http/auth.js'
 
-export function statsRoutes(app: App, { stats, overview, links }: { stats: StatsService; overview: OverviewService; links: LinksService }): void {
+export function statsRoutes(app: App, { stats, links }: { stats: StatsService; links: LinksService }): void {
   app.get(
     '/v1/links/:id/stats',
     {
@@ -51,7 +50,7 @@ export function statsRoutes(app: App, { stats, overview, links }: { stats: Stats
       },
     },
     async (req, reply) => {
-      const data = await overview.get(principalOf(req), req.query)
+      const data = await stats.overview(principalOf(req), req.query)
       return replyStatistics(reply, req.query.format, data, `stats-overview-${data.from.slice(0, 10)}`)
     },
   )

@@ -9,6 +9,7 @@ import { blockClicks, type BlockCursor, type ExportedClick, type StatsRepository
 import { StatsQuery, type StatsObject } from './stats.schemas.js'
 import { ceilHour, cutsWithinHours, portionsOf, statisticsBody, summarize, type Portion } from './stats.series.js'
 import { resolveZone, UTC } from './stats.zone.js'
+import { createOverviewService } from './overview.service.js'
 
 /** What exportClicks yields, for the export's formats (porting/). */
 export type { ExportedClick }
@@ -25,7 +26,11 @@ export function createStatsService(deps: {
   freshen: () => Promise<void>
 }) {
   const { repo, links, clock } = deps
+  const overview = createOverviewService(deps)
   return {
+    /** The statistics of a workspace's matching links together (GET /v1/stats: overview.service.ts). */
+    overview: overview.get,
+
     /**
      * The link's statistics. Hours that a bucket or the range begins within (midnights of a zone such
      * as Asia/Kolkata) are split at that instant by the link's raw visits, while they are kept
