@@ -22,6 +22,7 @@ import {
   writeVisitors,
 } from './rollup.repository.js'
 import { tally } from './rollup.tally.js'
+import { compactWorkspaceDays, ownersAfter } from './workspace-days.js'
 import { addToWorkspaces } from './workspace-rollup.js'
 import { VISIT_FIELDS, type VisitColumns } from './visit-columns.js'
 
@@ -101,7 +102,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
           await hourFacets(trx, links, profiles.list, written)
           const { written: rows, humanAfter } = await writeRollups(trx, statements, links)
           hourRows = rows
-          await addToWorkspaces(trx, linkHoursAdded(links, owners, profiles.list, humanAfter))
+          await addToWorkspaces(trx, linkHoursAdded(links, owners, profiles.list, humanAfter), dayOf(now))
           await writeDayFacets(trx, statements, links, profiles.list, dayOf(now))
         }
         const finished = taken.filter((t) => t.block).map((t) => t.row.id)
@@ -151,6 +152,18 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
             await compactLinks(trx, statements, ids, from, today)
           })
           after = ids.at(-1) as string
+        }
+        // Then each workspace's days, from its hour rows: one short transaction per workspace.
+        for (let after = ''; ;) {
+          const owners = await ownersAfter(db, after)
+          if (owners.length === 0) break
+          for (const owner of owners) {
+            await inTransaction(db, async (trx) => {
+              await dialect.lockForTransaction(trx, ROLLUP_LOCK)
+              await compactWorkspaceDays(trx, owner, from, today)
+            })
+          }
+          after = owners.at(-1) as string
         }
         await compactedThrough(db, today)
       }

@@ -1,11 +1,12 @@
-import { sql, type RawBuilder, type SqlBool } from 'kysely'
+import { sql } from 'kysely'
+import { chunks } from '../shared/chunks.js'
 import type { Db } from '../storage/database.js'
 import { bucketStart } from '../storage/dialect.js'
 import { DAY_MS, dayOf } from './classify.js'
 import { facetsCompactedBefore } from './rollup.repository.js'
 import { addFacets, type Facets } from './stats.dimensions.js'
 import type { PeriodCounts } from './stats.series.js'
-import { HourTopLinks } from './workspace-rollup.js'
+import { TopLinks } from './top-links.js'
 
 /** The links an overview covers: a workspace's live links, narrowed by every filter given. */
 export interface LinkSet {
@@ -25,21 +26,16 @@ export interface LinkClicks {
   clicks: number
 }
 
-/** A workspace's hour (workspace_click_rollups), parsed. */
-export interface WorkspaceHour extends PeriodCounts {
+/** A workspace's breakdowns and busiest links of a period (an hour or a day), parsed. */
+export interface WorkspacePeriod {
   facets: Facets | null
-  top: HourTopLinks
+  top: TopLinks
 }
 
-/** The set's links, as a condition on `links as l`: owner and live first, so that every index used is the owner's. */
-function inSet(set: LinkSet): RawBuilder<SqlBool> {
-  const parts = [sql`l.owner_id = ${set.ownerId}`, sql`l.deleted_at is null`]
-  if (set.domain !== undefined) parts.push(sql`l.domain = ${set.domain}`)
-  if (set.linkIds.length > 0) parts.push(sql`l.id in (${sql.join([...set.linkIds])})`)
-  // Each through link_tags_owner_tag: the owner's links carrying the tag.
-  for (const tag of set.tags) parts.push(sql`l.id in (select t.link_id from link_tags t where t.owner_id = ${set.ownerId} and t.tag = ${tag})`)
-  return sql<SqlBool>`${sql.join(parts, sql` and `)}`
-}
+/** Ids per query: far below both databases' bound-parameter limits. */
+const CHUNK = 5000
+
+const byClicks = (a: { clicks: number; linkId: string }, b: { clicks: number; linkId: string }) => b.clicks - a.clicks || (a.linkId < b.linkId ? -1 : 1)
 
 const counts = (r: { total: unknown; human: unknown; bot: unknown; qr: unknown; uniques: unknown }) => ({
   // PostgreSQL's sum(bigint) is a numeric, which pg returns as a string.
@@ -53,15 +49,14 @@ const counts = (r: { total: unknown; human: unknown; bot: unknown; qr: unknown; 
 /** The overview's reads (GET /v1/stats): of a workspace's rows for all its links, of the links' own rows for a narrower set. */
 export function createOverviewRepository(db: Db) {
   return {
-    /** The workspace's hours in [from, to), oldest first. */
-    async workspaceHours(ownerId: string, from: number, to: number): Promise<WorkspaceHour[]> {
+    /** The workspace's counters of the hours in [from, to). */
+    async workspaceCounters(ownerId: string, from: number, to: number): Promise<PeriodCounts[]> {
       const rows = await db
         .selectFrom('workspace_click_rollups')
-        .selectAll()
+        .select(['hour', 'total_clicks', 'human_clicks', 'bot_clicks', 'qr_scans', 'unique_visitors'])
         .where('owner_id', '=', ownerId)
         .where('hour', '>=', from)
         .where('hour', '<', to)
-        .orderBy('hour')
         .execute()
       return rows.map((r) => ({
         hour: Number(r.hour),
@@ -70,9 +65,50 @@ export function createOverviewRepository(db: Db) {
         bot: Number(r.bot_clicks),
         qr: Number(r.qr_scans),
         uniques: Number(r.unique_visitors),
-        facets: r.facets === null ? null : (JSON.parse(r.facets) as Facets),
-        top: HourTopLinks.parse(r.top_links, r.top_bound),
       }))
+    },
+
+    /**
+     * The workspace's breakdowns and busiest links of the hours in [from, to), in periods: whole UTC days
+     * before the compaction's watermark from their day rows, the other hours from their own rows.
+     */
+    async workspacePeriods(ownerId: string, from: number, to: number): Promise<WorkspacePeriod[]> {
+      const firstDay = dayOf(from + DAY_MS - 1)
+      const endDay = Math.max(firstDay, Math.min(dayOf(to), await facetsCompactedBefore(db)))
+      const hourParts: [number, number][] =
+        firstDay < endDay
+          ? [
+              [from, firstDay],
+              [endDay, to],
+            ]
+          : [[from, to]]
+      const periods: WorkspacePeriod[] = []
+      const parse = (r: { facets: string | null; top_links: string | null; top_bound: number }) => ({
+        facets: r.facets === null ? null : (JSON.parse(r.facets) as Facets),
+        top: TopLinks.parse(r.top_links, r.top_bound),
+      })
+      if (firstDay < endDay) {
+        const days = await db
+          .selectFrom('workspace_click_days')
+          .select(['facets', 'top_links', 'top_bound'])
+          .where('owner_id', '=', ownerId)
+          .where('day', '>=', firstDay)
+          .where('day', '<', endDay)
+          .execute()
+        periods.push(...days.map(parse))
+      }
+      for (const [start, end] of hourParts) {
+        if (start >= end) continue
+        const hours = await db
+          .selectFrom('workspace_click_rollups')
+          .select(['facets', 'top_links', 'top_bound'])
+          .where('owner_id', '=', ownerId)
+          .where('hour', '>=', start)
+          .where('hour', '<', end)
+          .execute()
+        periods.push(...hours.map(parse))
+      }
+      return periods
     },
 
     /** The latest human click of the workspace's links, from its latest hour that has one. */
@@ -89,50 +125,99 @@ export function createOverviewRepository(db: Db) {
     },
 
     /**
-     * The set's counters per bucket of `unit` ms (an hour, or a UTC day), hours in [from, to), with the
-     * latest human click of each: the set's links, then each one's rollup hours (a range of their key).
+     * The ids of the set's live links. Found from the narrowest filter (the ids given, the first tag's
+     * links in link_tags_owner_tag, or the domain's in links_owner_domain), the other filters checked on
+     * the rows found: with the owner's condition in the same query, SQLite would rather walk every link
+     * of the owner.
      */
-    async setPeriods(set: LinkSet, from: number, to: number, unit: number): Promise<(PeriodCounts & { lastHuman: number | null })[]> {
-      const rows = await db
-        .selectFrom('links as l')
-        .innerJoin('link_click_rollups as r', 'r.link_id', 'l.id')
-        .select((eb) => [
-          bucketStart('r.hour', unit).as('bucket'),
-          eb.fn.sum<number | string>('r.total_clicks').as('total'),
-          eb.fn.sum<number | string>('r.human_clicks').as('human'),
-          eb.fn.sum<number | string>('r.bot_clicks').as('bot'),
-          eb.fn.sum<number | string>('r.qr_scans').as('qr'),
-          eb.fn.sum<number | string>('r.unique_visitors').as('uniques'),
-          eb.fn.max('r.last_human_click_at').as('last_human'),
-        ])
-        .where(inSet(set))
-        .where('r.hour', '>=', from)
-        .where('r.hour', '<', to)
-        .groupBy('bucket')
-        .execute()
-      return rows.map((r) => ({ hour: Number(r.bucket), ...counts(r), lastHuman: r.last_human === null ? null : Number(r.last_human) }))
-    },
-
-    /** The latest human click of the set's links, whatever the range: each link's latest hour that has one. */
-    async setLastHumanClickAt(set: LinkSet): Promise<number | null> {
-      const row = await db
-        .selectFrom('links as l')
-        .select(
-          sql<
-            number | string | null
-          >`max((select r.last_human_click_at from link_click_rollups r where r.link_id = l.id and r.human_clicks > 0 order by r.hour desc limit 1))`.as('at'),
-        )
-        .where(inSet(set))
-        .executeTakeFirst()
-      return row?.at == null ? null : Number(row.at)
+    async setLinks(set: LinkSet): Promise<string[]> {
+      let ids: string[]
+      if (set.linkIds.length > 0 || set.tags.length > 0) {
+        ids = [...set.linkIds]
+        for (const [i, tag] of set.tags.entries()) {
+          const tagged = (await db.selectFrom('link_tags').select('link_id').where('owner_id', '=', set.ownerId).where('tag', '=', tag).execute()).map(
+            (r) => r.link_id,
+          )
+          const having = new Set(tagged)
+          ids = i === 0 && set.linkIds.length === 0 ? tagged : ids.filter((id) => having.has(id))
+        }
+        const live: string[] = []
+        for (const part of chunks(ids, CHUNK)) {
+          const rows = await db.selectFrom('links').select(['id', 'owner_id', 'domain', 'deleted_at']).where('id', 'in', part).execute()
+          for (const r of rows)
+            if (r.owner_id === set.ownerId && r.deleted_at === null && (set.domain === undefined || r.domain === set.domain)) live.push(r.id)
+        }
+        return live
+      }
+      let query = db.selectFrom('links').select('id').where('owner_id', '=', set.ownerId).where('deleted_at', 'is', null)
+      if (set.domain !== undefined) query = query.where('domain', '=', set.domain)
+      return (await query.execute()).map((r) => r.id)
     },
 
     /**
-     * Human clicks per dimension and value of the set's links, hours in [from, to): whole UTC days
-     * before the compaction's watermark from their day rows, the other hours from their rollup rows
-     * (as StatsRepository.breakdowns does for one link).
+     * The links' counters per bucket of `unit` ms (an hour, or a UTC day), hours in [from, to), with the
+     * latest human click of each: each link's rollup hours, a range of their key.
      */
-    async setBreakdowns(set: LinkSet, from: number, to: number): Promise<Facets> {
+    async setPeriods(ids: readonly string[], from: number, to: number, unit: number): Promise<(PeriodCounts & { lastHuman: number | null })[]> {
+      const periods = new Map<number, PeriodCounts & { lastHuman: number | null }>()
+      for (const part of chunks(ids, CHUNK)) {
+        const rows = await db
+          .selectFrom('link_click_rollups as r')
+          .select((eb) => [
+            bucketStart('r.hour', unit).as('bucket'),
+            eb.fn.sum<number | string>('r.total_clicks').as('total'),
+            eb.fn.sum<number | string>('r.human_clicks').as('human'),
+            eb.fn.sum<number | string>('r.bot_clicks').as('bot'),
+            eb.fn.sum<number | string>('r.qr_scans').as('qr'),
+            eb.fn.sum<number | string>('r.unique_visitors').as('uniques'),
+            eb.fn.max('r.last_human_click_at').as('last_human'),
+          ])
+          .where('r.link_id', 'in', part)
+          .where('r.hour', '>=', from)
+          .where('r.hour', '<', to)
+          .groupBy('bucket')
+          .execute()
+        for (const r of rows) {
+          const hour = Number(r.bucket)
+          const add = counts(r)
+          const lastHuman = r.last_human === null ? null : Number(r.last_human)
+          const p = periods.get(hour)
+          if (p === undefined) periods.set(hour, { hour, ...add, lastHuman })
+          else {
+            for (const k of ['total', 'human', 'bot', 'qr', 'uniques'] as const) p[k] += add[k]
+            if (lastHuman !== null && lastHuman > (p.lastHuman ?? -1)) p.lastHuman = lastHuman
+          }
+        }
+      }
+      return [...periods.values()]
+    },
+
+    /** The latest human click of these links, whatever the range: each link's latest hour that has one. */
+    async setLastHumanClickAt(ids: readonly string[]): Promise<number | null> {
+      let latest: number | null = null
+      for (const part of chunks(ids, CHUNK)) {
+        const row = await db
+          .selectFrom('links as l')
+          .select(
+            sql<
+              number | string | null
+            >`max((select r.last_human_click_at from link_click_rollups r where r.link_id = l.id and r.human_clicks > 0 order by r.hour desc limit 1))`.as(
+              'at',
+            ),
+          )
+          .where('l.id', 'in', part)
+          .executeTakeFirst()
+        if (row?.at != null && Number(row.at) > (latest ?? -1)) latest = Number(row.at)
+      }
+      return latest
+    },
+
+    /**
+     * Human clicks per dimension and value of these links, hours in [from, to): whole UTC days before
+     * the compaction's watermark from their day rows, the other hours from their rollup rows (as
+     * StatsRepository.breakdowns does for one link).
+     */
+    async setBreakdowns(ids: readonly string[], from: number, to: number): Promise<Facets> {
       const firstDay = dayOf(from + DAY_MS - 1)
       const endDay = Math.max(firstDay, Math.min(dayOf(to), await facetsCompactedBefore(db)))
       const hourParts: [number, number][] =
@@ -143,50 +228,72 @@ export function createOverviewRepository(db: Db) {
             ]
           : [[from, to]]
       const sums: Facets = {}
-      if (firstDay < endDay) {
-        const days = await db
-          .selectFrom('links as l')
-          .innerJoin('link_click_facets as f', 'f.link_id', 'l.id')
-          .select('f.counts')
-          .where(inSet(set))
-          .where('f.granularity', '=', 'day')
-          .where('f.period_start', '>=', firstDay)
-          .where('f.period_start', '<', endDay)
-          .execute()
-        for (const r of days) addFacets(sums, JSON.parse(r.counts) as Facets)
-      }
-      for (const [start, end] of hourParts) {
-        if (start >= end) continue
-        const hours = await db
-          .selectFrom('links as l')
-          .innerJoin('link_click_rollups as r', 'r.link_id', 'l.id')
-          .select('r.facets')
-          .where(inSet(set))
-          .where('r.hour', '>=', start)
-          .where('r.hour', '<', end)
-          .where('r.facets', 'is not', null)
-          .execute()
-        for (const r of hours) addFacets(sums, JSON.parse(r.facets as string) as Facets)
+      for (const part of chunks(ids, CHUNK)) {
+        if (firstDay < endDay) {
+          const days = await db
+            .selectFrom('link_click_facets')
+            .select('counts')
+            .where('link_id', 'in', part)
+            .where('granularity', '=', 'day')
+            .where('period_start', '>=', firstDay)
+            .where('period_start', '<', endDay)
+            .execute()
+          for (const r of days) addFacets(sums, JSON.parse(r.counts) as Facets)
+        }
+        for (const [start, end] of hourParts) {
+          if (start >= end) continue
+          const hours = await db
+            .selectFrom('link_click_rollups')
+            .select('facets')
+            .where('link_id', 'in', part)
+            .where('hour', '>=', start)
+            .where('hour', '<', end)
+            .where('facets', 'is not', null)
+            .execute()
+          for (const r of hours) addFacets(sums, JSON.parse(r.facets as string) as Facets)
+        }
       }
       return sums
     },
 
-    /** The set's `limit` links with the most human clicks in [from, to), most first (ties by id). */
-    async setTopLinks(set: LinkSet, from: number, to: number, limit: number): Promise<LinkClicks[]> {
-      const rows = await db
-        .selectFrom('links as l')
-        .innerJoin('link_click_rollups as r', 'r.link_id', 'l.id')
-        .select((eb) => ['l.id', 'l.domain', 'l.path', 'l.title', eb.fn.sum<number | string>('r.human_clicks').as('clicks')])
-        .where(inSet(set))
-        .where('r.hour', '>=', from)
-        .where('r.hour', '<', to)
-        .where('r.human_clicks', '>', 0)
-        .groupBy(['l.id', 'l.domain', 'l.path', 'l.title'])
-        .orderBy('clicks', 'desc')
-        .orderBy('l.id')
-        .limit(limit)
-        .execute()
-      return rows.map((r) => ({ linkId: r.id, domain: r.domain, path: r.path, title: r.title, clicks: Number(r.clicks) }))
+    /** Of these links, the `limit` with the most human clicks in [from, to), most first (ties by id). */
+    async setTopLinks(ids: readonly string[], from: number, to: number, limit: number): Promise<LinkClicks[]> {
+      const best: { linkId: string; clicks: number }[] = []
+      for (const part of chunks(ids, CHUNK)) {
+        const rows = await db
+          .selectFrom('link_click_rollups')
+          .select((eb) => ['link_id', eb.fn.sum<number | string>('human_clicks').as('clicks')])
+          .where('link_id', 'in', part)
+          .where('hour', '>=', from)
+          .where('hour', '<', to)
+          .where('human_clicks', '>', 0)
+          .groupBy('link_id')
+          .orderBy('clicks', 'desc')
+          .orderBy('link_id')
+          .limit(limit)
+          .execute()
+        // Each link is in one part: the best of all are among the best of each.
+        best.push(...rows.map((r) => ({ linkId: r.link_id, clicks: Number(r.clicks) })))
+      }
+      const chosen = best.sort(byClicks).slice(0, limit)
+      if (chosen.length === 0) return []
+      const links = new Map(
+        (
+          await db
+            .selectFrom('links')
+            .select(['id', 'domain', 'path', 'title'])
+            .where(
+              'id',
+              'in',
+              chosen.map((c) => c.linkId),
+            )
+            .execute()
+        ).map((l) => [l.id, l]),
+      )
+      return chosen.flatMap((c) => {
+        const link = links.get(c.linkId)
+        return link === undefined ? [] : [{ linkId: c.linkId, domain: link.domain, path: link.path, title: link.title, clicks: c.clicks }]
+      })
     },
   }
 }

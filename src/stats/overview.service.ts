@@ -2,7 +2,7 @@ import type { Clock } from '../shared/clock.js'
 import { defaultOf } from '../shared/schema.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import { DAY_MS, HOUR_MS } from './classify.js'
-import type { LinkClicks, LinkSet, OverviewRepository, WorkspaceHour } from './overview.repository.js'
+import type { LinkClicks, LinkSet, OverviewRepository, WorkspacePeriod } from './overview.repository.js'
 import type { OverviewObject, OverviewQuery } from './overview.schemas.js'
 import { addFacets, type Facets } from './stats.dimensions.js'
 import { resolveRange } from './stats.range.js'
@@ -26,16 +26,16 @@ export function createOverviewService(deps: { repo: OverviewRepository; clock: C
   const { repo, clock } = deps
 
   /**
-   * The workspace's busiest links in [from, to) from its hours' kept links: each kept link's count in
-   * the hours that kept it is exact, and in every other hour at most that hour's bound. Links whose
+   * The workspace's busiest links in [from, to) from its periods' kept links (days', hours'): each kept
+   * link's count in the periods that kept it is exact, and in every other period at most its bound. Links whose
    * best case cannot reach the tenth are left out; the others are counted exactly. Every link never kept
    * has at most the sum of the bounds: when that could reach the tenth, every link is counted.
    */
-  async function workspaceTopLinks(ownerId: string, hours: readonly WorkspaceHour[], from: number, to: number): Promise<LinkClicks[]> {
-    const everyLink = () => repo.setTopLinks({ ownerId, tags: [], linkIds: [] }, from, to, TOP)
+  async function workspaceTopLinks(ownerId: string, periods: readonly WorkspacePeriod[], from: number, to: number): Promise<LinkClicks[]> {
+    const everyLink = async () => repo.setTopLinks(await repo.setLinks({ ownerId, tags: [], linkIds: [] }), from, to, TOP)
     let bounds = 0
     const kept = new Map<string, { clicks: number; bounds: number }>()
-    for (const { top } of hours) {
+    for (const { top } of periods) {
       bounds += top.bound
       for (const [id, n] of top.counts) {
         const k = kept.get(id) ?? { clicks: 0, bounds: 0 }
@@ -53,7 +53,8 @@ export function createOverviewService(deps: { repo: OverviewRepository; clock: C
       if (more.length === 0) return true
       if (chosen.size + more.length > MAX_CANDIDATES) return false
       for (const id of more) chosen.add(id)
-      counted.push(...(await repo.setTopLinks({ ownerId, tags: [], linkIds: more }, from, to, more.length)))
+      // Kept links may have been deleted since: only live ones count.
+      counted.push(...(await repo.setTopLinks(await repo.setLinks({ ownerId, tags: [], linkIds: more }), from, to, more.length)))
       counted.sort((a, b) => b.clicks - a.clicks || (a.linkId < b.linkId ? -1 : 1))
       return true
     }
@@ -82,24 +83,25 @@ export function createOverviewService(deps: { repo: OverviewRepository; clock: C
       let topLinks: LinkClicks[]
       let lastClickedAt: number | null
       if (set.domain === undefined && set.tags.length === 0 && set.linkIds.length === 0) {
-        const hours = await repo.workspaceHours(set.ownerId, from, to)
-        periods = hours
-        facets = hours.reduce((sum, h) => (h.facets === null ? sum : addFacets(sum, h.facets)), {} as Facets)
-        ;[topLinks, lastClickedAt] = await Promise.all([workspaceTopLinks(set.ownerId, hours, from, to), repo.workspaceLastHumanClickAt(set.ownerId)])
+        const [counters, details] = await Promise.all([repo.workspaceCounters(set.ownerId, from, to), repo.workspacePeriods(set.ownerId, from, to)])
+        periods = counters
+        facets = details.reduce((sum, p) => (p.facets === null ? sum : addFacets(sum, p.facets)), {} as Facets)
+        ;[topLinks, lastClickedAt] = await Promise.all([workspaceTopLinks(set.ownerId, details, from, to), repo.workspaceLastHumanClickAt(set.ownerId)])
       } else {
         // UTC days are whole buckets of a UTC range: summed in SQL, 24 times fewer rows.
         const unit = range.interval === 'hour' || zone !== UTC ? HOUR_MS : DAY_MS
+        const ids = await repo.setLinks(set)
         const [sets, sums, busiest] = await Promise.all([
-          repo.setPeriods(set, from, to, unit),
-          repo.setBreakdowns(set, from, to),
-          repo.setTopLinks(set, from, to, TOP),
+          repo.setPeriods(ids, from, to, unit),
+          repo.setBreakdowns(ids, from, to),
+          repo.setTopLinks(ids, from, to, TOP),
         ])
         periods = sets
         facets = sums
         topLinks = busiest
         // The latest human click in the range is the latest of all when the range reaches now.
         const latest = Math.max(...sets.map((p) => p.lastHuman ?? -1))
-        lastClickedAt = latest >= 0 && to >= now ? latest : await repo.setLastHumanClickAt(set)
+        lastClickedAt = latest >= 0 && to >= now ? latest : await repo.setLastHumanClickAt(ids)
       }
       return {
         ...statisticsBody(range, summarize(range, periods), breakdownRows(facets), lastClickedAt),

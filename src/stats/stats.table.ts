@@ -110,3 +110,17 @@ export interface WorkspaceClickRollupsTable {
   /** No link left out of `top_links` had more human clicks in the hour than this (the overview's top links rely on it). */
   top_bound: number
 }
+
+/**
+ * A workspace's breakdowns and busiest links of a UTC day that is over (migration 0022), built from its
+ * hours when the day's compaction runs (click-rollup.ts, compactDays), as link_click_facets' day rows
+ * are: a range reads its whole days from these and the rest from the hours. The day's busiest links are
+ * counted exactly from the links' rollups.
+ */
+export interface WorkspaceClickDaysTable {
+  owner_id: string
+  day: number
+  facets: string | null
+  top_links: string | null
+  top_bound: number
+}

@@ -4,7 +4,7 @@ import { AppError } from '../shared/errors.js'
 import { resolveRange } from './stats.range.js'
 import { cutsWithinHours, portionsOf, summarize } from './stats.series.js'
 import { resolveZone, UTC } from './stats.zone.js'
-import { HourTopLinks, TOP_LINKS_KEPT } from './workspace-rollup.js'
+import { TopLinks, TOP_LINKS_KEPT } from './top-links.js'
 
 const at = (iso: string) => Date.parse(iso)
 const isos = (list: readonly number[]) => list.map((ms) => new Date(ms).toISOString())
@@ -117,7 +117,7 @@ test('hours go to the bucket holding their start, or in portions; uniques go wit
 })
 
 test("an hour's kept links: every kept count exact, every other link at most the bound", () => {
-  const top = new HourTopLinks()
+  const top = new TopLinks()
   const truth = new Map<string, number>()
   // Links offered in a scrambled order with growing counts, as roll-ups do.
   for (let round = 1; round <= 3; round++) {
@@ -133,6 +133,6 @@ test("an hour's kept links: every kept count exact, every other link at most the
   for (const [id, n] of truth) if (!top.counts.has(id)) assert.ok(n <= top.bound, `${id}: ${n} > ${top.bound}`)
   const kept = [...top.counts.values()].sort((a, b) => a - b)
   assert.ok(top.bound <= (kept[0] as number), 'the bound is no more than the least kept count')
-  const again = HourTopLinks.parse(top.toJSON(), top.bound)
+  const again = TopLinks.parse(top.toJSON(), top.bound)
   assert.deepEqual([...again.counts], [...top.counts])
 })

@@ -5,19 +5,21 @@ import { CHROME, insertLink, visit, writeAndRollUp } from '../../test/factories.
 import { openTestStorage } from '../../test/storage.js'
 import { migrateToLatest } from '../storage/migrate.js'
 import type { Db } from '../storage/database.js'
-import { HOUR_MS } from '../shared/time.js'
+import { DAY_MS, HOUR_MS } from '../shared/time.js'
 import { createRollup } from './click-rollup.js'
 import { addFacets, type Facets } from './stats.dimensions.js'
 import { createStatsRepository } from './stats.repository.js'
 import { createVisitWriter } from './visit-writer.js'
-import { HourTopLinks, rebuildWorkspaceRollups, TOP_LINKS_KEPT } from './workspace-rollup.js'
+import { TopLinks, TOP_LINKS_KEPT } from './top-links.js'
+import { rebuildWorkspaceRollups } from './workspace-rollup.js'
 
 const at = (iso: string) => Date.parse(iso)
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0'
 
 /**
- * Checks the workspace's rows against its live links' rows: each hour's counters and breakdowns are their
- * sums, each kept link's count is its own, and no other link's count is above the bound.
+ * Checks the workspace's rows against its live links' rows: each hour's (and built day's) counters and
+ * breakdowns are their sums, each kept link's count is its own, and no other link's count is above the
+ * bound. Returns 1,000 × the hours + the days.
  */
 async function assertSums(db: Db, ownerId: string): Promise<number> {
   const links = await db
@@ -47,12 +49,28 @@ async function assertSums(db: Db, ownerId: string): Promise<number> {
     const when = new Date(Number(r.hour)).toISOString()
     assert.deepEqual([r.total_clicks, r.human_clicks, r.bot_clicks, r.qr_scans, r.unique_visitors].map(Number), e.counts, when)
     assert.deepEqual(r.facets === null ? {} : JSON.parse(r.facets), e.facets, when)
-    const top = HourTopLinks.parse(r.top_links, r.top_bound)
+    const top = TopLinks.parse(r.top_links, r.top_bound)
     assert.ok(top.counts.size <= TOP_LINKS_KEPT)
     for (const [id, n] of top.counts) assert.equal(n, e.humans.get(id), `${when}: kept ${id}`)
     for (const [id, n] of e.humans) if (!top.counts.has(id)) assert.ok(n <= top.bound, `${when}: ${id} has ${n}, above the bound ${top.bound}`)
   }
-  return rows.length
+  // The day rows built so far: each the sum of its hours, its kept links' counts those of the day.
+  const days = await db.selectFrom('workspace_click_days').selectAll().where('owner_id', '=', ownerId).execute()
+  for (const d of days) {
+    const day = Number(d.day)
+    const when = new Date(day).toISOString().slice(0, 10)
+    const facets: Facets = {}
+    const humans = new Map<string, number>()
+    for (const r of links.filter((l) => Number(l.hour) >= day && Number(l.hour) < day + DAY_MS)) {
+      if (r.facets !== null) addFacets(facets, JSON.parse(r.facets) as Facets)
+      humans.set(r.link_id, (humans.get(r.link_id) ?? 0) + Number(r.human_clicks))
+    }
+    assert.deepEqual(d.facets === null ? {} : JSON.parse(d.facets), facets, when)
+    const top = TopLinks.parse(d.top_links, d.top_bound)
+    for (const [id, n] of top.counts) assert.equal(n, humans.get(id), `${when}: kept ${id}`)
+    for (const [id, n] of humans) if (!top.counts.has(id)) assert.ok(n <= top.bound, `${when}: ${id} has ${n}, above the bound ${top.bound}`)
+  }
+  return rows.length * 1000 + days.length
 }
 
 for (const backend of backends) {
@@ -62,7 +80,8 @@ for (const backend of backends) {
       try {
         const db = t.storage.db
         const repo = createStatsRepository(db, t.storage.adapter)
-        const sink = createVisitWriter(repo, createRollup(db, t.storage.adapter), {
+        const rollup = createRollup(db, t.storage.adapter)
+        const sink = createVisitWriter(repo, rollup, {
           shared: t.storage.adapter.sharedAcrossInstances,
           blockIntervalMs: 0,
           now: Date.now,
@@ -84,9 +103,31 @@ for (const backend of backends) {
           )
           await writeAndRollUp(sink, [...visits, visit(theirs.id, start + round * 1000)])
         }
-        assert.equal(await assertSums(db, 'w1'), 2)
-        assert.equal(await assertSums(db, 'w2'), 1)
-        const busiest = await db.selectFrom('workspace_click_rollups').select(['top_links', 'top_bound']).where('owner_id', '=', 'w1').execute()
+        // The day is over: its visits went into its day rows too, and its compaction builds them again from the hours.
+        assert.equal(await assertSums(db, 'w1'), 2001)
+        assert.equal(await assertSums(db, 'w2'), 1001)
+        await db.deleteFrom('workspace_click_days').execute()
+        await db
+          .updateTable('facets_compaction')
+          .set({ days_before: at('2026-05-04T00:00:00Z') })
+          .execute()
+        await createRollup(db, t.storage.adapter).compactDays(Date.now())
+        assert.equal(await assertSums(db, 'w1'), 2001)
+        assert.equal(await assertSums(db, 'w2'), 1001)
+        const first = (mine[0] as (typeof mine)[0]).id
+        await writeAndRollUp(
+          sink,
+          Array.from({ length: 50 }, (_, n) => visit(first, start + 2 * HOUR_MS + n, { ip: `203.0.113.${n}` })),
+        )
+        assert.equal(await assertSums(db, 'w1'), 3001)
+        const late = await db.selectFrom('workspace_click_days').select('top_links').where('owner_id', '=', 'w1').executeTakeFirstOrThrow()
+        assert.ok(TopLinks.parse(late.top_links, 0).counts.has(first), 'the late visits make the first link one of the busiest of the day')
+        const busiest = await db
+          .selectFrom('workspace_click_rollups')
+          .select(['top_links', 'top_bound'])
+          .where('owner_id', '=', 'w1')
+          .where('hour', '<', start + 2 * HOUR_MS)
+          .execute()
         assert.ok(
           busiest.every((r) => Number(r.top_bound) > 0),
           'more links than an hour keeps: a bound',
@@ -151,7 +192,13 @@ for (const backend of backends) {
           .insertInto('link_click_rollups')
           .values([...links.map((l, i) => row(l.id, hour, i + 1)), row(other.id, hour, 7), row(other.id, hour + HOUR_MS, 2)])
           .execute()
+        // Days before 2026-04-02 have their day rows in link_click_facets: the workspace's are built too.
+        await db
+          .updateTable('facets_compaction')
+          .set({ days_before: at('2026-04-02T00:00:00Z') })
+          .execute()
         await migrateToLatest(t.storage)
+        assert.equal(await assertSums(db, 'w2'), 2001)
         const rows = await db.selectFrom('workspace_click_rollups').selectAll().orderBy('owner_id').orderBy('hour').execute()
         assert.deepEqual(
           rows.map((r) => [
@@ -168,13 +215,14 @@ for (const backend of backends) {
             ['w2', hour + HOUR_MS, 3, 2, hour + HOUR_MS + 2, { browser: { Firefox: 2 } }],
           ],
         )
-        const top = HourTopLinks.parse((rows[0] as (typeof rows)[0]).top_links, (rows[0] as (typeof rows)[0]).top_bound)
+        const top = TopLinks.parse((rows[0] as (typeof rows)[0]).top_links, (rows[0] as (typeof rows)[0]).top_bound)
         assert.deepEqual(
           [...top.counts.values()].sort((a, b) => a - b),
           Array.from({ length: 32 }, (_, i) => i + 4),
         )
         assert.equal(top.bound, 3)
-        await assertSums(db, 'w2')
+        const day = await db.selectFrom('workspace_click_days').selectAll().where('owner_id', '=', 'w1').executeTakeFirstOrThrow()
+        assert.deepEqual([Number(day.day), JSON.parse(day.facets ?? ''), Number(day.top_bound)], [at('2026-04-01T00:00:00Z'), { browser: { Firefox: 630 } }, 3])
       } finally {
         await t.close()
       }

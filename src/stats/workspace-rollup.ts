@@ -4,6 +4,8 @@ import type { Db } from '../storage/database.js'
 import type { Transaction } from '../storage/transaction.js'
 import { addFacets, type Facets } from './stats.dimensions.js'
 import type { RollupRow, WorkspaceClickRollupsTable } from './stats.table.js'
+import { TopLinks } from './top-links.js'
+import { addToDays, compactWorkspaceDays, takeFromDays, withoutFacets } from './workspace-days.js'
 
 /*
  * The workspace rollups (migration 0022, WorkspaceClickRollupsTable): per workspace and hour, the sums
@@ -12,48 +14,8 @@ import type { RollupRow, WorkspaceClickRollupsTable } from './stats.table.js'
  * and written whole, under the roll-up lock: a workspace has one row per hour, however many links.
  */
 
-/** Links kept per workspace and hour in `top_links`: the more, the lower `top_bound` and the rarer a full count of the top links. */
-export const TOP_LINKS_KEPT = 32
 /** Rows per statement: 10 values each. */
 const CHUNK = 500
-
-/**
- * An hour's busiest links: each kept link's count of the hour (exact: it is updated whenever the link's
- * count changes) and a bound that no link left out exceeds. A link offered and not kept, or dropped for
- * a busier one, raises the bound to its count; its count only changes when it is offered again.
- */
-export class HourTopLinks {
-  constructor(
-    readonly counts: Map<string, number> = new Map(),
-    public bound = 0,
-  ) {}
-
-  static parse(json: string | null, bound: number): HourTopLinks {
-    return new HourTopLinks(new Map(json === null ? [] : (JSON.parse(json) as [string, number][])), Number(bound))
-  }
-
-  /** The link's count of the hour is now `n`. */
-  offer(linkId: string, n: number): void {
-    if (this.counts.has(linkId) || this.counts.size < TOP_LINKS_KEPT) {
-      this.counts.set(linkId, n)
-      return
-    }
-    let least: string | undefined
-    let leastCount = Infinity
-    for (const [id, count] of this.counts) {
-      if (count < leastCount || (count === leastCount && id > (least as string))) [least, leastCount] = [id, count]
-    }
-    if (n > leastCount) {
-      this.counts.delete(least as string)
-      this.counts.set(linkId, n)
-      this.bound = Math.max(this.bound, leastCount)
-    } else this.bound = Math.max(this.bound, n)
-  }
-
-  toJSON(): string | null {
-    return this.counts.size === 0 ? null : JSON.stringify([...this.counts])
-  }
-}
 
 /** A link's counts of one hour, as a roll-up adds them or a purge takes them away. */
 export interface LinkHour {
@@ -93,14 +55,14 @@ export function linkHourOf(ownerId: string, r: RollupRow): LinkHour {
 interface WorkspaceHour {
   row: Omit<WorkspaceClickRollupsTable, 'facets' | 'top_links' | 'top_bound'>
   facets: Facets | null
-  top: HourTopLinks
+  top: TopLinks
 }
 
 const key = (ownerId: string, hour: number) => `${ownerId} ${hour}`
 
 function emptyHour(ownerId: string, hour: number): WorkspaceHour {
   const row = { owner_id: ownerId, hour, total_clicks: 0, human_clicks: 0, bot_clicks: 0, qr_scans: 0, unique_visitors: 0, last_human_click_at: null }
-  return { row, facets: null, top: new HourTopLinks() }
+  return { row, facets: null, top: new TopLinks() }
 }
 
 /** The workspace rows of these (owner, hour) pairs, parsed; a pair without a row gets an empty one. */
@@ -129,7 +91,7 @@ async function readHours(trx: Transaction, pairs: readonly { ownerId: string; ho
             last_human_click_at: r.last_human_click_at === null ? null : Number(r.last_human_click_at),
           },
           facets: facets === null ? null : (JSON.parse(facets) as Facets),
-          top: HourTopLinks.parse(top_links, top_bound),
+          top: TopLinks.parse(top_links, top_bound),
         })
       }
     }
@@ -184,43 +146,33 @@ function apply(into: WorkspaceHour, change: LinkHour, sign: 1 | -1): void {
   else if (change.human > 0) into.top.offer(change.linkId, change.humanAfter)
 }
 
-/** `facets` less `less`, without the values that reach zero; null when nothing is left. */
-function withoutFacets(facets: Facets, less: Facets): Facets | null {
-  for (const [dimension, values] of Object.entries(less) as [keyof Facets, Record<string, number>][]) {
-    const counts = facets[dimension]
-    if (counts === undefined) continue
-    for (const [value, n] of Object.entries(values)) {
-      const left = (counts[value] ?? 0) - n
-      if (left > 0) counts[value] = left
-      else delete counts[value]
-    }
-    if (Object.keys(counts).length === 0) delete facets[dimension]
-  }
-  return Object.keys(facets).length === 0 ? null : facets
-}
-
-/** In the roll-up's transaction, under its lock: adds what it added to links' hours to their workspaces'. */
-export async function addToWorkspaces(trx: Transaction, changes: readonly LinkHour[]): Promise<void> {
+/** In the roll-up's transaction, under its lock: adds what it added to links' hours to their workspaces' (and days before `today` to their days'). */
+export async function addToWorkspaces(trx: Transaction, changes: readonly LinkHour[], today: number): Promise<void> {
   if (changes.length === 0) return
   const hours = await readHours(trx, changes)
   for (const c of changes) apply(hours.get(key(c.ownerId, c.hour)) as WorkspaceHour, c, 1)
   await writeHours(trx, hours.values())
+  await addToDays(trx, changes, today)
 }
 
-/** When a deleted link's hourly rollups go (its purge), under the roll-up lock: takes them out of its workspace's. */
+/** When a deleted link's hourly rollups go (its purge), under the roll-up lock: takes them out of its workspace's hours and days. */
 export async function takeFromWorkspace(trx: Transaction, changes: readonly LinkHour[]): Promise<void> {
   if (changes.length === 0) return
   const hours = await readHours(trx, changes)
   for (const c of changes) apply(hours.get(key(c.ownerId, c.hour)) as WorkspaceHour, c, -1)
   await writeHours(trx, hours.values())
+  await takeFromDays(trx, changes)
 }
 
 /**
  * Builds every workspace's rows again from its links' hourly rollups (migration 0022's backfill): a
- * workspace at a time, its links 1,000 at a time, every hour of its history in memory. Links deleted
- * and not purged yet count too: their purge takes them out (takeFromWorkspace).
+ * workspace at a time, its links 1,000 at a time, every hour of its history in memory; then its day
+ * rows of the days compacted already. Links deleted and not purged yet count too: their purge takes
+ * them out (takeFromWorkspace).
  */
 export async function rebuildWorkspaceRollups(db: Db | Transaction): Promise<void> {
+  const watermark = await db.selectFrom('facets_compaction').select('days_before').where('id', '=', 1).executeTakeFirst()
+  const compactedBefore = Number(watermark?.days_before ?? 0)
   const owners = await db.selectFrom('links').select('owner_id').distinct().execute()
   for (const { owner_id: ownerId } of owners) {
     const hours = new Map<number, WorkspaceHour>()
@@ -241,6 +193,9 @@ export async function rebuildWorkspaceRollups(db: Db | Transaction): Promise<voi
       after = { created_at: Number(last.created_at), id: last.id }
     }
     await db.deleteFrom('workspace_click_rollups').where('owner_id', '=', ownerId).execute()
+    await db.deleteFrom('workspace_click_days').where('owner_id', '=', ownerId).execute()
     await writeHours(db, hours.values())
+    // The days that link_click_facets has day rows of: the others are built by the next compaction.
+    await compactWorkspaceDays(db, ownerId, 0, compactedBefore)
   }
 }

@@ -16,6 +16,7 @@ import type {
   LinkClickFacetsTable,
   LinkClickRollupsTable,
   LinkDailyVisitorsTable,
+  WorkspaceClickDaysTable,
   WorkspaceClickRollupsTable,
 } from '../stats/stats.table.js'
 
@@ -36,6 +37,7 @@ export interface Database {
   facets_compaction: FacetsCompactionTable
   link_daily_visitors: LinkDailyVisitorsTable
   workspace_click_rollups: WorkspaceClickRollupsTable
+  workspace_click_days: WorkspaceClickDaysTable
   click_salts: ClickSaltsTable
   sessions: SessionsTable
   webhooks: WebhooksTable
