@@ -38,7 +38,9 @@ export function withQuery(path: string, query: Query = {}): string {
  * The typed client (openapi-fetch over sdk/'s types, as createLinklineClient builds it), on this
  * origin: the browser sends the session cookie with each request.
  */
-export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin' })
+// JSON answers only: the statistics may also answer CSV (format=csv), which the dashboard downloads
+// through a link, never through the client; without this their data would be typed as text or JSON.
+export const client = createClient<paths, 'application/json'>({ baseUrl: '', credentials: 'same-origin' })
 
 /** What every client call resolves to: the parsed body on success, the parsed error body otherwise. */
 interface Result<T> {
