@@ -4,6 +4,7 @@ import { ApiError, call, client, onSignedOut, type Me } from './api'
 import { navigate, replaceRoute, useRoute } from './router'
 import { ErrorBox, Loading } from './ui'
 import { InvitePage, ResetPage, SetupPage } from './pages/one-time'
+import { PublicStatsPage } from './pages/public-stats'
 import { SignInPage } from './pages/sign-in'
 import { Shell, type ShellActions } from './shell'
 import './styles.css'
@@ -65,6 +66,9 @@ function App() {
     },
   }
 
+  // A public link's statistics: for anyone, signed in or not, without waiting for the session.
+  const publicStats = /^\/public\/([^/]+)$/.exec(path)
+  if (publicStats) return <PublicStatsPage linkId={decodeURIComponent(publicStats[1]!)} />
   if (error)
     return (
       <main class="signin">

@@ -104,6 +104,79 @@ export function DomainsPage({ canWrite }: { canWrite: boolean }) {
           </tbody>
         </table>
       ) : null}
+      {domains && domains.length > 0 ? <MissingPaths domains={domains} /> : null}
     </section>
+  )
+}
+
+type MissingPath = { domain: string; path: string; clicks: number; lastAt: string }
+
+/**
+ * Paths people visit on a domain where no link answers (a typo in print, a link deleted too soon):
+ * the busiest over the last 30 days, to make the missing links.
+ */
+function MissingPaths({ domains }: { domains: Domain[] }) {
+  const [domain, setDomain] = useState('')
+  const [rows, setRows] = useState<MissingPath[] | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  useEffect(() => {
+    let live = true
+    setRows(null)
+    const from = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10)
+    call(client.GET('/v1/stats/not-found', { params: { query: { from, ...(domain ? { domain } : {}) } } })).then(
+      (r) => live && (setRows(r.data as MissingPath[]), setError(null)),
+      (e) => live && setError(e),
+    )
+    return () => {
+      live = false
+    }
+  }, [domain])
+  return (
+    <div class="card missing-paths" data-testid="missing-paths">
+      <div class="page-header">
+        <h2>Missing paths</h2>
+        <select aria-label="Missing paths on" value={domain} onChange={(e) => setDomain(e.currentTarget.value)}>
+          <option value="">All domains</option>
+          {domains.map((d) => (
+            <option key={d.name} value={d.name}>
+              {d.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p class="muted small-print">Visits in the last 30 days to paths that name no link, busiest first: candidates for a new link.</p>
+      <ErrorBox error={error} />
+      {rows === null && !error ? <Loading what="missing paths" /> : null}
+      {rows?.length === 0 ? <Empty>No visits to missing paths.</Empty> : null}
+      {rows && rows.length > 0 ? (
+        <div class="table-wrap">
+          <table class="cards">
+            <thead>
+              <tr>
+                <th>Path</th>
+                <th class="num">Visits</th>
+                <th>Last seen</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={`${r.domain}${r.path}`} data-missing={`${r.domain}${r.path}`}>
+                  <td class="destination">
+                    {r.domain}
+                    <strong>{r.path}</strong>
+                  </td>
+                  <td class="num" data-label="Visits">
+                    {r.clicks.toLocaleString()}
+                  </td>
+                  <td class="nowrap" data-label="Last seen">
+                    {formatDate(r.lastAt)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </div>
   )
 }

@@ -1,0 +1,46 @@
+// The statistics the dashboard shows, from whichever endpoint answers for the page: the overview
+// (every link, a tag, a domain), one link's, or a public link's (no sign-in). Each request carries the
+// browser's time zone (`tz`), so day buckets and dates are the person's own.
+import { call, client, withQuery, type Stats } from './api'
+
+/** What the analytics view is about: the page decides, the view only reads. */
+export type Scope =
+  { kind: 'all' } | { kind: 'tag'; tag: string } | { kind: 'domain'; domain: string } | { kind: 'link'; linkId: string } | { kind: 'public'; linkId: string }
+
+export type Interval = Stats['interval']
+export interface Range {
+  from: string
+  to?: string
+  interval: Interval
+}
+
+export type TopLink = { linkId: string; domain: string; path: string; title: string | null; clicks: number }
+/** The statistics shape of both endpoints: the overview adds `topLinks`. */
+export type AnalyticsStats = Stats & { topLinks?: TopLink[] }
+
+/** The browser's IANA zone (`Europe/Paris`); UTC when the browser does not say. */
+export const timeZone = (): string => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
+  } catch {
+    return 'UTC'
+  }
+}
+
+const scopeQuery = (scope: Scope) => (scope.kind === 'tag' ? { tag: scope.tag } : scope.kind === 'domain' ? { domain: scope.domain } : {})
+
+/** The endpoint's path and query for a scope and range (`format=csv` for the download link). */
+export function statsUrl(scope: Scope, range: Range, format?: 'csv'): string {
+  const query = { from: range.from, to: range.to, interval: range.interval, tz: timeZone(), format, ...scopeQuery(scope) }
+  if (scope.kind === 'link') return withQuery(`/v1/links/${encodeURIComponent(scope.linkId)}/stats`, query)
+  if (scope.kind === 'public') return withQuery(`/v1/public/links/${encodeURIComponent(scope.linkId)}/stats`, query)
+  return withQuery('/v1/stats', query)
+}
+
+export async function loadStats(scope: Scope, range: Range): Promise<AnalyticsStats> {
+  const query = { from: range.from, to: range.to, interval: range.interval, tz: timeZone() }
+  if (scope.kind === 'link') return (await call(client.GET('/v1/links/{id}/stats', { params: { path: { id: scope.linkId }, query } }))).data
+  if (scope.kind === 'public')
+    return (await call(client.GET('/v1/public/links/{id}/stats', { params: { path: { id: scope.linkId }, query } }), { quietUnauthorized: true })).data
+  return (await call(client.GET('/v1/stats', { params: { query: { ...query, ...scopeQuery(scope) } } }))).data
+}
