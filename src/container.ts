@@ -211,7 +211,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const sharedClickLimit =
     redis && createSharedClickLimit({ redis: redis.client, keyPrefix: redisKeys(config.redisPrefix).clickLimit, onError: () => metrics.countRedisError() })
   const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock, events })
-  const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
+  const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays, freshen: () => clicks.freshen() })
   const porting = createPortingService({ links: linksBulk, domains })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue, perOwner: config.qrPerOwner })
   const qr = createQrService({ links, renderer: qrRenderer })

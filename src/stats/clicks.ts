@@ -1,46 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Metrics } from '../ops/metrics.js'
 import { Backlog, systemBufferClock, type BufferClock } from './click-schedule.js'
+import type { ClickRecorder, ClickSink } from './click-ports.js'
 import { VisitBatchBuilder, visitCount, type EncodedVisits, type Visit } from './visit-batch.js'
 
 export type { Visit } from './visit-batch.js'
-
-/** The seam between the redirect and the statistics pipeline: `record` must never block or throw. */
-export interface ClickRecorder {
-  /**
-   * Buffers a visit; `counted`: a human visit of a link with a click limit. False when the visit was
-   * dropped instead (the buffer is full, or closed).
-   */
-  record(visit: Visit, counted?: boolean): boolean
-  /**
-   * Writes everything buffered so far and rolls it up into the statistics; rejects when a write fails
-   * (the visits stay buffered, or journaled).
-   */
-  flush(): Promise<void>
-  /**
-   * Stops background work and writes what is buffered, retrying failed writes until `deadline` (epoch
-   * ms; by default, one attempt). Resolves to the number of visits that could not be written and were dropped.
-   */
-  close(deadline?: number): Promise<number>
-  /** Visits buffered and not yet written. */
-  readonly size: number
-}
-
-/**
- * Where visits go. `write` makes one batch durable in one transaction, all of it or none (the click
- * journal); `rollUp` turns what was written before it into statistics (rollups, breakdowns, uniques),
- * which costs per distinct link, hour and value, not per visit, and, unless `blocks` is false, into the
- * export's click blocks (with what earlier roll-ups without blocks counted), which cost per link and hour.
- */
-export interface ClickSink {
-  write(batch: EncodedVisits): Promise<void>
-  rollUp(blocks?: boolean): Promise<void>
-  /**
-   * Rolls up the journal rows other writers left stale (an instance that crashed before rolling them
-   * up), if any; nothing else. Called on a timer, so that they are counted without traffic here.
-   */
-  adoptStale(): Promise<void>
-}
+export type { ClickRecorder, ClickSink } from './click-ports.js'
 
 /**
  * The in-process click buffer: the redirect appends, a background flusher writes batches through
@@ -82,6 +47,9 @@ export class ClickBuffer implements ClickRecorder {
   /** Logged on the change only, so that an outage writes two lines, not one per flush. */
   #failing = false
   #droppedAtClose = 0
+  /** When the last roll-up for a read (freshen) started. */
+  #freshenedAt = -Infinity
+  #freshening: Promise<void> | undefined
   /** When other writers' stale journal rows were last looked for (#adoptIfDue). */
   #lastAdopted = 0
   #adopting: Promise<void> | undefined
@@ -169,6 +137,26 @@ export class ClickBuffer implements ClickRecorder {
   async flush(): Promise<void> {
     await this.#writeAll()
     await this.#rollUpWritten()
+  }
+
+  freshen(): Promise<void> {
+    if (this.#closed) return Promise.resolve()
+    // Reads share the running one; a burst of reads (a dashboard's several calls) makes one roll-up.
+    if (this.#freshening !== undefined || this.#clock.now() - this.#freshenedAt < FRESH_MS) return this.#freshening ?? Promise.resolve()
+    if (this.size === 0 && this.#uncounted.waiting === 0) return Promise.resolve()
+    this.#freshenedAt = this.#clock.now()
+    this.#freshening = (async () => {
+      await this.#writeAll()
+      // Counts only: the click blocks keep their own schedule, which bounds their number. A roll-up the
+      // write started has taken what waited: it is the one to wait for.
+      if (this.#uncounted.waiting > 0) await this.#rollUp(false)
+      else await this.#rolling?.done
+    })()
+      .catch(() => {})
+      .finally(() => {
+        this.#freshening = undefined
+      })
+    return this.#freshening
   }
 
   get size(): number {
@@ -347,4 +335,6 @@ export class ClickBuffer implements ClickRecorder {
 }
 
 const CLOSE_RETRY_MS = 250
+/** A read brings the statistics up to date at most once per this (ClickRecorder.freshen), so polling reads cost at most a roll-up a second. */
+export const FRESH_MS = 1000
 const seconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e9

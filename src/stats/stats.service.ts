@@ -29,11 +29,19 @@ function top(rows: { value: string; clicks: number }[]): { value: string; clicks
   return [...sorted.slice(0, TOP), { value: 'other', clicks: other }]
 }
 
-export function createStatsService(deps: { repo: StatsRepository; links: LinksService; clock: Clock; retentionDays: number }) {
+export function createStatsService(deps: {
+  repo: StatsRepository
+  links: LinksService
+  clock: Clock
+  retentionDays: number
+  /** Counts this instance's latest visits before a read (ClickRecorder.freshen). */
+  freshen: () => Promise<void>
+}) {
   const { repo, links, clock } = deps
   return {
     async get(principal: Principal, id: string, query: StatsQuery): Promise<StatsObject> {
       const link = await links.get(principal, id)
+      await deps.freshen()
       const interval: Interval = query.interval ?? DEFAULT_INTERVAL
       const range = resolveRange({ from: query.from, to: query.to, interval }, clock.now())
       const unit = interval === 'hour' ? HOUR_MS : DAY_MS
