@@ -258,7 +258,9 @@ export function AnalyticsView(props: { scope: Scope; emptyHint?: ComponentChildr
       </div>
       {stats && stats.totalClicks > 0 ? (
         <div class="breakdowns">
-          {stats.topLinks ? <TopLinks links={stats.topLinks} /> : null}
+          {stats.topLinks && (props.scope.kind === 'all' || props.scope.kind === 'tag' || props.scope.kind === 'domain') ? (
+            <TopLinks links={stats.topLinks} />
+          ) : null}
           <Bars title="Countries" rows={stats.countries} label={countryName} highlight={highlight} onPick={setHighlight}>
             <Suspense fallback={<div class="world-map" />}>
               <WorldMap rows={stats.countries} picked={highlight?.section === 'Countries' ? highlight.value : null} />

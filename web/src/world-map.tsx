@@ -20,8 +20,26 @@ const TOP = 84
 const BOTTOM = -58
 const WIDTH = 360
 const HEIGHT = TOP - BOTTOM
-const point = ([lon, lat]: Position) => `${(lon! + 180).toFixed(1)},${(TOP - Math.max(BOTTOM - 2, lat!)).toFixed(1)}`
-const ring = (r: Position[]) => `M${r.map(point).join('L')}Z`
+const point = (lon: number, lat: number) => `${(lon + 180).toFixed(1)},${(TOP - Math.max(BOTTOM - 2, lat)).toFixed(1)}`
+/**
+ * A ring as path data. A ring that crosses the antimeridian (Russia's east, Fiji) jumps from 180° to
+ * -180°: it is unwrapped into one continuous shape, then drawn again a world to the side, so that
+ * each half shows at its edge of the map (the viewBox cuts the rest).
+ */
+function ring(r: Position[]): string {
+  const lons: number[] = []
+  for (const [lon] of r) {
+    const previous = lons.at(-1)
+    let l = lon!
+    if (previous !== undefined) while (l - previous > 180) l -= 360
+    if (previous !== undefined) while (previous - l > 180) l += 360
+    lons.push(l)
+  }
+  const draw = (shift: number) => `M${r.map(([, lat], i) => point(lons[i]! + shift, lat!)).join('L')}Z`
+  const min = Math.min(...lons)
+  const max = Math.max(...lons)
+  return draw(0) + (min < -180 ? draw(360) : '') + (max > 180 ? draw(-360) : '')
+}
 
 interface Country {
   code: string

@@ -65,44 +65,48 @@ export function DomainsPage({ canWrite }: { canWrite: boolean }) {
       {domains === null && !error ? <Loading what="domains" /> : null}
       {domains?.length === 0 ? <Empty>No domains.</Empty> : null}
       {domains && domains.length > 0 ? (
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Status</th>
-              <th>Verification</th>
-              <th>Added</th>
-              <th></th>
-            </tr>
-          </thead>
-          <tbody>
-            {domains.map((d) => (
-              <tr key={d.name} data-domain={d.name}>
-                <td>
-                  <strong>{d.name}</strong> {d.isDefault ? <span class="tag">default</span> : null}
-                </td>
-                <td>{d.status === 'verified' ? 'verified' : <span class="tag warn">pending</span>}</td>
-                <td>
-                  {d.verification && d.status === 'pending' ? (
-                    <code>
-                      {d.verification.name} TXT "{d.verification.value}"
-                    </code>
-                  ) : (
-                    <span class="muted">—</span>
-                  )}
-                </td>
-                <td class="nowrap">{d.createdAt ? formatDate(d.createdAt) : '—'}</td>
-                <td class="row-actions">
-                  {canWrite && !d.isDefault ? (
-                    <button class="small danger" onClick={asyncHandler(() => remove(d))}>
-                      Remove
-                    </button>
-                  ) : null}
-                </td>
+        <div class="table-wrap">
+          <table class="cards domains">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Status</th>
+                <th>Verification</th>
+                <th>Added</th>
+                <th></th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {domains.map((d) => (
+                <tr key={d.name} data-domain={d.name}>
+                  <td>
+                    <strong>{d.name}</strong> {d.isDefault ? <span class="tag">default</span> : null}
+                  </td>
+                  <td data-label="Status">{d.status === 'verified' ? 'verified' : <span class="tag warn">pending</span>}</td>
+                  <td data-label="Verification">
+                    {d.verification && d.status === 'pending' ? (
+                      <code>
+                        {d.verification.name} TXT "{d.verification.value}"
+                      </code>
+                    ) : (
+                      <span class="muted">—</span>
+                    )}
+                  </td>
+                  <td class="nowrap" data-label="Added">
+                    {d.createdAt ? formatDate(d.createdAt) : '—'}
+                  </td>
+                  <td class="row-actions">
+                    {canWrite && !d.isDefault ? (
+                      <button class="small danger" onClick={asyncHandler(() => remove(d))}>
+                        Remove
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
       {domains && domains.length > 0 ? <MissingPaths domains={domains} /> : null}
     </section>

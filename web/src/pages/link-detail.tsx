@@ -112,14 +112,14 @@ function PublicStats({ link, canWrite, onChange }: { link: Link; canWrite: boole
   return (
     <div class="card public-stats">
       <h2>Public statistics</h2>
-      <label class="check-line">
+      <label class="inline-check">
         <input
           type="checkbox"
           checked={link.publicStats}
           disabled={!canWrite || busy}
           onChange={asyncHandler((e: Event) => toggle((e.currentTarget as HTMLInputElement).checked))}
         />{' '}
-        Anyone with the address can see this link’s statistics (not its destination’s visitors’ addresses: none are kept)
+        Anyone with the address can see this link’s statistics, without signing in
       </label>
       {link.publicStats ? (
         <p class="public-url" data-testid="public-url">

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, client, type Domain, type Link, type operations } from '../api'
-import { navigate, useQueryState } from '../router'
+import { useQueryState } from '../router'
 import { asyncHandler, A, confirmed, CopyButton, Empty, ErrorBox, Loading, formatDate, formatDay } from '../ui'
 import { LinkForm } from './link-form'
 
@@ -256,7 +256,9 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                     </span>
                   </td>
                   <td class="num" data-label="Clicks" data-clicks={clicksOf(link).clicks}>
-                    <A to={`/links/${link.id}`}>{clicksOf(link).clicks.toLocaleString()}</A>
+                    <A to={`/links/${link.id}`} title="Statistics and QR code">
+                      {(clicksOf(link).clicks ?? 0).toLocaleString()}
+                    </A>
                   </td>
                   <td class="nowrap" data-label="Last click" title={clicksOf(link).lastClickedAt ? formatDate(clicksOf(link).lastClickedAt!) : 'Never clicked'}>
                     {clicksOf(link).lastClickedAt ? formatDay(clicksOf(link).lastClickedAt!) : <span class="muted">never</span>}
@@ -265,9 +267,6 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                     {formatDay(link.createdAt)}
                   </td>
                   <td class="row-actions">
-                    <button class="small" onClick={() => navigate(`/links/${link.id}`)}>
-                      Stats &amp; QR
-                    </button>
                     {canWrite ? (
                       <button class="small" onClick={() => setEditing(link)}>
                         Edit
