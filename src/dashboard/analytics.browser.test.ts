@@ -37,7 +37,12 @@ describe('analytics in the dashboard, in a real browser', { skip: missing }, () 
 
   before(async () => {
     s = await startTestServer({
-      env: { LINKLINE_TRUST_PROXY: 'true', LINKLINE_COUNTRY_HEADER: 'CF-IPCountry', LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50', LINKLINE_DOMAIN_VERIFICATION: 'off' },
+      env: {
+        LINKLINE_TRUST_PROXY: 'true',
+        LINKLINE_COUNTRY_HEADER: 'CF-IPCountry',
+        LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50',
+        LINKLINE_DOMAIN_VERIFICATION: 'off',
+      },
     })
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -140,9 +145,13 @@ describe('analytics in the dashboard, in a real browser', { skip: missing }, () 
       assert.match(page.url(), /range=7d/)
       // The last bucket (today) under the pointer: its clicks are read out.
       const over = page.locator('.chart .u-over')
+      await over.scrollIntoViewIfNeeded()
       const box = (await over.boundingBox())!
       await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2)
-      await page.getByTestId('chart-value').filter({ hasText: /8 clicks/ }).waitFor()
+      await page
+        .getByTestId('chart-value')
+        .filter({ hasText: /8 clicks/ })
+        .waitFor()
       await page.getByRole('button', { name: '24 h', exact: true }).click()
       await totalIs(page, 'Human clicks', '8')
       assert.ok(tzRequests.some((u) => new URL(u).searchParams.get('interval') === 'hour'))
@@ -200,6 +209,25 @@ describe('analytics in the dashboard, in a real browser', { skip: missing }, () 
       assert.deepEqual(problems, [])
     })
   }
+
+  test('domains: visits to missing paths on a custom domain, busiest first', async () => {
+    assert.equal((await s.request('POST', '/v1/domains', { json: { name: 'go.example.com' } })).status, 201)
+    for (const path of ['/summer-typo', '/summer-typo', '/summer-typo', '/old-flyer'])
+      assert.equal((await send(s.url, 'GET', path, { headers: { host: 'go.example.com', 'user-agent': CHROME } })).status, 404)
+    await s.container.clicks.flush()
+    for (const device of DEVICES) {
+      const page = await open(device.options)
+      await signIn(page)
+      await page.goto('/app/domains')
+      const rows = page.getByTestId('missing-paths').locator('tbody tr')
+      await rows.first().waitFor()
+      assert.match(await rows.first().innerText(), /go\.example\.com\/summer-typo[\s\S]*3/)
+      assert.match(await rows.nth(1).innerText(), /\/old-flyer[\s\S]*1/)
+      await fitsTheScreen(page, 'domains')
+      await screenshot(page, `domains-${device.name}`)
+    }
+    assert.deepEqual(problems, [])
+  })
 
   test('dark mode: the analytics and a public page, for the eye', async () => {
     for (const device of DEVICES) {

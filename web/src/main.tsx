@@ -19,6 +19,8 @@ const whoAmI = async (): Promise<Me | null> => {
   }
 }
 
+const isPublic = (path: string) => /^\/public\/([^/]+)$/.exec(path)
+
 function App() {
   const { path, query } = useRoute()
   const [me, setMe] = useState<Me | null | undefined>(undefined)
@@ -32,7 +34,8 @@ function App() {
     }
   }
   useEffect(() => {
-    void refresh()
+    // A public statistics page is for people without an account: it does not ask who is signed in.
+    if (!isPublic(path)) void refresh()
     return onSignedOut(() => setMe(null))
   }, [])
 
@@ -67,7 +70,7 @@ function App() {
   }
 
   // A public link's statistics: for anyone, signed in or not, without waiting for the session.
-  const publicStats = /^\/public\/([^/]+)$/.exec(path)
+  const publicStats = isPublic(path)
   if (publicStats) return <PublicStatsPage linkId={decodeURIComponent(publicStats[1]!)} />
   if (error)
     return (
