@@ -1,8 +1,7 @@
 // One analytics view for every page that shows statistics: the Analytics page (all links, a tag, a
 // domain), a link's page and a public link's page. The page gives the scope; the range lives in the
 // URL (`?range=7d`, or `?range=custom&from=…&to=…`), so a reload or Back shows the same view.
-import type { ComponentChildren } from 'preact'
-import { lazy, Suspense } from 'preact/compat'
+import type { ComponentChildren, FunctionComponent } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, type Breakdown } from './api'
 import { useQueryState, useRoute } from './router'
@@ -10,7 +9,23 @@ import { loadStats, statsUrl, type AnalyticsStats, type Interval, type Range, ty
 import { Chart } from './clicks-chart'
 import { A, Empty, ErrorBox, Field, Loading, generalError } from './ui'
 
-const WorldMap = lazy(() => import('./world-map'))
+type MapProps = { rows: Breakdown[]; picked: string | null }
+let worldMap: Promise<FunctionComponent<MapProps>> | null = null
+/** The world map, its code and data fetched the first time one is shown (a chunk of its own). */
+function WorldMap(props: MapProps) {
+  const [Map, setMap] = useState<FunctionComponent<MapProps> | null>(null)
+  useEffect(() => {
+    worldMap ??= import('./world-map').then((m) => m.default)
+    worldMap.then(
+      (component) => setMap(() => component),
+      () => {
+        // Offline after an update, say: the list below still says it all.
+        worldMap = null
+      },
+    )
+  }, [])
+  return Map ? <Map {...props} /> : <div class="world-map" />
+}
 
 export const PRESETS = [
   { id: '24h', label: '24 h' },
@@ -262,9 +277,7 @@ export function AnalyticsView(props: { scope: Scope; emptyHint?: ComponentChildr
             <TopLinks links={stats.topLinks} />
           ) : null}
           <Bars title="Countries" rows={stats.countries} label={countryName} highlight={highlight} onPick={setHighlight}>
-            <Suspense fallback={<div class="world-map" />}>
-              <WorldMap rows={stats.countries} picked={highlight?.section === 'Countries' ? highlight.value : null} />
-            </Suspense>
+            <WorldMap rows={stats.countries} picked={highlight?.section === 'Countries' ? highlight.value : null} />
           </Bars>
           {BREAKDOWNS.map(([title, field]) => {
             const rows = extra?.[field]
