@@ -204,7 +204,7 @@ describe('the dashboard in a real browser', { skip: missing }, () => {
   test("a link's page: the QR code follows its settings, and a click shows in the statistics after Refresh", async () => {
     await page
       .locator('tr', { hasText: `${s.host}/promo` })
-      .getByRole('link')
+      .getByRole('link', { name: `${s.host}/promo` })
       .click()
     await page.getByRole('heading', { name: 'Winter sale' }).waitFor()
     const qr = page.locator('.qr-preview img')
