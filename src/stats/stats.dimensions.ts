@@ -34,6 +34,8 @@ export const DIMENSIONS = {
 export type Dimension = keyof typeof DIMENSIONS
 /** The dimensions in the order of DIMENSIONS, which is their order in a stored profile: a new one goes last. */
 export const DIMENSION_NAMES = Object.keys(DIMENSIONS) as Dimension[]
+/** The dimensions of the first release of profiles and facets: data stored without a list of its dimensions has these. */
+export const FIRST_DIMENSIONS: readonly Dimension[] = ['referrer', 'browser', 'os', 'device', 'country']
 /** The statistics object's field of each dimension's top values. */
 export type BreakdownField = (typeof DIMENSIONS)[Dimension]['field']
 
@@ -74,19 +76,18 @@ export function addProfile(facets: Facets, profile: Profile, n: number): void {
 
 /**
  * A facets row's JSON (`link_click_rollups.facets`, `link_click_facets.counts`) as facets of every
- * dimension: a row written before a dimension was added counts its human visits (those of its first
- * dimension, the referrer, which every visit has) under that dimension's missing value, so that each
- * breakdown still sums to the human clicks.
+ * dimension: a row written before a dimension was added (one after FIRST_DIMENSIONS) counts its human
+ * visits (those of the referrer, which every visit has) under that dimension's missing value, so that
+ * each breakdown still sums to the human clicks.
  */
 export function readFacets(json: string): Facets {
   const facets = JSON.parse(json) as Facets
-  const [first] = DIMENSION_NAMES as [Dimension]
-  const counted = facets[first]
+  const counted = facets.referrer
   if (counted === undefined) return facets
   let visits: number | undefined
   for (const dimension of DIMENSION_NAMES) {
     const missing = DIMENSIONS[dimension].missing
-    if (facets[dimension] !== undefined || missing === null) continue
+    if (facets[dimension] !== undefined || missing === null || FIRST_DIMENSIONS.includes(dimension)) continue
     visits ??= Object.values(counted).reduce((sum, n) => sum + n, 0)
     facets[dimension] = { [missing]: visits }
   }
