@@ -86,13 +86,13 @@ export function openGeoDatabase(path: string = BUNDLED_GEOIP_DB): GeoDatabase {
   return {
     cities,
     place(address) {
-      const c = classifyAddress(address)
-      if (!c.public) return nowhere
       let record: GeoRecord | null
       try {
+        const c = classifyAddress(address)
+        if (!c.public) return nowhere
         record = reader.get(c.ipv4 ?? address) as GeoRecord | null
       } catch {
-        // A damaged part of the file: this address goes without a place, the batch goes on.
+        // An address the reader cannot take, or a damaged part of the file: no place, and the batch goes on.
         record = null
       }
       if (record === null) return nowhere
