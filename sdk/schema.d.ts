@@ -837,28 +837,53 @@ export interface components {
         start: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The Referer's host name, lower-cased; `direct` without one. Top 10 values by human clicks; an 11th row "other" sums the rest */
       referrers: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The browser named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       browsers: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The operating system named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       os: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The device type named by the User-Agent (a browser without one is a desktop). Top 10 values by human clicks; an 11th row "other" sums the rest */
       devices: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description ISO 3166-1 alpha-2 code: the trusted country header's, else the client address's in the IP database. Top 10 values by human clicks; an 11th row "other" sums the rest */
       countries: {
+        value: string
+        clicks: number
+      }[]
+      /** @description The first Accept-Language tag, lower-cased, as language or language-region (`fr-ch`; a script is left out). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      languages: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_source of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmSources: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_medium of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmMediums: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_campaign of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmCampaigns: {
+        value: string
+        clicks: number
+      }[]
+      /** @description "City, CC" from a city database (LINKLINE_GEOIP_DB); empty without one, and visits recorded without one are left out. Top 10 values by human clicks; an 11th row "other" sums the rest */
+      cities: {
         value: string
         clicks: number
       }[]

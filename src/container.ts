@@ -37,7 +37,7 @@ import { requestLogSerializer } from './http/client-address.js'
 import { createPortingService } from './porting/porting.service.js'
 import { createQrRenderer } from './qr/qr-render.pool.js'
 import { createQrService } from './qr/qr.service.js'
-import { startClickWriterThread } from './stats/click-writer.thread.js'
+import { startClickWriterThread, writerSettings } from './stats/click-writer.thread.js'
 import { ClickBuffer, type ClickSink } from './stats/clicks.js'
 import { CLICK_BATCH_SIZE, CLICK_BLOCK_VISITS, CLICK_ROLLUP_VISITS } from './stats/click-schedule.js'
 import { createStatsRepository } from './stats/stats.repository.js'
@@ -171,14 +171,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onChange: invalidateAll,
   })
   const writer = startClickWriterThread(
-    {
-      databaseUrl: config.databaseUrl,
-      databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
-      clickWriterNice: config.clickWriterNice,
-      clickBlockIntervalMs: config.clickBlockIntervalMs,
-      staleJournalMs: options.staleJournalMs,
-    },
+    writerSettings(config, options.staleJournalMs),
     (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'),
+    (error) => logger.error({ err: error }, 'the IP database (LINKLINE_GEOIP_DB) could not be opened: visits are recorded without its countries and cities'),
   )
   // Deleted links are purged in the writer thread, off the event loop (links/links.purger.ts).
   const purger = writer.purger

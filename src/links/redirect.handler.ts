@@ -53,7 +53,8 @@ export function createRedirectHandler(deps: {
   /** The redirect itself, and the visit handed to the click recorder (`counted` towards maxClicks: admit). */
   function redirect(req: IncomingMessage, res: ServerResponse, target: RedirectTarget, destination: string, status: number, query: string, counted: boolean) {
     const visitQuery = query === '' ? undefined : applyVisitQuery(destination, query)
-    sendRedirect(req, res, status, visitQuery?.location ?? destination)
+    const location = visitQuery?.location ?? destination
+    sendRedirect(req, res, status, location)
     const visit: Visit = {
       linkId: target.linkId,
       at: clock.now(),
@@ -63,6 +64,9 @@ export function createRedirectHandler(deps: {
       userAgent: req.headers['user-agent'],
       referer: req.headers.referer,
       country: config.countryHeader === undefined ? undefined : header(req, config.countryHeader),
+      acceptLanguage: req.headers['accept-language'],
+      // The UTM breakdowns read the final location in the writer thread: here only a substring search, no parsing.
+      utmLocation: location.includes('utm_') ? location : undefined,
       slot: target.clickSlot,
     }
     // A counted visit counts towards the limit once it is recorded (not dropped).
