@@ -141,6 +141,23 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/public/links/{id}/stats': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** A link's statistics when its owner made them public (publicStats): as the owner's, without referrer hosts beyond the top 10; else 404 */
+    get: operations['getPublicLinksByIdStats']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/links/export': {
     parameters: {
       query?: never
@@ -764,6 +781,7 @@ export interface components {
           }[]
         | null
       tags: string[]
+      publicStats: boolean
     }
     Domain: {
       /** @description host[:port], lower case, IDN in punycode, default ports dropped */
@@ -1213,6 +1231,8 @@ export interface operations {
             | null
           /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
           tags?: string[]
+          /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
+          publicStats?: boolean
         }
       }
     }
@@ -1315,6 +1335,8 @@ export interface operations {
               | null
             /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
             tags?: string[]
+            /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
+            publicStats?: boolean
           }[]
         }
       }
@@ -1526,6 +1548,8 @@ export interface operations {
             | null
           /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
           tags?: string[]
+          /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
+          publicStats?: boolean
         }
       }
     }
@@ -1667,6 +1691,8 @@ export interface operations {
             | null
           /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
           tags?: string[]
+          /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
+          publicStats?: boolean
         }
       }
     }
@@ -1705,6 +1731,56 @@ export interface operations {
     }
   }
   getLinksByIdStats: {
+    parameters: {
+      query?: {
+        /** @description A date (2026-11-01) or an ISO 8601 date-time; default: 30 days ago (start of day) */
+        from?: string
+        /** @description A date (its whole day is included) or an ISO 8601 date-time; default: now */
+        to?: string
+        interval?: 'hour' | 'day' | 'month'
+      }
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['LinkStats']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getPublicLinksByIdStats: {
     parameters: {
       query?: {
         /** @description A date (2026-11-01) or an ISO 8601 date-time; default: 30 days ago (start of day) */

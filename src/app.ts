@@ -39,6 +39,7 @@ import { sessionsRoutes } from './sessions/sessions.routes.js'
 import { SessionObject } from './sessions/sessions.schemas.js'
 import { ssoRoutes } from './sso/sso.routes.js'
 import { statsRoutes } from './stats/stats.routes.js'
+import { publicStatsRoutes } from './stats/public-stats.routes.js'
 import { StatsObject } from './stats/stats.schemas.js'
 import { tokensRoutes } from './tokens/tokens.routes.js'
 import { TokenObject } from './tokens/tokens.schemas.js'
@@ -198,6 +199,7 @@ export async function buildApp(c: Container): Promise<App> {
   opsRoutes(app, { storage: c.storage, health: c.databaseHealth, metrics: c.metrics })
   linksRoutes(app, { links: c.links, bulk: c.linksBulk })
   statsRoutes(app, { stats: c.stats, links: c.links })
+  publicStatsRoutes(app, { stats: c.stats, links: c.links })
   portingRoutes(app, { links: c.links, stats: c.stats })
   qrRoutes(app, { qr: c.qr, links: c.links })
   conversationsRoutes(app, { conversations: c.conversations })
