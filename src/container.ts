@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { pino } from 'pino'
 import { createAccountsRepository } from './accounts/accounts.repository.js'
 import { createAccountsService, SIGN_IN_HASH_QUEUE, SIGN_IN_HASHES_PER_SECOND } from './accounts/accounts.service.js'
 import { createMembersService } from './accounts/members.service.js'
@@ -31,9 +30,9 @@ import { createLowPriorityHashing } from './shared/scrypt-thread.js'
 import { createMailer } from './mail/mailer.js'
 import { createFaults } from './ops/faults.js'
 import { createJobs } from './ops/jobs.js'
+import { createLogger } from './ops/logger.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
-import { requestLogSerializer } from './http/client-address.js'
 import { createPortingService } from './porting/porting.service.js'
 import { createQrRenderer } from './qr/qr-render.pool.js'
 import { createQrService } from './qr/qr.service.js'
@@ -81,17 +80,7 @@ export interface ContainerOptions {
 /** The one composition root (storage, clock, caches, repositories, services) of the HTTP server and the CLI: nothing else constructs a service. */
 export function createContainer(config: Config, options: ContainerOptions = {}) {
   const clock = options.clock ?? systemClock
-  // The one logger: Fastify's requests and the container's background work (Redis, reloads) share it.
-  // Request logs carry client addresses cut to /24 or /48, in full only when debugging.
-  const fullAddresses = config.logLevel === 'debug' || config.logLevel === 'trace'
-  // On a terminal, lines for people (pino-pretty); anywhere else, JSON lines for a log pipeline.
-  const logger: FastifyBaseLogger =
-    options.logger ??
-    pino({
-      level: config.logLevel,
-      serializers: { req: requestLogSerializer(fullAddresses) },
-      ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
-    })
+  const logger = options.logger ?? createLogger(config)
   const storage = openStorage(config, { sqliteWriter: options.sqliteWriter })
   const db = storage.db
   const databaseHealth = createDatabaseHealth({ storage, logger })
