@@ -158,6 +158,23 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/stats/not-found': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The 50 most visited paths that name no link on your verified domains (the bootstrap workspace: the default domains too), human visits per path */
+    get: operations['getStatsNotFound']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/links/export': {
     parameters: {
       query?: never
@@ -880,6 +897,18 @@ export interface components {
         value: string
         clicks: number
       }[]
+    }
+    MissingPath: {
+      domain: string
+      /** @description As visited (one trailing slash dropped, at most 129 characters); "(other)" sums the paths beyond the hourly bound */
+      path: string
+      /** @description Human visits in the range */
+      clicks: number
+      /**
+       * Format: date-time
+       * @description The latest of them
+       */
+      lastAt: string
     }
     Session: {
       /** @description the workspace acted in */
@@ -1807,6 +1836,56 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: components['schemas']['LinkStats']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getStatsNotFound: {
+    parameters: {
+      query?: {
+        /** @description Only this domain (one of yours; 404 otherwise) */
+        domain?: string
+        /** @description A date (2026-11-01) or an ISO 8601 date-time; default: 30 days ago (start of day) */
+        from?: string
+        /** @description A date (its whole day is included) or an ISO 8601 date-time; default: now */
+        to?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            /** @description At most 50, the most visited first (ties by domain, then path) */
+            data: components['schemas']['MissingPath'][]
           }
         }
       }

@@ -41,6 +41,7 @@ import { ClickBuffer, type ClickSink } from './stats/clicks.js'
 import { CLICK_BATCH_SIZE, CLICK_BLOCK_VISITS, CLICK_ROLLUP_VISITS } from './stats/click-schedule.js'
 import { createStatsRepository } from './stats/stats.repository.js'
 import { createStatsService } from './stats/stats.service.js'
+import { createMissingPaths } from './stats/missing-paths.js'
 import { openStorage, type StorageOptions } from './storage/database.js'
 import { createDatabaseHealth } from './storage/health.js'
 import { migrateToLatest } from './storage/migrate.js'
@@ -201,6 +202,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     redis && createSharedClickLimit({ redis: redis.client, keyPrefix: redisKeys(config.redisPrefix).clickLimit, onError: () => metrics.countRedisError() })
   const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock, events })
   const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays })
+  const missingPaths = createMissingPaths({ db, domains, clock, config, logger, faults })
   const porting = createPortingService({ links: linksBulk, domains })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue, perOwner: config.qrPerOwner })
   const qr = createQrService({ links, renderer: qrRenderer })
@@ -230,11 +232,13 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   })
   const jobs = createJobs({
     clicks,
+    missingPaths,
     dispatcher,
     purger,
     prunes: {
       'idempotency keys': () => idempotency.prune(),
       'old clicks': () => stats.prune(),
+      'old visits to missing paths': () => missingPaths.service.prune(),
       'ended sessions': () => sessions.prune(),
       'old audit log entries': () => audit.prune(),
       'old webhook deliveries': () => webhooksRepo.prune(clock.now() - config.webhooksRetentionDays * 86_400_000),
@@ -289,6 +293,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     conversations,
     clicks,
     stats,
+    missingPaths,
     qr,
     porting,
     webhooks,

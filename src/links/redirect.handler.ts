@@ -34,6 +34,8 @@ export function createRedirectHandler(deps: {
   /** maxClicks counted across instances, with Redis (shared-click-limit.ts). */
   sharedClickLimit?: SharedClickLimit
   clicks: ClickRecorder
+  /** Counts a human visit to a path that names no link (stats/missing-paths.tally.ts). */
+  countMissingPath?: (domain: string, path: string, at: number) => void
   metrics: Metrics
   faults: Faults
   /** Stamps each visit: the container's clock, which tests move instead of sleeping. */
@@ -112,9 +114,10 @@ export function createRedirectHandler(deps: {
   /** Where the dashboard is served: the public URL, else this default domain, else the first one (custom domains serve no dashboard). */
   const dashboardRoot = (host: string) => configuredPublicUrl(config) ?? `${config.shortUrlScheme}://${domains.isDefault(host) ? host : domains.primary}`
 
-  /** No link at the path. */
-  function notFound(req: IncomingMessage, res: ServerResponse, started: number) {
+  /** No link at the path: the not-found answer, and a person's visit counted for the domain's owner (docs/api/analytics.md). */
+  function notFound(req: IncomingMessage, res: ServerResponse, host: string, path: string, started: number) {
     sendNotFound(req, res, config.notFoundUrl)
+    if (deps.countMissingPath !== undefined && isHumanVisit(req.headers['user-agent'], req.method === 'HEAD')) deps.countMissingPath(host, path, clock.now())
     metrics.observeRedirect('not_found', started)
   }
 
@@ -124,9 +127,9 @@ export function createRedirectHandler(deps: {
    * no visit of the link. Anything else, that too otherwise, is an ordinary missing path.
    */
   function missing(req: IncomingMessage, res: ServerResponse, host: string, path: string, started: number) {
-    if (path.length < 3 || !path.endsWith('+')) return notFound(req, res, started)
+    if (path.length < 3 || !path.endsWith('+')) return notFound(req, res, host, path, started)
     const toPage = (target: RedirectTarget | false) => {
-      if (!target || target.publicStats !== true) return notFound(req, res, started)
+      if (!target || target.publicStats !== true) return notFound(req, res, host, path, started)
       sendRedirect(req, res, 302, `${dashboardRoot(host)}/app/public/${encodeURIComponent(target.linkId)}`)
       metrics.observeRedirect('found', started)
     }
