@@ -176,8 +176,8 @@ export const SETTINGS = {
     min: 1,
     max: 10_000_000,
     meaning:
-      'per client address and minute: requests answered 4xx without a valid token (401, 404, 405…); 429 beyond, for the rest of the ' +
-      'minute (`/healthz` and `/readyz` are never refused)',
+      'per client address and minute: requests answered 4xx without a valid token (401, 404, 405…), and every request for public ' +
+      'statistics (`/v1/public/…`); 429 beyond, for the rest of the minute (`/healthz` and `/readyz` are never refused)',
     scaleOut: "counted per instance. Behind a proxy it needs `LINKLINE_TRUST_PROXY`, or every client shares the proxy's budget",
   }),
 
