@@ -141,6 +141,40 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/public/links/{id}/stats': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** A link's statistics when its owner made them public (publicStats): as the owner's, without referrer hosts beyond the top 10; else 404 */
+    get: operations['getPublicLinksByIdStats']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/stats/not-found': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The 50 most visited paths that name no link on your verified domains (the bootstrap workspace: the default domains too), human visits per path */
+    get: operations['getStatsNotFound']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/links/export': {
     parameters: {
       query?: never
@@ -764,6 +798,7 @@ export interface components {
           }[]
         | null
       tags: string[]
+      publicStats: boolean
     }
     Domain: {
       /** @description host[:port], lower case, IDN in punycode, default ports dropped */
@@ -837,31 +872,68 @@ export interface components {
         start: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The Referer's host name, lower-cased; `direct` without one. Top 10 values by human clicks; an 11th row "other" sums the rest */
       referrers: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The browser named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       browsers: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The operating system named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       os: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The device type named by the User-Agent (a browser without one is a desktop). Top 10 values by human clicks; an 11th row "other" sums the rest */
       devices: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description ISO 3166-1 alpha-2 code: the trusted country header's, else the client address's in the IP database. Top 10 values by human clicks; an 11th row "other" sums the rest */
       countries: {
         value: string
         clicks: number
       }[]
+      /** @description The first Accept-Language tag, lower-cased, as language or language-region (`fr-ch`; a script is left out). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      languages: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_source of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmSources: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_medium of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmMediums: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_campaign of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmCampaigns: {
+        value: string
+        clicks: number
+      }[]
+      /** @description "City, CC" from a city database (LINKLINE_GEOIP_DB); empty without one, and visits recorded without one are left out. Top 10 values by human clicks; an 11th row "other" sums the rest */
+      cities: {
+        value: string
+        clicks: number
+      }[]
+    }
+    MissingPath: {
+      domain: string
+      /** @description As visited (one trailing slash dropped, at most 129 characters); "(other)" sums the paths beyond the hourly bound */
+      path: string
+      /** @description Human visits in the range */
+      clicks: number
+      /**
+       * Format: date-time
+       * @description The latest of them
+       */
+      lastAt: string
     }
     Session: {
       /** @description the workspace acted in */
@@ -1213,6 +1285,8 @@ export interface operations {
             | null
           /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
           tags?: string[]
+          /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
+          publicStats?: boolean
         }
       }
     }
@@ -1315,6 +1389,8 @@ export interface operations {
               | null
             /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
             tags?: string[]
+            /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
+            publicStats?: boolean
           }[]
         }
       }
@@ -1526,6 +1602,8 @@ export interface operations {
             | null
           /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
           tags?: string[]
+          /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
+          publicStats?: boolean
         }
       }
     }
@@ -1667,6 +1745,8 @@ export interface operations {
             | null
           /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
           tags?: string[]
+          /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
+          publicStats?: boolean
         }
       }
     }
@@ -1731,6 +1811,106 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: components['schemas']['LinkStats']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getPublicLinksByIdStats: {
+    parameters: {
+      query?: {
+        /** @description A date (2026-11-01) or an ISO 8601 date-time; default: 30 days ago (start of day) */
+        from?: string
+        /** @description A date (its whole day is included) or an ISO 8601 date-time; default: now */
+        to?: string
+        interval?: 'hour' | 'day' | 'month'
+      }
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['LinkStats']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getStatsNotFound: {
+    parameters: {
+      query?: {
+        /** @description Only this domain (one of yours; 404 otherwise) */
+        domain?: string
+        /** @description A date (2026-11-01) or an ISO 8601 date-time; default: 30 days ago (start of day) */
+        from?: string
+        /** @description A date (its whole day is included) or an ISO 8601 date-time; default: now */
+        to?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            /** @description At most 50, the most visited first (ties by domain, then path) */
+            data: components['schemas']['MissingPath'][]
           }
         }
       }

@@ -35,6 +35,7 @@ export function linkRow(overrides: Partial<LinkRow> = {}): LinkRow {
     expired_url: null,
     password_hash: null,
     rules: null,
+    public_stats: 0,
     created_by_type: null,
     created_by_id: null,
     created_by_label: null,
@@ -42,9 +43,9 @@ export function linkRow(overrides: Partial<LinkRow> = {}): LinkRow {
   }
 }
 
-const withoutCreator = ({ created_by_type: _type, created_by_id: _id, created_by_label: _label, ...row }: LinkRow) => row
+const withoutCreator = ({ created_by_type: _type, created_by_id: _id, created_by_label: _label, public_stats: _public, ...row }: LinkRow) => row
 
-/** A link row as the releases before accounts stored it (before migration 0019): no creator columns. */
+/** A link row as the releases before accounts stored it (before migration 0019): no creator columns (nor later ones). */
 export const linkRowBefore0019 = (overrides: Partial<LinkRow> = {}) => withoutCreator(linkRow(overrides))
 
 /** Inserts a link row (no service rules: a fixture, as a migration or an import would leave it). */

@@ -13,7 +13,10 @@ export interface LinkFilters {
 }
 
 /** What the redirect reads of a link: its target and controls. */
-export type TargetRow = Pick<LinkRow, 'id' | 'destination' | 'redirect_type' | 'expires_at' | 'max_clicks' | 'expired_url' | 'password_hash' | 'rules'>
+export type TargetRow = Pick<
+  LinkRow,
+  'id' | 'destination' | 'redirect_type' | 'expires_at' | 'max_clicks' | 'expired_url' | 'password_hash' | 'rules' | 'public_stats'
+>
 
 // Rows per multi-row INSERT: 14 columns each stays below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
 const INSERT_CHUNK = 500
@@ -97,10 +100,14 @@ export function createLinksRepository(db: Db) {
     findForOwner: (ownerId: string, id: string): Promise<LinkRow | undefined> =>
       live().selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst(),
 
+    /** A live link whose statistics are public, whoever owns it. */
+    findPublic: (id: string): Promise<Pick<LinkRow, 'id'> | undefined> =>
+      live().select('id').where('id', '=', id).where('public_stats', '=', 1).executeTakeFirst(),
+
     /** The redirect's point query: served by the unique (domain, path) index. */
     findTarget: (domain: string, path: string): Promise<TargetRow | undefined> =>
       live()
-        .select(['id', 'destination', 'redirect_type', 'expires_at', 'max_clicks', 'expired_url', 'password_hash', 'rules'])
+        .select(['id', 'destination', 'redirect_type', 'expires_at', 'max_clicks', 'expired_url', 'password_hash', 'rules', 'public_stats'])
         .where('domain', '=', domain)
         .where('path', '=', path)
         .executeTakeFirst(),

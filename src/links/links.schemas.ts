@@ -90,6 +90,11 @@ const Rules = Nullable(
 const Tag = Type.String({ minLength: 1, maxLength: LIMITS.tagLength })
 const Tags = Type.Array(Tag, { maxItems: LIMITS.tags, description: 'Duplicates are dropped; returned sorted. On update, the list replaces the old one' })
 
+const PublicStats = Type.Boolean({
+  description:
+    'Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false',
+})
+
 /** The controls, accepted alike by create, update and bulk create. */
 const controls = {
   redirectType: Type.Optional(RedirectType),
@@ -99,6 +104,7 @@ const controls = {
   password: Type.Optional(Password),
   rules: Type.Optional(Rules),
   tags: Type.Optional(Tags),
+  publicStats: Type.Optional(PublicStats),
 }
 
 export const LinkObject = Type.Object(
@@ -121,6 +127,7 @@ export const LinkObject = Type.Object(
     hasPassword: Type.Boolean(),
     rules: Nullable(Type.Array(Rule)),
     tags: Type.Array(Type.String()),
+    publicStats: Type.Boolean(),
   },
   { $id: 'Link' },
 )

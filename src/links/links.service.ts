@@ -81,6 +81,16 @@ export function createLinksService(deps: LinkWritesDeps) {
 
     get: async (principal: Principal, id: string) => withTags(await findOwned(principal, id)),
 
+    /**
+     * The id of a link whose owner made its statistics public, for anyone (stats' getPublic): nothing
+     * else of it is disclosed. A private, deleted or unknown link is the very 404 of an unknown link.
+     */
+    async getPublic(id: string): Promise<{ id: string }> {
+      const row = await repo.findPublic(id)
+      if (!row) throw linkNotFound()
+      return { id: row.id }
+    },
+
     /** Used by other features (conversations) to check that a link is the caller's. */
     assertOwned: async (principal: Principal, id: string, param: string) => {
       await findOwned(principal, id, param)

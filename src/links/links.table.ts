@@ -19,6 +19,8 @@ export interface LinksTable extends CreatedByColumns {
   password_hash: string | null
   /** The rules as JSON text, destinations already normalized. */
   rules: string | null
+  /** 1 when anyone may read the link's statistics (migration 0021; docs/api/analytics.md#public-statistics), else 0. */
+  public_stats: Generated<number>
   /** Set when the link was deleted: a tombstone until the background purge removes it (links.purger.ts). */
   deleted_at: number | null
 }

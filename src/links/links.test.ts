@@ -40,6 +40,7 @@ for (const backend of backends) {
           hasPassword: false,
           rules: null,
           tags: [],
+          publicStats: false,
         },
       )
       assert.match(link.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)

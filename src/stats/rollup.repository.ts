@@ -6,7 +6,7 @@ import type { Transaction } from '../storage/transaction.js'
 import { dayOf, hourOf } from './classify.js'
 import type { DailyVisitor, KnownVisitors, WrittenFacets, WrittenHourFacets } from './rollup.caches.js'
 import { addProfiles, blockOf, facetsOf, type HourTally, type LinkTally, type VisitList } from './rollup.tally.js'
-import { addFacets, type Facets, type Profile } from './stats.dimensions.js'
+import { addFacets, readFacets, type Facets, type Profile } from './stats.dimensions.js'
 import type { ClickBlocksTable, LinkClickFacetsTable, LinkClickRollupsTable, LinkDailyVisitorsTable } from './stats.table.js'
 
 /** The roll-up's SQL (click-rollup.ts runs it in order, in one transaction, under the roll-up lock). */
@@ -154,7 +154,7 @@ export async function hourFacets(trx: Transaction, links: Map<string, LinkTally>
     for (const r of rows) {
       const t = links.get(r.link_id)?.hours.get(Number(r.hour))
       // Only hours asked for: the query's lists also match remembered hours of the same links.
-      if (t !== undefined && unknown.has(t)) t.facets = JSON.parse(r.facets as string) as Facets
+      if (t !== undefined && unknown.has(t)) t.facets = readFacets(r.facets as string)
     }
   }
   for (const link of links.values()) for (const t of link.hours.values()) if (t.facets !== undefined) addProfiles(t.facets, t, profiles)
@@ -213,7 +213,7 @@ export async function writeDayFacets(
       .execute()
     for (const r of existing) {
       const add = adds.get(`${r.link_id} ${Number(r.period_start)}`)
-      if (add !== undefined) add.facets = addFacets(JSON.parse(r.counts) as Facets, add.facets)
+      if (add !== undefined) add.facets = addFacets(readFacets(r.counts), add.facets)
     }
   }
   await putDayFacets(trx, statements, [...adds.values()])
@@ -276,7 +276,7 @@ export async function hourBreakdowns(
 /** Builds again the day rows of `linkIds` for the days in [from, to): each the sum of its hours' breakdowns. */
 export async function compactLinks(trx: Transaction, statements: Statements, linkIds: readonly string[], from: number, to: number): Promise<void> {
   const days: PeriodSums = new Map()
-  for (const r of await hourBreakdowns(trx, linkIds, from, to)) addToPeriod(days, r.link_id, dayOf(r.period_start), JSON.parse(r.counts) as Facets)
+  for (const r of await hourBreakdowns(trx, linkIds, from, to)) addToPeriod(days, r.link_id, dayOf(r.period_start), readFacets(r.counts))
   await putDayFacets(trx, statements, [...days.values()])
 }
 

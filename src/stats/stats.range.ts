@@ -29,11 +29,7 @@ export interface Range {
  * without an offset is UTC. Default: the last 30 days, today included, and never before 1970.
  */
 export function resolveRange(input: { from?: string; to?: string; interval: Interval }, now: number): Range {
-  const to = input.to === undefined ? now : parseInstant(input.to, 'to')
-  // The default span never reaches before the epoch: `to=1970-01-01` alone starts at `to`'s day.
-  const from = input.from === undefined ? Math.max(EARLIEST, startOf('day', to - 1) - (DEFAULT_DAYS - 1) * DAY_MS) : parseInstant(input.from, 'from')
-  if (from > to) throw rangeReversed()
-  const range = { from: hourOf(from), to: hourOf(to + HOUR_MS - 1), interval: input.interval }
+  const range = { ...resolveSpan(input, now), interval: input.interval }
   const starts: number[] = []
   for (let start = startOf(range.interval, range.from); start < range.to; start = next(range.interval, start)) {
     // A month is the coarsest interval: past the bound there, only a shorter range helps.
@@ -41,6 +37,15 @@ export function resolveRange(input: { from?: string; to?: string; interval: Inte
     starts.push(start)
   }
   return { ...range, starts }
+}
+
+/** The hours a request's `from` and `to` span, as resolveRange reads them, without buckets (the visits to missing paths). */
+export function resolveSpan(input: { from?: string; to?: string }, now: number): { from: number; to: number } {
+  const to = input.to === undefined ? now : parseInstant(input.to, 'to')
+  // The default span never reaches before the epoch: `to=1970-01-01` alone starts at `to`'s day.
+  const from = input.from === undefined ? Math.max(EARLIEST, startOf('day', to - 1) - (DEFAULT_DAYS - 1) * DAY_MS) : parseInstant(input.from, 'from')
+  if (from > to) throw rangeReversed()
+  return { from: hourOf(from), to: hourOf(to + HOUR_MS - 1) }
 }
 
 export function startOf(interval: Interval, ms: number): number {

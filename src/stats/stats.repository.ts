@@ -4,7 +4,7 @@ import type { Db } from '../storage/database.js'
 import { bucketStart, isOneOf, type DialectAdapter } from '../storage/dialect.js'
 import { DAY_MS, dayOf } from './classify.js'
 import { facetsCompactedBefore, hourBreakdowns } from './rollup.repository.js'
-import { addFacets, DIMENSION_NAMES, type Dimension, type Facets } from './stats.dimensions.js'
+import { addFacets, DIMENSION_NAMES, readFacets, type Dimension, type Facets } from './stats.dimensions.js'
 import { blockVisits, type BlockColumns } from './visit-columns.js'
 
 /** Rows per retention delete: a few milliseconds each. */
@@ -29,6 +29,11 @@ export interface ExportedClick {
   country: string | null
   isQr: boolean
   isBot: boolean
+  language: string | null
+  utmSource: string | null
+  utmMedium: string | null
+  utmCampaign: string | null
+  city: string | null
 }
 /** The visits of one click block, oldest first, as exported. */
 export function blockClicks(data: string): ExportedClick[] {
@@ -41,6 +46,11 @@ export function blockClicks(data: string): ExportedClick[] {
     country: v.country,
     isQr: v.qr,
     isBot: v.bot,
+    language: v.language,
+    utmSource: v.utmSource,
+    utmMedium: v.utmMedium,
+    utmCampaign: v.utmCampaign,
+    city: v.city,
   }))
 }
 
@@ -138,7 +148,7 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
                 .where('period_start', '>=', start)
                 .where('period_start', '<', end)
                 .execute()
-        for (const r of rows) addFacets(sums, JSON.parse(r.counts) as Facets)
+        for (const r of rows) addFacets(sums, readFacets(r.counts))
       }
       return DIMENSION_NAMES.flatMap((dimension) => Object.entries(sums[dimension] ?? {}).map(([value, clicks]) => ({ dimension, value, clicks })))
     },

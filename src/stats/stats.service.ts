@@ -18,16 +18,23 @@ const TOP = 10
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/** Top values by clicks (ties by value, so that the order is stable), then one "other" row for the rest. */
-function top(rows: { value: string; clicks: number }[]): { value: string; clicks: number }[] {
+/**
+ * Top values by clicks (ties by value, so that the order is stable), then one "other" row for the rest,
+ * unless `other` is false (the public statistics name no referrer host beyond the top).
+ */
+function top(rows: { value: string; clicks: number }[], other = true): { value: string; clicks: number }[] {
   const sorted = rows
     .filter((r) => r.clicks > 0)
     .map(({ value, clicks }) => ({ value, clicks }))
     .sort((a, b) => b.clicks - a.clicks || (a.value < b.value ? -1 : 1))
   if (sorted.length <= TOP) return sorted
-  const other = sorted.slice(TOP).reduce((sum, r) => sum + r.clicks, 0)
-  return [...sorted.slice(0, TOP), { value: 'other', clicks: other }]
+  if (!other) return sorted.slice(0, TOP)
+  const rest = sorted.slice(TOP).reduce((sum, r) => sum + r.clicks, 0)
+  return [...sorted.slice(0, TOP), { value: 'other', clicks: rest }]
 }
+
+/** Who reads the statistics: the link's owner, or anyone (public statistics: no referrer hosts beyond the top 10, not even summed). */
+export type Audience = 'owner' | 'public'
 
 export function createStatsService(deps: {
   repo: StatsRepository
@@ -38,9 +45,14 @@ export function createStatsService(deps: {
   freshen: () => Promise<void>
 }) {
   const { repo, links, clock } = deps
-  return {
-    async get(principal: Principal, id: string, query: StatsQuery): Promise<StatsObject> {
-      const link = await links.get(principal, id)
+  const service = {
+    get: async (principal: Principal, id: string, query: StatsQuery): Promise<StatsObject> => service.ofLink(await links.get(principal, id), query, 'owner'),
+
+    /** A link's statistics for anyone, when its owner made them public (docs/api/analytics.md#public-statistics); else 404 as an unknown link. */
+    getPublic: async (id: string, query: StatsQuery): Promise<StatsObject> => service.ofLink(await links.getPublic(id), query, 'public'),
+
+    /** The statistics of a link already found (the caller's, or a public one), as its `audience` may see them. */
+    async ofLink(link: { id: string }, query: StatsQuery, audience: Audience): Promise<StatsObject> {
       await deps.freshen()
       const interval: Interval = query.interval ?? DEFAULT_INTERVAL
       const range = resolveRange({ from: query.from, to: query.to, interval }, clock.now())
@@ -72,7 +84,12 @@ export function createStatsService(deps: {
         uniqueVisitors: totals.uniques,
         lastClickedAt: lastClickedAt === null ? null : iso(lastClickedAt),
         timeseries: [...series].map(([start, clicks]) => ({ start: iso(start), clicks })),
-        ...byField((dimension) => top(breakdowns.filter((r) => r.dimension === dimension))),
+        ...byField((dimension) =>
+          top(
+            breakdowns.filter((r) => r.dimension === dimension),
+            dimension !== 'referrer' || audience === 'owner',
+          ),
+        ),
       }
     },
 
@@ -120,5 +137,6 @@ export function createStatsService(deps: {
       await repo.prune(now - deps.retentionDays * DAY_MS, dayOf(now) - DAY_MS)
     },
   }
+  return service
 }
 export type StatsService = ReturnType<typeof createStatsService>
