@@ -236,7 +236,6 @@ export function AnalyticsView(props: { scope: Scope; emptyHint?: ComponentChildr
       ] as const)
     : []
   if (props.notFound && error instanceof ApiError && error.status === 404) return <>{props.notFound}</>
-  const extra = stats as (AnalyticsStats & Partial<Record<(typeof BREAKDOWNS)[number][1], Breakdown[]>>) | null
   return (
     <div class="analytics">
       <div class="card">
@@ -280,9 +279,9 @@ export function AnalyticsView(props: { scope: Scope; emptyHint?: ComponentChildr
             <WorldMap rows={stats.countries} picked={highlight?.section === 'Countries' ? highlight.value : null} />
           </Bars>
           {BREAKDOWNS.map(([title, field]) => {
-            const rows = extra?.[field]
-            // Cities only with a city database; the rest always, once the server reports them.
-            if (!rows || (field === 'cities' && rows.length === 0)) return null
+            const rows = stats[field]
+            // Cities only with a city database (the server reports none without one).
+            if (field === 'cities' && rows.length === 0) return null
             return <Bars key={field} title={title} rows={rows} highlight={highlight} onPick={setHighlight} />
           })}
         </div>

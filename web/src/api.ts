@@ -112,6 +112,7 @@ export type Invitation = Schema<'Invitation'>
 export type OneTimeLink = operations['postMembersByUserIdPasswordReset']['responses'][201]['content']['application/json']['data']
 export type Stats = Schema<'LinkStats'>
 export type Breakdown = Stats['referrers'][number]
+export type MissingPath = Schema<'MissingPath'>
 export type Token = Schema<'Token'>
 export type Conversation = Schema<'Conversation'>
 export type Message = Schema<'Message'>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
-import { ApiError, call, client, type Domain } from '../api'
+import { ApiError, call, client, type Domain, type MissingPath } from '../api'
 import { asyncHandler, confirmed, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
 
 export function DomainsPage({ canWrite }: { canWrite: boolean }) {
@@ -113,8 +113,6 @@ export function DomainsPage({ canWrite }: { canWrite: boolean }) {
   )
 }
 
-type MissingPath = { domain: string; path: string; clicks: number; lastAt: string }
-
 /**
  * Paths people visit on a domain where no link answers (a typo in print, a link deleted too soon):
  * the busiest over the last 30 days, to make the missing links.
@@ -128,7 +126,7 @@ function MissingPaths({ domains }: { domains: Domain[] }) {
     setRows(null)
     const from = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10)
     call(client.GET('/v1/stats/not-found', { params: { query: { from, ...(domain ? { domain } : {}) } } })).then(
-      (r) => live && (setRows(r.data as MissingPath[]), setError(null)),
+      (r) => live && (setRows(r.data), setError(null)),
       (e) => live && setError(e),
     )
     return () => {
