@@ -214,7 +214,14 @@ describe('analytics in the dashboard, in a real browser', { skip: missing }, () 
     assert.equal((await s.request('POST', '/v1/domains', { json: { name: 'go.example.com' } })).status, 201)
     for (const path of ['/summer-typo', '/summer-typo', '/summer-typo', '/old-flyer'])
       assert.equal((await send(s.url, 'GET', path, { headers: { host: 'go.example.com', 'user-agent': CHROME } })).status, 404)
-    await s.container.clicks.flush()
+    // Missing paths are written with the roll-up (every LINKLINE_CLICK_ROLLUP_INTERVAL_MS): wait for them.
+    let listed: { path: string }[] = []
+    for (let i = 0; i < 100 && listed.length < 2; i++) {
+      await s.container.clicks.flush()
+      listed = (await s.request('GET', '/v1/stats/not-found')).body.data ?? []
+      if (listed.length < 2) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    assert.equal(listed.length, 2, JSON.stringify(listed))
     for (const device of DEVICES) {
       const page = await open(device.options)
       await signIn(page)
