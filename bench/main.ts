@@ -7,6 +7,7 @@ import { benchApi, type ApiReport } from './api.bench.js'
 import { benchControls, renderControls, type ControlsReport } from './controls.bench.js'
 import { detectWrk, type LoadGenerator } from './load.js'
 import { benchRedirect, type RedirectReport } from './redirect.bench.js'
+import { benchOverview, renderOverview, type OverviewReport } from './overview.bench.js'
 import { benchRollup, renderRollup } from './rollup.bench.js'
 import { benchSlices, renderSlices } from './slices.bench.js'
 import { benchSignIn, renderSignIn } from './sign-in.bench.js'
@@ -14,13 +15,15 @@ import { benchVisitFields, renderVisitFields } from './visit-fields.bench.js'
 import { benchClickedWebhook } from './webhooks.bench.js'
 import { commitOf, describeMachine, readIfExists, renderReport, spliceReport, type RedirectScenario } from './report.js'
 
-const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|webhooks|rollup|slices|sign-in|visit-fields] [--baseline <file of another build>] [--cpu-prof]
+const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|webhooks|rollup|slices|sign-in|visit-fields|overview] [--baseline <file of another build>] [--cpu-prof]
   --quick      short runs; 50,000 links, 10,000 conversations, 50,000 clicks instead of 1M, 100k, 1M (under a minute)
   --only       run one part (webhooks: the redirect with and without a link.clicked subscriber; rollup: the click
                writer alone, without HTTP, over 100,000 links; slices: the redirect, both servers running all along
                and loaded in turn for 1 s each, 30 times each; sign-in: the redirect's p99 alone and under 50 wrong
                sign-ins a second from as many addresses; visit-fields: in process, what a visit's Accept-Language and UTM
-               location cost the serving thread, and the IP database the writer thread; these five printed, not written to docs)
+               location cost the serving thread, and the IP database the writer thread; overview: GET /v1/stats over 1,000,000 links and 10,000,000
+               clicks written as rollups (100,000 and 1,000,000 with --quick), on SQLite and on PostgreSQL when
+               TEST_DATABASE_URL and TEST_REDIS_URL are set; these seven printed, not written to docs)
   --baseline   the controls part also measures this build (its dist/src/main.js) with plain links; the rollup part,
                its dist/bench/rollup-runner.js
   --cpu-prof   run both redirect servers with node --cpu-prof; profiles (one per thread) go to ./bench-profiles/{bare,linkline}`
@@ -74,6 +77,20 @@ if (values.only === 'sign-in') {
 if (values.only === 'visit-fields') {
   const settings = { visits: values.quick ? 200_000 : 1_000_000, rounds: values.quick ? 3 : 7 }
   console.log(renderVisitFields(benchVisitFields(settings, (line) => console.error(`[bench] ${line}`))))
+  process.exit(0)
+}
+if (values.only === 'overview') {
+  const dir = mkdtempSync(join(tmpdir(), 'linkline-bench-'))
+  try {
+    const settings = { links: values.quick ? 100_000 : 1_000_000, clicks: values.quick ? 1_000_000 : 10_000_000, requests: values.quick ? 10 : 30 }
+    const log = (line: string) => console.error(`[bench] ${line}`)
+    const reports: OverviewReport[] = [await benchOverview({ ...settings, backend: 'sqlite' }, dir, log)]
+    if (process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL) reports.push(await benchOverview({ ...settings, backend: 'postgres' }, dir, log))
+    else log('overview on PostgreSQL: skipped (set TEST_DATABASE_URL and TEST_REDIS_URL to local services)')
+    console.log(renderOverview(reports))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
   process.exit(0)
 }
 if (values.only === 'rollup') {

@@ -131,8 +131,31 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** A link's click statistics: totals, time series and top-10 breakdowns, from hourly rollups */
+    /**
+     * A link's click statistics: totals, time series and top-10 breakdowns, from hourly rollups
+     * @description Day and month buckets, and from/to given as dates, are in the time zone `tz`. With `format=csv`, the same as a CSV download: `section,value,clicks` rows (totals, then each breakdown), then `timeseries,<start>,<clicks>` rows.
+     */
     get: operations['getLinksByIdStats']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/stats': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Statistics of your links together (all, or those of a domain, tags or ids), with the 10 most clicked
+     * @description The link statistics' shape for every matching live link of yours together, plus `topLinks`. Filters combine: `domain`, `tag` (may repeat: links carrying every tag), `linkId` (may repeat, up to 100). An id or domain that is not yours matches nothing. uniqueVisitors is the sum over the links (a visitor of two links counts twice). Hours are not split: in a zone whose midnights fall within an hour (Asia/Kolkata), each hour counts in the bucket holding its start. `format=csv` as for one link, with `topLinks` rows.
+     */
+    get: operations['getStats']
     put?: never
     post?: never
     delete?: never
@@ -858,6 +881,8 @@ export interface components {
       to: string
       /** @enum {string} */
       interval: 'hour' | 'day' | 'month'
+      /** @description The time zone of the day and month buckets, as canonically named */
+      tz: string
       /** @description humanClicks + botClicks */
       totalClicks: number
       humanClicks: number
@@ -934,6 +959,100 @@ export interface components {
        * @description The latest of them
        */
       lastAt: string
+    }
+    StatsOverview: {
+      /** Format: date-time */
+      from: string
+      /**
+       * Format: date-time
+       * @description Exclusive
+       */
+      to: string
+      /** @enum {string} */
+      interval: 'hour' | 'day' | 'month'
+      /** @description The time zone of the day and month buckets, as canonically named */
+      tz: string
+      /** @description humanClicks + botClicks */
+      totalClicks: number
+      humanClicks: number
+      botClicks: number
+      /** @description Human visits through the QR code */
+      qrScans: number
+      /** @description Sum over UTC days of the distinct human visitors of each day */
+      uniqueVisitors: number
+      lastClickedAt: string | null
+      timeseries: {
+        /** Format: date-time */
+        start: string
+        clicks: number
+      }[]
+      /** @description The Referer's host name, lower-cased; `direct` without one. Top 10 values by human clicks; an 11th row "other" sums the rest */
+      referrers: {
+        value: string
+        clicks: number
+      }[]
+      /** @description The browser named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
+      browsers: {
+        value: string
+        clicks: number
+      }[]
+      /** @description The operating system named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
+      os: {
+        value: string
+        clicks: number
+      }[]
+      /** @description The device type named by the User-Agent (a browser without one is a desktop). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      devices: {
+        value: string
+        clicks: number
+      }[]
+      /** @description ISO 3166-1 alpha-2 code: the trusted country header's, else the client address's in the IP database. Top 10 values by human clicks; an 11th row "other" sums the rest */
+      countries: {
+        value: string
+        clicks: number
+      }[]
+      /** @description The first Accept-Language tag, lower-cased, as language or language-region (`fr-ch`; a script is left out). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      languages: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_source of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmSources: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_medium of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmMediums: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_campaign of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmCampaigns: {
+        value: string
+        clicks: number
+      }[]
+      /** @description "City, CC" from a city database (LINKLINE_GEOIP_DB); empty without one, and visits recorded without one are left out. Top 10 values by human clicks; an 11th row "other" sums the rest */
+      cities: {
+        value: string
+        clicks: number
+      }[]
+      /** @description The filters as applied (duplicates dropped) */
+      filters: {
+        domain: string | null
+        /** @description Links carrying all of these; empty: any */
+        tag: string[]
+        /** @description Links among these; empty: every link */
+        linkId: string[]
+      }
+      /** @description The 10 matching links with the most human clicks in the range, most first (ties by id) */
+      topLinks: {
+        linkId: string
+        domain: string
+        path: string
+        title: string | null
+        /** @description Human clicks in the range */
+        clicks: number
+      }[]
     }
     Session: {
       /** @description the workspace acted in */
@@ -1792,6 +1911,10 @@ export interface operations {
         /** @description A date (its whole day is included) or an ISO 8601 date-time; default: now */
         to?: string
         interval?: 'hour' | 'day' | 'month'
+        /** @description An IANA time zone (Europe/Paris): day and month buckets, and from/to given as dates, are in it */
+        tz?: string
+        /** @description csv: the same statistics as section,value,clicks rows, then the time series */
+        format?: 'json' | 'csv'
       }
       header?: never
       path: {
@@ -1801,7 +1924,7 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description The link's statistics */
       200: {
         headers: {
           [name: string]: unknown
@@ -1812,6 +1935,66 @@ export interface operations {
             success: true
             data: components['schemas']['LinkStats']
           }
+          'text/csv': string
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getStats: {
+    parameters: {
+      query?: {
+        /** @description A date (2026-11-01) or an ISO 8601 date-time; default: 30 days ago (start of day) */
+        from?: string
+        /** @description A date (its whole day is included) or an ISO 8601 date-time; default: now */
+        to?: string
+        interval?: 'hour' | 'day' | 'month'
+        /** @description An IANA time zone (Europe/Paris): day and month buckets, and from/to given as dates, are in it */
+        tz?: string
+        /** @description csv: the same statistics as section,value,clicks rows, then the time series */
+        format?: 'json' | 'csv'
+        /** @description Links on this domain; a domain with none of yours matches nothing */
+        domain?: string
+        /** @description May repeat: links carrying every tag given */
+        tag?: string[]
+        /** @description May repeat (up to 100): links among these; an id that is not one of your links matches nothing */
+        linkId?: string[]
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The statistics of the matching links together */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['StatsOverview']
+          }
+          'text/csv': string
         }
       }
       /** @description The one error shape of every endpoint */
@@ -1842,6 +2025,10 @@ export interface operations {
         /** @description A date (its whole day is included) or an ISO 8601 date-time; default: now */
         to?: string
         interval?: 'hour' | 'day' | 'month'
+        /** @description An IANA time zone (Europe/Paris): day and month buckets, and from/to given as dates, are in it */
+        tz?: string
+        /** @description csv: the same statistics as section,value,clicks rows, then the time series */
+        format?: 'json' | 'csv'
       }
       header?: never
       path: {
@@ -1851,7 +2038,7 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description The link's public statistics */
       200: {
         headers: {
           [name: string]: unknown
@@ -1862,6 +2049,7 @@ export interface operations {
             success: true
             data: components['schemas']['LinkStats']
           }
+          'text/csv': string
         }
       }
       /** @description The one error shape of every endpoint */

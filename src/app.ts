@@ -43,6 +43,7 @@ import { publicStatsRoutes } from './stats/public-stats.routes.js'
 import { missingPathsRoutes } from './stats/missing-paths.routes.js'
 import { MissingPathObject } from './stats/missing-paths.schemas.js'
 import { StatsObject } from './stats/stats.schemas.js'
+import { OverviewObject } from './stats/overview.schemas.js'
 import { tokensRoutes } from './tokens/tokens.routes.js'
 import { TokenObject } from './tokens/tokens.schemas.js'
 import { dashboardRoutes } from './dashboard/dashboard.routes.js'
@@ -189,6 +190,7 @@ export async function buildApp(c: Container): Promise<App> {
     MessageObject,
     StatsObject,
     MissingPathObject,
+    OverviewObject,
     SessionObject,
     UserObject,
     MeObject,

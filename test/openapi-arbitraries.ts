@@ -37,7 +37,12 @@ interface Parameter {
   name: string
   required?: boolean
   schema: JsonSchema
+  /** The document moves a parameter schema's `examples` here (@fastify/swagger), by name. */
+  examples?: Record<string, { value: unknown }>
 }
+
+/** A parameter's schema with its examples back in it, for the generators to draw from. */
+const withExamples = (p: Parameter): JsonSchema => (p.examples ? { ...p.schema, examples: Object.values(p.examples).map((e) => e.value) } : p.schema)
 
 interface ResponseObject {
   content?: Record<string, { schema?: JsonSchema }>
@@ -175,7 +180,7 @@ function validRequestFor(operation: Operation): Arbitrary<GeneratedRequest> {
       }),
     ),
   )
-  const query = fc.record(Object.fromEntries(operation.queryParams.map((p) => [p.name, validValue(p.schema, p.name)])), { requiredKeys: [] })
+  const query = fc.record(Object.fromEntries(operation.queryParams.map((p) => [p.name, validValue(withExamples(p), p.name)])), { requiredKeys: [] })
   const body: Arbitrary<Body | undefined> = operation.body
     ? fc.record({ kind: fc.constant('value' as const), encoding: fc.constantFrom<Encoding>('json', 'form'), value: objectFor(operation.body, 'valid') })
     : fc.constant(undefined)
@@ -193,7 +198,7 @@ function validRequestFor(operation: Operation): Arbitrary<GeneratedRequest> {
 
 function hostileRequestFor(operation: Operation): Arbitrary<GeneratedRequest> {
   const path = fc.record(Object.fromEntries(operation.pathParams.map((p) => [p.name, pathSlot(resourceOfPathParam(operation.template, p.name))])))
-  const query = fc.record(Object.fromEntries(operation.queryParams.map((p) => [p.name, fieldValue(p.schema, p.name)])), { requiredKeys: [] })
+  const query = fc.record(Object.fromEntries(operation.queryParams.map((p) => [p.name, fieldValue(withExamples(p), p.name)])), { requiredKeys: [] })
   const body: Arbitrary<Body | undefined> = operation.body
     ? fc.oneof(
         {

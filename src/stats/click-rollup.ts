@@ -12,7 +12,9 @@ import {
   dropDeletedLinks,
   facetsCompactedBefore,
   hourFacets,
+  linkHoursAdded,
   linkIdsAfter,
+  ROLLUP_LOCK,
   rollupStatements,
   writeBlocks,
   writeDayFacets,
@@ -20,10 +22,9 @@ import {
   writeVisitors,
 } from './rollup.repository.js'
 import { tally } from './rollup.tally.js'
+import { compactWorkspaceDays, ownersAfter } from './workspace-days.js'
+import { addToWorkspaces } from './workspace-rollup.js'
 import { VISIT_FIELDS, type VisitColumns } from './visit-columns.js'
-
-/** The advisory lock key that serialises roll-ups across instances (PostgreSQL). */
-const ROLLUP_LOCK = 0x6c6e6b636c6b /* "lnkclk" */
 
 /**
  * The click writer's side of the journal: appends batches, and rolls the journal up into the
@@ -93,13 +94,15 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
           taken.map((t) => t.row),
         )
         const { links, profiles, visits: list } = tally(taken.map((t) => ({ batch: batches.get(t.row.id) as VisitColumns, count: t.count, block: t.block })))
-        await dropDeletedLinks(trx, links)
+        const owners = await dropDeletedLinks(trx, links)
         const uncounted = taken.filter((t) => t.count)
         if (uncounted.length > 0) {
           generation = await written.begin(trx)
           await writeVisitors(trx, statements, links, known, remembered)
           await hourFacets(trx, links, profiles.list, written)
-          hourRows = await writeRollups(trx, statements, links)
+          const { written: rows, humanAfter } = await writeRollups(trx, statements, links)
+          hourRows = rows
+          await addToWorkspaces(trx, linkHoursAdded(links, owners, profiles.list, humanAfter), dayOf(now))
           await writeDayFacets(trx, statements, links, profiles.list, dayOf(now))
         }
         const finished = taken.filter((t) => t.block).map((t) => t.row.id)
@@ -149,6 +152,18 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
             await compactLinks(trx, statements, ids, from, today)
           })
           after = ids.at(-1) as string
+        }
+        // Then each workspace's days, from its hour rows: one short transaction per workspace.
+        for (let after = ''; ;) {
+          const owners = await ownersAfter(db, after)
+          if (owners.length === 0) break
+          for (const owner of owners) {
+            await inTransaction(db, async (trx) => {
+              await dialect.lockForTransaction(trx, ROLLUP_LOCK)
+              await compactWorkspaceDays(trx, owner, from, today)
+            })
+          }
+          after = owners.at(-1) as string
         }
         await compactedThrough(db, today)
       }

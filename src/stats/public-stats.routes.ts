@@ -2,7 +2,7 @@ import { resourceFirst } from '../http/resource-first.js'
 import type { App } from '../http/types.js'
 import { LinkIdParams } from '../links/links.schemas.js'
 import type { LinksService } from '../links/links.service.js'
-import { errorResponses } from '../shared/schema.js'
+import { replyStatistics, statisticsResponses } from './stats.csv.js'
 import { StatsEnvelope, StatsQuery } from './stats.schemas.js'
 import type { StatsService } from './stats.service.js'
 
@@ -27,14 +27,14 @@ export function publicStatsRoutes(app: App, { stats, links }: { stats: StatsServ
         summary: "A link's statistics when its owner made them public (publicStats): as the owner's, without referrer hosts beyond the top 10; else 404",
         params: LinkIdParams,
         querystring: StatsQuery,
-        response: { 200: StatsEnvelope, ...errorResponses },
+        response: statisticsResponses(StatsEnvelope, "The link's public statistics"),
       },
       preValidation: resourceFirst((_req, id) => links.getPublic(id)),
     },
     async (req, reply) => {
       const data = await stats.getPublic(req.params.id, req.query)
       reply.header('Cache-Control', `public, max-age=${PUBLIC_STATS_MAX_AGE_S}`)
-      return { success: true as const, data }
+      return replyStatistics(reply, req.query.format, data, `stats-${data.linkId}-${data.from.slice(0, 10)}`)
     },
   )
 }

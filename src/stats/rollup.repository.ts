@@ -8,8 +8,12 @@ import type { DailyVisitor, KnownVisitors, WrittenFacets, WrittenHourFacets } fr
 import { addProfiles, blockOf, facetsOf, type HourTally, type LinkTally, type VisitList } from './rollup.tally.js'
 import { addFacets, readFacets, type Facets, type Profile } from './stats.dimensions.js'
 import type { ClickBlocksTable, LinkClickFacetsTable, LinkClickRollupsTable, LinkDailyVisitorsTable } from './stats.table.js'
+import type { LinkHour } from './workspace-rollup.js'
 
 /** The roll-up's SQL (click-rollup.ts runs it in order, in one transaction, under the roll-up lock). */
+
+/** The advisory lock key that serialises roll-ups across instances (PostgreSQL), and whatever else read-modify-writes their rows. */
+export const ROLLUP_LOCK = 0x6c6e6b636c6b /* "lnkclk" */
 
 /** Rows per INSERT statement (at most 9 values each): far below both databases' bound-parameter limits. */
 export const CHUNK = 1000
@@ -42,7 +46,7 @@ export function rollupStatements() {
         .onConflict((oc) => oc.columns(['link_id', 'day', 'visitor_key']).doNothing())
         .returning(['link_id', 'day', 'visitor_key']),
     ),
-    rollups: repeatedStatement<LinkClickRollupsTable>(
+    rollups: repeatedStatement<LinkClickRollupsTable, Pick<LinkClickRollupsTable, 'link_id' | 'hour' | 'human_clicks'>>(
       ['link_id', 'hour', 'total_clicks', 'human_clicks', 'bot_clicks', 'qr_scans', 'unique_visitors', 'last_human_click_at', 'facets'],
       CHUNK,
       (trx, rows) =>
@@ -66,7 +70,9 @@ export function rollupStatements() {
               // The whole hour's breakdowns (hourFacets), or none when the roll-up brought no human visit.
               facets: eb.fn.coalesce('excluded.facets', 'link_click_rollups.facets'),
             })),
-          ),
+          )
+          // The hour's human clicks after the increment: its workspace's busiest links (workspace-rollup.ts).
+          .returning(['link_id', 'hour', 'human_clicks']),
     ),
     facets: repeatedStatement<LinkClickFacetsTable>(['link_id', 'granularity', 'period_start', 'counts'], CHUNK, (trx, rows) =>
       trx
@@ -81,13 +87,15 @@ export function rollupStatements() {
 }
 export type Statements = ReturnType<typeof rollupStatements>
 
-/** A link deleted since its visits: they are dropped, not a reason to fail the roll-up. */
-export async function dropDeletedLinks(trx: Transaction, links: Map<string, LinkTally>): Promise<void> {
-  const live = new Set<string>()
+/** A link deleted since its visits: they are dropped, not a reason to fail the roll-up. Returns the workspace of each link kept. */
+export async function dropDeletedLinks(trx: Transaction, links: Map<string, LinkTally>): Promise<Map<string, string>> {
+  const live = new Map<string, string>()
   for (const ids of chunks([...links.keys()], CHUNK)) {
-    for (const r of await trx.selectFrom('links').select('id').where('id', 'in', ids).where('deleted_at', 'is', null).execute()) live.add(r.id)
+    const rows = await trx.selectFrom('links').select(['id', 'owner_id']).where('id', 'in', ids).where('deleted_at', 'is', null).execute()
+    for (const r of rows) live.set(r.id, r.owner_id)
   }
   for (const id of links.keys()) if (!live.has(id)) links.delete(id)
+  return live
 }
 
 /**
@@ -160,9 +168,17 @@ export async function hourFacets(trx: Transaction, links: Map<string, LinkTally>
   for (const link of links.values()) for (const t of link.hours.values()) if (t.facets !== undefined) addProfiles(t.facets, t, profiles)
 }
 
-/** Adds the counters and the breakdowns (hourFacets) to the hourly rollups, creating the rows that are missing. Returns the breakdowns written. */
-export async function writeRollups(trx: Transaction, statements: Statements, links: Map<string, LinkTally>): Promise<WrittenHourFacets> {
+/**
+ * Adds the counters and the breakdowns (hourFacets) to the hourly rollups, creating the rows that are
+ * missing. Returns the breakdowns written, and each hour's human clicks after the roll-up (by `${link_id} ${hour}`).
+ */
+export async function writeRollups(
+  trx: Transaction,
+  statements: Statements,
+  links: Map<string, LinkTally>,
+): Promise<{ written: WrittenHourFacets; humanAfter: Map<string, number> }> {
   const written: WrittenHourFacets = []
+  const humanAfter = new Map<string, number>()
   const rows = [...links].flatMap(([linkId, link]) =>
     [...link.hours].flatMap(([hour, t]) => {
       // An hour of visits counted before, only put in blocks by this roll-up.
@@ -182,8 +198,36 @@ export async function writeRollups(trx: Transaction, statements: Statements, lin
       }
     }),
   )
-  for (const chunk of chunks(rows, CHUNK)) await statements.rollups(trx, chunk)
-  return written
+  for (const chunk of chunks(rows, CHUNK)) {
+    for (const r of await statements.rollups(trx, chunk)) humanAfter.set(`${r.link_id} ${Number(r.hour)}`, Number(r.human_clicks))
+  }
+  return { written, humanAfter }
+}
+
+/** What the roll-up added to each link's hours, for their workspaces' rows (workspace-rollup.ts). */
+export function linkHoursAdded(
+  links: Map<string, LinkTally>,
+  owners: ReadonlyMap<string, string>,
+  profiles: readonly Profile[],
+  humanAfter: ReadonlyMap<string, number>,
+): LinkHour[] {
+  return [...links].flatMap(([linkId, link]) =>
+    [...link.hours]
+      .filter(([, t]) => t.total > 0)
+      .map(([hour, t]) => ({
+        ownerId: owners.get(linkId) as string,
+        linkId,
+        hour,
+        total: t.total,
+        human: t.human,
+        bot: t.bot,
+        qr: t.qr,
+        uniques: t.uniques,
+        lastHuman: t.lastHuman,
+        facets: t.profiles.size === 0 ? undefined : facetsOf(t, profiles),
+        humanAfter: humanAfter.get(`${linkId} ${hour}`) ?? 0,
+      })),
+  )
 }
 
 /**

@@ -1,5 +1,6 @@
-import { DAY_MS, HOUR_MS, hourOf } from './classify.js'
+import { HOUR_MS, hourOf } from './classify.js'
 import { invalidDate, outOfRange, rangeReversed, tooManyBuckets } from './stats.errors.js'
+import { nextDayStart, UTC, type Zone } from './stats.zone.js'
 
 export type Interval = 'hour' | 'day' | 'month'
 
@@ -14,24 +15,28 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/
 
 export interface Range {
-  /** Inclusive, on an hour boundary. */
+  /** Inclusive: an hour, or a midnight of the zone (which may fall within an hour: Asia/Kolkata's do). */
   readonly from: number
-  /** Exclusive, on an hour boundary. */
+  /** Exclusive: the same. */
   readonly to: number
   readonly interval: Interval
-  /** Start of every bucket, oldest first. */
+  /** Where day and month buckets, and dates, begin. */
+  readonly zone: Zone
+  /** Start of every bucket, oldest first: UTC hours, or the zone's midnights. */
   readonly starts: readonly number[]
 }
 
 /**
- * The range of a statistics request. Rollups are hourly, so `from` is rounded down and `to` up to
- * the hour. A date alone means its whole UTC day (as `to`: up to the end of that day); a date-time
- * without an offset is UTC. Default: the last 30 days, today included, and never before 1970.
+ * The range of a statistics request. Rollups are hourly, so `from` is rounded down and `to` up to the
+ * hour, except an instant that begins a day of the zone (a date given as a date), which is kept as it
+ * is. A date alone means its whole day in the zone (as `to`: up to the end of that day); a date-time
+ * without an offset is UTC. Default: the last 30 days of the zone, today included, never before 1970.
  */
-export function resolveRange(input: { from?: string; to?: string; interval: Interval }, now: number): Range {
-  const range = { ...resolveSpan(input, now), interval: input.interval }
+export function resolveRange(input: { from?: string; to?: string; interval: Interval; zone?: Zone }, now: number): Range {
+  const zone = input.zone ?? UTC
+  const range = { ...resolveSpan({ ...input, zone }, now), interval: input.interval, zone }
   const starts: number[] = []
-  for (let start = startOf(range.interval, range.from); start < range.to; start = next(range.interval, start)) {
+  for (let start = bucketStart(range, range.from); start < range.to; start = nextBucket(range, start)) {
     // A month is the coarsest interval: past the bound there, only a shorter range helps.
     if (starts.length === MAX_BUCKETS) throw tooManyBuckets(range.interval === 'month' ? 'from' : 'interval', MAX_BUCKETS)
     starts.push(start)
@@ -39,40 +44,68 @@ export function resolveRange(input: { from?: string; to?: string; interval: Inte
   return { ...range, starts }
 }
 
-/** The hours a request's `from` and `to` span, as resolveRange reads them, without buckets (the visits to missing paths). */
-export function resolveSpan(input: { from?: string; to?: string }, now: number): { from: number; to: number } {
-  const to = input.to === undefined ? now : parseInstant(input.to, 'to')
+/**
+ * The instants a request's `from` and `to` span, as resolveRange reads them, without buckets (the
+ * visits to missing paths use it alone).
+ */
+export function resolveSpan(input: { from?: string; to?: string; zone?: Zone }, now: number): { from: number; to: number } {
+  const zone = input.zone ?? UTC
+  const to = input.to === undefined ? now : parseInstant(input.to, 'to', zone)
   // The default span never reaches before the epoch: `to=1970-01-01` alone starts at `to`'s day.
-  const from = input.from === undefined ? Math.max(EARLIEST, startOf('day', to - 1) - (DEFAULT_DAYS - 1) * DAY_MS) : parseInstant(input.from, 'from')
+  const from = input.from === undefined ? Math.max(EARLIEST, defaultFrom(zone, to)) : parseInstant(input.from, 'from', zone)
   if (from > to) throw rangeReversed()
-  return { from: hourOf(from), to: hourOf(to + HOUR_MS - 1) }
+  return { from: dayStartOr(zone, from, hourOf(from)), to: dayStartOr(zone, to, hourOf(to + HOUR_MS - 1)) }
 }
 
-export function startOf(interval: Interval, ms: number): number {
-  if (interval === 'hour') return hourOf(ms)
-  const d = new Date(ms)
-  return interval === 'day' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) : Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
+const defaultFrom = (zone: Zone, to: number): number => {
+  const last = zone.dateOf(Math.max(EARLIEST, to - 1))
+  return zone.startOfDate({ ...last, day: last.day - (DEFAULT_DAYS - 1) })
 }
 
-function next(interval: Interval, start: number): number {
-  if (interval === 'hour') return start + HOUR_MS
-  if (interval === 'day') return start + DAY_MS
-  const d = new Date(start)
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
+/** `ms` when it begins a day of the zone, `otherwise` when not. */
+const dayStartOr = (zone: Zone, ms: number, otherwise: number): number => (zone.startOfDate(zone.dateOf(ms)) === ms ? ms : otherwise)
+
+/** The start of the bucket holding `ms`. */
+export function bucketStart(range: Pick<Range, 'interval' | 'zone'>, ms: number): number {
+  if (range.interval === 'hour') return hourOf(ms)
+  const date = range.zone.dateOf(ms)
+  return range.zone.startOfDate(range.interval === 'day' ? date : { ...date, day: 1 })
 }
 
-/** A date (its whole day when it is `to`) or a date-time from 1970 on; calendar fields are checked, not normalised. */
-export function parseInstant(text: string, param: 'from' | 'to'): number {
+function nextBucket(range: Pick<Range, 'interval' | 'zone'>, start: number): number {
+  if (range.interval === 'hour') return start + HOUR_MS
+  if (range.interval === 'day') return nextDayStart(range.zone, start)
+  const date = range.zone.dateOf(start)
+  return range.zone.startOfDate({ year: date.year, month: date.month + 1, day: 1 })
+}
+
+/** The index in `range.starts` of the bucket holding `ms` (from range.from on). */
+export function bucketIndex(range: Range, ms: number): number {
+  let low = 0
+  let high = range.starts.length - 1
+  while (low < high) {
+    const middle = (low + high + 1) >> 1
+    if ((range.starts[middle] as number) <= ms) low = middle
+    else high = middle - 1
+  }
+  return low
+}
+
+/**
+ * A date (its whole day in `zone`: from its first instant, or as `to` up to the next day's) or a
+ * date-time from 1970 on; calendar fields are checked, not normalised.
+ */
+export function parseInstant(text: string, param: 'from' | 'to', zone: Zone = UTC): number {
   const date = DATE.exec(text)
   const parts = date ?? DATE_TIME.exec(text)
   if (!parts) throw invalidDate(param)
-  const [, y, mo, d, h = '0', mi = '0', s = '0', zone] = parts
+  const [, y, mo, d, h = '0', mi = '0', s = '0', offset] = parts
   const year = Number(y)
   const month = Number(mo)
   const day = Number(d)
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate()
   if (year < 1970 || month < 1 || month > 12 || day < 1 || day > daysInMonth || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) throw invalidDate(param)
-  const ms = date ? Date.UTC(year, month - 1, day) + (param === 'to' ? DAY_MS : 0) : Date.parse(zone ? text : `${text}Z`)
+  const ms = date ? zone.startOfDate({ year, month: month - 1, day: day + (param === 'to' ? 1 : 0) }) : Date.parse(offset ? text : `${text}Z`)
   if (Number.isNaN(ms)) throw invalidDate(param)
   if (ms < EARLIEST || ms > LATEST) throw outOfRange(param)
   return ms

@@ -2,10 +2,13 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import { sql } from 'kysely'
 import type { Db } from '../storage/database.js'
 import { bucketStart, isOneOf, type DialectAdapter } from '../storage/dialect.js'
-import { DAY_MS, dayOf } from './classify.js'
-import { facetsCompactedBefore, hourBreakdowns } from './rollup.repository.js'
+import { DAY_MS, dayOf, HOUR_MS } from './classify.js'
+import { facetsCompactedBefore, hourBreakdowns, ROLLUP_LOCK } from './rollup.repository.js'
 import { addFacets, DIMENSION_NAMES, readFacets, type Dimension, type Facets } from './stats.dimensions.js'
+import { inTransaction } from '../storage/transaction.js'
+import { createOverviewRepository } from './overview.repository.js'
 import { blockVisits, type BlockColumns } from './visit-columns.js'
+import { linkHourOf, takeFromWorkspace } from './workspace-rollup.js'
 
 /** Rows per retention delete: a few milliseconds each. */
 const PRUNE_BATCH = 2000
@@ -62,6 +65,9 @@ export interface BlockCursor {
 
 export function createStatsRepository(db: Db, dialect: DialectAdapter) {
   return {
+    // The overview's reads (GET /v1/stats), in a file of their own.
+    ...createOverviewRepository(db),
+
     /** The salt of a UTC day: the first instance to ask creates it, every other one reads the same. */
     async daySalt(day: number, candidate: string): Promise<string> {
       await db
@@ -188,6 +194,18 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
       return rows.map((r) => ({ id: Number(r.id), startAt: Number(r.start_at), data: r.data }))
     },
 
+    /** The data of the link's click blocks of one hour (a block holds one hour of one link): a range of the (link_id, start_at) index. */
+    async hourBlocks(linkId: string, hour: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('click_blocks')
+        .select('data')
+        .where('link_id', '=', linkId)
+        .where('start_at', '>=', hour)
+        .where('start_at', '<', hour + HOUR_MS)
+        .execute()
+      return rows.map((r) => r.data)
+    },
+
     /**
      * Retention: click blocks whose newest visit is before `clicksBefore`; visitor sets and salts of
      * days before `daysBefore`. Rollups and breakdowns stay. In batches, as the purge.
@@ -208,13 +226,30 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
       await db.deleteFrom('click_salts').where('day', '<', daysBefore).execute()
     },
 
-    /** One batch of a deleted link's statistics (links.purger.ts): its raw clicks first, its counters last. */
+    /**
+     * One batch of a deleted link's statistics (links.purger.ts): its raw clicks first, its counters
+     * last, each batch of hourly counters taken out of its workspace's in the same transaction, under
+     * the roll-up lock (workspace-rollup.ts).
+     */
     async purgeLink(linkId: string, limit: number): Promise<number> {
-      for (const table of ['click_blocks', 'link_daily_visitors', 'link_click_facets', 'link_click_rollups'] as const) {
+      for (const table of ['click_blocks', 'link_daily_visitors', 'link_click_facets'] as const) {
         const deleted = await dialect.deleteBatch(db, table, isOneOf('link_id', [linkId]), limit)
         if (deleted > 0) return deleted
       }
-      return 0
+      return inTransaction(db, async (trx) => {
+        await dialect.lockForTransaction(trx, ROLLUP_LOCK)
+        const rows = await trx.selectFrom('link_click_rollups').selectAll().where('link_id', '=', linkId).orderBy('hour').limit(limit).execute()
+        const last = rows.at(-1)
+        if (last === undefined) return 0
+        const link = await trx.selectFrom('links').select('owner_id').where('id', '=', linkId).executeTakeFirst()
+        if (link !== undefined)
+          await takeFromWorkspace(
+            trx,
+            rows.map((r) => linkHourOf(link.owner_id, r)),
+          )
+        await trx.deleteFrom('link_click_rollups').where('link_id', '=', linkId).where('hour', '<=', Number(last.hour)).execute()
+        return rows.length
+      })
     },
   }
 }

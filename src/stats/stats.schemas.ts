@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { Envelope, Nullable, StringEnum } from '../shared/schema.js'
 import { DIMENSION_NAMES, DIMENSIONS, type BreakdownField } from './stats.dimensions.js'
+import { zoneAndFormat } from './stats.params.js'
 
 const INTERVALS = ['hour', 'day', 'month'] as const
 
@@ -9,6 +10,7 @@ export const StatsQuery = Type.Object(
     from: Type.Optional(Type.String({ maxLength: 64, description: 'A date (2026-11-01) or an ISO 8601 date-time; default: 30 days ago (start of day)' })),
     to: Type.Optional(Type.String({ maxLength: 64, description: 'A date (its whole day is included) or an ISO 8601 date-time; default: now' })),
     interval: Type.Optional(StringEnum(INTERVALS, { default: 'day' })),
+    ...zoneAndFormat,
   },
   { additionalProperties: false },
 )
@@ -31,6 +33,7 @@ export const StatsObject = Type.Object(
     from: Type.String({ format: 'date-time' }),
     to: Type.String({ format: 'date-time', description: 'Exclusive' }),
     interval: StringEnum(INTERVALS),
+    tz: Type.String({ description: 'The time zone of the day and month buckets, as canonically named' }),
     totalClicks: Type.Integer({ description: 'humanClicks + botClicks' }),
     humanClicks: Type.Integer(),
     botClicks: Type.Integer(),

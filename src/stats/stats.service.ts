@@ -2,36 +2,20 @@ import type { LinksService } from '../links/links.service.js'
 import type { Clock } from '../shared/clock.js'
 import { defaultOf } from '../shared/schema.js'
 import type { Principal } from '../tokens/tokens.service.js'
-import { DAY_MS, dayOf, HOUR_MS } from './classify.js'
+import { DAY_MS, dayOf, HOUR_MS, hourOf } from './classify.js'
 import { rangeReversed } from './stats.errors.js'
-import { parseInstant, resolveRange, startOf, type Interval } from './stats.range.js'
-import { byField } from './stats.dimensions.js'
+import { parseInstant, resolveRange } from './stats.range.js'
 import { blockClicks, type BlockCursor, type ExportedClick, type StatsRepository } from './stats.repository.js'
 import { StatsQuery, type StatsObject } from './stats.schemas.js'
+import { ceilHour, cutsWithinHours, portionsOf, statisticsBody, summarize, type Portion } from './stats.series.js'
+import { resolveZone, UTC } from './stats.zone.js'
+import { createOverviewService } from './overview.service.js'
 
 /** What exportClicks yields, for the export's formats (porting/). */
 export type { ExportedClick }
 
 const DEFAULT_INTERVAL = defaultOf(StatsQuery, 'interval')
-
-const TOP = 10
-
-const iso = (ms: number) => new Date(ms).toISOString()
-
-/**
- * Top values by clicks (ties by value, so that the order is stable), then one "other" row for the rest,
- * unless `other` is false (the public statistics name no referrer host beyond the top).
- */
-function top(rows: { value: string; clicks: number }[], other = true): { value: string; clicks: number }[] {
-  const sorted = rows
-    .filter((r) => r.clicks > 0)
-    .map(({ value, clicks }) => ({ value, clicks }))
-    .sort((a, b) => b.clicks - a.clicks || (a.value < b.value ? -1 : 1))
-  if (sorted.length <= TOP) return sorted
-  if (!other) return sorted.slice(0, TOP)
-  const rest = sorted.slice(TOP).reduce((sum, r) => sum + r.clicks, 0)
-  return [...sorted.slice(0, TOP), { value: 'other', clicks: rest }]
-}
+const DEFAULT_ZONE = defaultOf(StatsQuery, 'tz')
 
 /** Who reads the statistics: the link's owner, or anyone (public statistics: no referrer hosts beyond the top 10, not even summed). */
 export type Audience = 'owner' | 'public'
@@ -45,52 +29,47 @@ export function createStatsService(deps: {
   freshen: () => Promise<void>
 }) {
   const { repo, links, clock } = deps
+  const overview = createOverviewService(deps)
   const service = {
+    /** The statistics of a workspace's matching links together (GET /v1/stats: overview.service.ts). */
+    overview: overview.get,
+
     get: async (principal: Principal, id: string, query: StatsQuery): Promise<StatsObject> => service.ofLink(await links.get(principal, id), query, 'owner'),
 
     /** A link's statistics for anyone, when its owner made them public (docs/api/analytics.md#public-statistics); else 404 as an unknown link. */
     getPublic: async (id: string, query: StatsQuery): Promise<StatsObject> => service.ofLink(await links.getPublic(id), query, 'public'),
 
-    /** The statistics of a link already found (the caller's, or a public one), as its `audience` may see them. */
+    /**
+     * The statistics of a link already found (the caller's, or a public one), as its `audience` may see
+     * them. Hours that a bucket or the range begins within (midnights of a zone such as Asia/Kolkata)
+     * are split at that instant by the link's raw visits, while they are kept (portionsOf); breakdowns
+     * and uniqueVisitors take the hours that begin in the range.
+     */
     async ofLink(link: { id: string }, query: StatsQuery, audience: Audience): Promise<StatsObject> {
       await deps.freshen()
-      const interval: Interval = query.interval ?? DEFAULT_INTERVAL
-      const range = resolveRange({ from: query.from, to: query.to, interval }, clock.now())
-      const unit = interval === 'hour' ? HOUR_MS : DAY_MS
-      const [buckets, breakdowns, lastClickedAt] = await Promise.all([
-        repo.buckets(link.id, range.from, range.to, unit),
-        repo.breakdowns(link.id, range.from, range.to),
+      const zone = resolveZone(query.tz ?? DEFAULT_ZONE)
+      const now = clock.now()
+      const range = resolveRange({ from: query.from, to: query.to, interval: query.interval ?? DEFAULT_INTERVAL, zone }, now)
+      const end = ceilHour(range.to)
+      // UTC days are whole buckets of a UTC range: summed in SQL, 24 times fewer rows.
+      const unit = range.interval === 'hour' || zone !== UTC ? HOUR_MS : DAY_MS
+      const [periods, breakdowns, lastClickedAt] = await Promise.all([
+        repo.buckets(link.id, hourOf(range.from), end, unit),
+        repo.breakdowns(link.id, ceilHour(range.from), end),
         repo.lastHumanClickAt(link.id),
       ])
-      const series = new Map(range.starts.map((start) => [start, 0]))
-      const totals = { human: 0, bot: 0, qr: 0, uniques: 0 }
-      for (const b of buckets) {
-        const start = startOf(interval, b.bucket)
-        series.set(start, (series.get(start) ?? 0) + b.human)
-        totals.human += b.human
-        totals.bot += b.bot
-        totals.qr += b.qr
-        totals.uniques += b.uniques
-      }
-      return {
-        linkId: link.id,
-        from: iso(range.from),
-        to: iso(range.to),
-        interval,
-        totalClicks: totals.human + totals.bot,
-        humanClicks: totals.human,
-        botClicks: totals.bot,
-        qrScans: totals.qr,
-        uniqueVisitors: totals.uniques,
-        lastClickedAt: lastClickedAt === null ? null : iso(lastClickedAt),
-        timeseries: [...series].map(([start, clicks]) => ({ start: iso(start), clicks })),
-        ...byField((dimension) =>
-          top(
-            breakdowns.filter((r) => r.dimension === dimension),
-            dimension !== 'referrer' || audience === 'owner',
-          ),
-        ),
-      }
+      const counts = periods.map((p) => ({ ...p, hour: p.bucket }))
+      const retainedFrom = now - deps.retentionDays * DAY_MS
+      const portions = new Map<number, Portion[]>()
+      await Promise.all(
+        [...cutsWithinHours(range)].map(async ([hour, cuts]) => {
+          const whole = counts.find((p) => p.hour === hour)
+          if (whole === undefined || whole.total === 0) return
+          const visits = hour >= retainedFrom ? (await repo.hourBlocks(link.id, hour)).flatMap((b) => blockClicks(b)) : undefined
+          portions.set(hour, portionsOf(hour, cuts, whole, visits))
+        }),
+      )
+      return { linkId: link.id, ...statisticsBody(range, summarize(range, counts, portions), breakdowns, lastClickedAt, audience) }
     },
 
     /**

@@ -84,3 +84,43 @@ export interface ClickSaltsTable {
   day: number
   salt: string
 }
+
+/**
+ * The links of a workspace together, per hour (migration 0022): the sums of their `link_click_rollups`
+ * rows, kept by the same roll-up, so that the overview of every link reads one row per hour instead of
+ * every link's. A deleted link's hours are taken out when it is purged (links.purger.ts).
+ */
+export interface WorkspaceClickRollupsTable {
+  owner_id: string
+  hour: number
+  total_clicks: number
+  human_clicks: number
+  bot_clicks: number
+  qr_scans: number
+  /** The sum of the links' unique visitors: someone who visits two links counts twice. */
+  unique_visitors: number
+  last_human_click_at: number | null
+  /** Human clicks per dimension and value, as `link_click_rollups.facets`; null without any. */
+  facets: string | null
+  /**
+   * The hour's links with the most human clicks, as JSON `[["lnk_…", 12], …]` (at most TOP_LINKS_KEPT,
+   * workspace-rollup.ts), each with the link's count of the hour; null without any.
+   */
+  top_links: string | null
+  /** No link left out of `top_links` had more human clicks in the hour than this (the overview's top links rely on it). */
+  top_bound: number
+}
+
+/**
+ * A workspace's breakdowns and busiest links of a UTC day that is over (migration 0022), built from its
+ * hours when the day's compaction runs (click-rollup.ts, compactDays), as link_click_facets' day rows
+ * are: a range reads its whole days from these and the rest from the hours. The day's busiest links are
+ * counted exactly from the links' rollups.
+ */
+export interface WorkspaceClickDaysTable {
+  owner_id: string
+  day: number
+  facets: string | null
+  top_links: string | null
+  top_bound: number
+}

@@ -270,6 +270,7 @@ for (const backend of backends) {
           from: '2020-01-01T00:00:00.000Z',
           to: '2020-01-03T00:00:00.000Z',
           interval: 'day',
+          tz: 'UTC',
           totalClicks: 0,
           humanClicks: 0,
           botClicks: 0,

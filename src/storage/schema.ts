@@ -16,6 +16,8 @@ import type {
   LinkClickFacetsTable,
   LinkClickRollupsTable,
   LinkDailyVisitorsTable,
+  WorkspaceClickDaysTable,
+  WorkspaceClickRollupsTable,
 } from '../stats/stats.table.js'
 import type { MissingPathVisitsTable } from '../stats/missing-paths.table.js'
 
@@ -35,6 +37,8 @@ export interface Database {
   link_click_facets: LinkClickFacetsTable
   facets_compaction: FacetsCompactionTable
   link_daily_visitors: LinkDailyVisitorsTable
+  workspace_click_rollups: WorkspaceClickRollupsTable
+  workspace_click_days: WorkspaceClickDaysTable
   click_salts: ClickSaltsTable
   sessions: SessionsTable
   webhooks: WebhooksTable

@@ -18,6 +18,7 @@ import * as clickBlocksByNumber from './0017-click-blocks-by-number.js'
 import * as domainClaimsPerOwner from './0018-domain-claims-per-owner.js'
 import * as accounts from './0019-accounts.js'
 import * as publicStatsAndMissingPaths from './0021-public-stats-and-missing-paths.js'
+import * as workspaceClickRollups from './0022-workspace-click-rollups.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -41,4 +42,5 @@ export const migrations = {
   '0018-domain-claims-per-owner': domainClaimsPerOwner,
   '0019-accounts': accounts,
   '0021-public-stats-and-missing-paths': publicStatsAndMissingPaths,
+  '0022-workspace-click-rollups': workspaceClickRollups,
 }
