@@ -170,6 +170,11 @@ export function statisticsBody(
     uniqueVisitors: summary.uniques,
     lastClickedAt: lastClickedAt === null ? null : iso(lastClickedAt),
     timeseries: range.starts.map((start, i) => ({ start: iso(start), clicks: summary.series[i] as number })),
-    ...byField((dimension) => top(breakdowns.filter((r) => r.dimension === dimension), dimension !== 'referrer' || audience === 'owner')),
+    ...byField((dimension) =>
+      top(
+        breakdowns.filter((r) => r.dimension === dimension),
+        dimension !== 'referrer' || audience === 'owner',
+      ),
+    ),
   }
 }

@@ -1,7 +1,8 @@
 // The statistics the dashboard shows, from whichever endpoint answers for the page: the overview
 // (every link, a tag, a domain), one link's, or a public link's (no sign-in). Each request carries the
 // browser's time zone (`tz`), so day buckets and dates are the person's own.
-import { call, client, withQuery, type Stats } from './api'
+import { ApiError, call, client, withQuery, type Stats } from './api'
+import type { Schema } from '../../sdk/index'
 
 /** What the analytics view is about: the page decides, the view only reads. */
 export type Scope =
@@ -14,9 +15,9 @@ export interface Range {
   interval: Interval
 }
 
-export type TopLink = { linkId: string; domain: string; path: string; title: string | null; clicks: number }
+export type TopLink = Schema<'StatsOverview'>['topLinks'][number]
 /** The statistics shape of both endpoints: the overview adds `topLinks`. */
-export type AnalyticsStats = Stats & { topLinks?: TopLink[] }
+export type AnalyticsStats = Omit<Stats, 'linkId'> & { linkId?: string; topLinks?: TopLink[] }
 
 /** The browser's IANA zone (`Europe/Paris`); UTC when the browser does not say. */
 export const timeZone = (): string => {
@@ -37,10 +38,17 @@ export function statsUrl(scope: Scope, range: Range, format?: 'csv'): string {
   return withQuery('/v1/stats', query)
 }
 
+/** The JSON body's data: these requests never ask for CSV, whose body is the other side of the endpoints' union. */
+function dataOf<T>(body: string | { data: T }): T {
+  if (typeof body === 'string') throw new ApiError(0, 'unexpected_body', 'the server answered CSV where JSON was asked for', null)
+  return body.data
+}
+
 export async function loadStats(scope: Scope, range: Range): Promise<AnalyticsStats> {
   const query = { from: range.from, to: range.to, interval: range.interval, tz: timeZone() }
-  if (scope.kind === 'link') return (await call(client.GET('/v1/links/{id}/stats', { params: { path: { id: scope.linkId }, query } }))).data
+  if (scope.kind === 'link') return dataOf(await call(client.GET('/v1/links/{id}/stats', { params: { path: { id: scope.linkId }, query } })))
   if (scope.kind === 'public')
-    return (await call(client.GET('/v1/public/links/{id}/stats', { params: { path: { id: scope.linkId }, query } }), { quietUnauthorized: true })).data
-  return (await call(client.GET('/v1/stats', { params: { query: { ...query, ...scopeQuery(scope) } } }))).data
+    return dataOf(await call(client.GET('/v1/public/links/{id}/stats', { params: { path: { id: scope.linkId }, query } }), { quietUnauthorized: true }))
+  const filter = scope.kind === 'tag' ? { tag: [scope.tag] } : scope.kind === 'domain' ? { domain: scope.domain } : {}
+  return dataOf(await call(client.GET('/v1/stats', { params: { query: { ...query, ...filter } } })))
 }
