@@ -142,7 +142,8 @@ for (const backend of backends) {
         assert.deepEqual(after.sessions[0]?.token_id, 'tok_all')
         assert.deepEqual(
           after.links,
-          before.links.map((row) => ({ ...row, ...NO_CREATOR })),
+          // Migration 0020 runs too: the links' click counters start from the rollups (none here).
+          before.links.map((row) => ({ ...row, ...NO_CREATOR, clicks: 0, last_clicked_at: null })),
         )
         assert.deepEqual(
           after.domains,

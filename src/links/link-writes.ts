@@ -71,6 +71,8 @@ export function createLinkWrites(deps: LinkWritesDeps) {
     hasPassword: row.password_hash !== null,
     rules: row.rules === null ? null : (JSON.parse(row.rules) as LinkRule[]),
     tags: [...tags],
+    clicks: Number(row.clicks),
+    lastClickedAt: row.last_clicked_at === null ? null : new Date(Number(row.last_clicked_at)).toISOString(),
   })
 
   // Awaited before the response, so that the very next request, on any instance, sees the write.
@@ -152,6 +154,8 @@ export function createLinkWrites(deps: LinkWritesDeps) {
       expired_url: null,
       password_hash: null,
       rules: null,
+      clicks: 0,
+      last_clicked_at: null,
       ...changes,
     }
     return { base, path: input.path, tags: tags ?? [] }

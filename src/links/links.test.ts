@@ -40,6 +40,8 @@ for (const backend of backends) {
           hasPassword: false,
           rules: null,
           tags: [],
+          clicks: 0,
+          lastClickedAt: null,
         },
       )
       assert.match(link.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)

@@ -27,7 +27,7 @@ const writer = createVisitWriter(stats, createRollup(storage.db, storage.adapter
   now: () => Date.now(),
 })
 const purger = createLinkPurger({
-  repo: createLinksRepository(storage.db),
+  repo: createLinksRepository(storage.db, storage.adapter),
   steps: [stats.purgeLink, createConversationsRepository(storage.db, storage.adapter).purgeLink],
   onError: (error) => port.postMessage({ purgeError: describe(error) } satisfies WriteReply),
 })
