@@ -170,7 +170,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const statsRepo = createStatsRepository(db, storage.adapter)
   // maxClicks: this instance's human visits of limited links until they are written (link-controls.ts).
   const clickCounter = createClickCounter()
-  const linksRepo = createLinksRepository(db)
+  const linksRepo = createLinksRepository(db, storage.adapter)
   const linkWrites: LinkWritesDeps = {
     repo: linksRepo,
     hashPassword: passwordHashing.hash,
@@ -182,7 +182,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onInvalidateAll: invalidateAll,
     onDeleted: purger.kick,
     events,
-    transaction: transactional(db, createLinksRepository),
+    transaction: transactional(db, (trx) => createLinksRepository(trx, storage.adapter)),
   }
   const links = createLinksService(linkWrites)
   const linksBulk = createLinksBulk(linkWrites)

@@ -72,6 +72,8 @@ export function createLinkWrites(deps: LinkWritesDeps) {
     rules: row.rules === null ? null : (JSON.parse(row.rules) as LinkRule[]),
     tags: [...tags],
     publicStats: row.public_stats === 1,
+    clicks: Number(row.clicks),
+    lastClickedAt: row.last_clicked_at === null ? null : new Date(Number(row.last_clicked_at)).toISOString(),
   })
 
   // Awaited before the response, so that the very next request, on any instance, sees the write.
@@ -155,6 +157,8 @@ export function createLinkWrites(deps: LinkWritesDeps) {
       password_hash: null,
       rules: null,
       public_stats: 0,
+      clicks: 0,
+      last_clicked_at: null,
       ...changes,
     }
     return { base, path: input.path, tags: tags ?? [] }

@@ -37,7 +37,7 @@ const writer = createVisitWriter(stats, createRollup(storage.db, storage.adapter
   geo,
 })
 const purger = createLinkPurger({
-  repo: createLinksRepository(storage.db),
+  repo: createLinksRepository(storage.db, storage.adapter),
   steps: [stats.purgeLink, createConversationsRepository(storage.db, storage.adapter).purgeLink],
   onError: (error) => port.postMessage({ purgeError: describe(error) } satisfies WriteReply),
 })

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely'
+import { sql, type Compilable, type Insertable } from 'kysely'
 import { chunks } from '../shared/chunks.js'
 import type { Db } from '../storage/database.js'
 import { repeatedStatement } from '../storage/repeated-statement.js'
@@ -83,8 +83,30 @@ export function rollupStatements() {
     blocks: repeatedStatement<Insertable<ClickBlocksTable>>(['link_id', 'start_at', 'end_at', 'clicks', 'data'], BLOCK_CHUNK, (trx, rows) =>
       trx.insertInto('click_blocks').values(rows),
     ),
+    linkClicks: repeatedStatement<LinkClicks>(['id', 'clicks', 'last_at'], CHUNK, (trx, rows) => compilable(trx, addLinkClicks(rows))),
   }
 }
+
+/** What one roll-up adds to a link's own counters (links.clicks, links.last_clicked_at). */
+interface LinkClicks {
+  id: string
+  clicks: number
+  last_at: number
+}
+
+/**
+ * One UPDATE of many links, from a list of values (UPDATE … FROM: SQLite 3.33 and PostgreSQL); each
+ * value cast, so that PostgreSQL does not read the parameters of VALUES as text.
+ */
+const addLinkClicks = (rows: readonly LinkClicks[]) =>
+  sql`with counted (id, clicks, last_at) as (values ${sql.join(rows.map((r) => sql`(${r.id}, cast(${r.clicks} as bigint), cast(${r.last_at} as bigint))`))})
+  update links set
+    clicks = links.clicks + counted.clicks,
+    last_clicked_at = case when counted.last_at > coalesce(links.last_clicked_at, 0) then counted.last_at else links.last_clicked_at end
+  from counted where links.id = counted.id`
+
+/** A raw statement compiled for `trx`'s dialect, as repeatedStatement takes queries. */
+const compilable = (trx: Transaction, statement: ReturnType<typeof sql>): Compilable => ({ compile: () => statement.compile(trx) })
 export type Statements = ReturnType<typeof rollupStatements>
 
 /** A link deleted since its visits: they are dropped, not a reason to fail the roll-up. Returns the workspace of each link kept. */
@@ -228,6 +250,16 @@ export function linkHoursAdded(
         humanAfter: humanAfter.get(`${linkId} ${hour}`) ?? 0,
       })),
   )
+}
+
+/**
+ * Adds each link's human visits of the roll-up to its own counters, the list's `clicks` and
+ * `lastClickedAt` (links without one are left alone): one row per link, in the roll-up's transaction.
+ */
+export async function writeLinkClicks(trx: Transaction, statements: Statements, links: Map<string, LinkTally>): Promise<void> {
+  const rows: LinkClicks[] = []
+  for (const [id, link] of links) if (link.human > 0) rows.push({ id, clicks: link.human, last_at: link.lastHuman as number })
+  for (const chunk of chunks(rows, CHUNK)) await statements.linkClicks(trx, chunk)
 }
 
 /**
