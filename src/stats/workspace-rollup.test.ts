@@ -48,7 +48,9 @@ async function assertSums(db: Db, ownerId: string): Promise<number> {
     const e = expected.get(Number(r.hour)) as NonNullable<ReturnType<typeof expected.get>>
     const when = new Date(Number(r.hour)).toISOString()
     assert.deepEqual([r.total_clicks, r.human_clicks, r.bot_clicks, r.qr_scans, r.unique_visitors].map(Number), e.counts, when)
-    assert.deepEqual(r.facets === null ? {} : JSON.parse(r.facets), e.facets, when)
+    // A dimension without values (cities, without a city database) is the same as none.
+    const valued = (f: Facets) => Object.fromEntries(Object.entries(f).filter(([, values]) => Object.keys(values).length > 0))
+    assert.deepEqual(valued(r.facets === null ? {} : (JSON.parse(r.facets) as Facets)), valued(e.facets), when)
     const top = TopLinks.parse(r.top_links, r.top_bound)
     assert.ok(top.counts.size <= TOP_LINKS_KEPT)
     for (const [id, n] of top.counts) assert.equal(n, e.humans.get(id), `${when}: kept ${id}`)
@@ -171,7 +173,7 @@ for (const backend of backends) {
     })
 
     test('migration 0022 fills the workspace rows from the links’ rollups, deleted links not purged yet included', async () => {
-      const t = await openTestStorage(backend, '0019-accounts')
+      const t = await openTestStorage(backend, '0021-public-stats-and-missing-paths')
       try {
         const db = t.storage.db
         const hour = at('2026-04-01T08:00:00Z')

@@ -255,13 +255,13 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                       ))}
                     </span>
                   </td>
-                  <td class="num" data-label="Clicks" data-clicks={clicksOf(link).clicks}>
+                  <td class="num" data-label="Clicks" data-clicks={link.clicks}>
                     <A to={`/links/${link.id}`} title="Statistics and QR code">
-                      {(clicksOf(link).clicks ?? 0).toLocaleString()}
+                      {link.clicks.toLocaleString()}
                     </A>
                   </td>
-                  <td class="nowrap" data-label="Last click" title={clicksOf(link).lastClickedAt ? formatDate(clicksOf(link).lastClickedAt!) : 'Never clicked'}>
-                    {clicksOf(link).lastClickedAt ? formatDay(clicksOf(link).lastClickedAt!) : <span class="muted">never</span>}
+                  <td class="nowrap" data-label="Last click" title={link.lastClickedAt ? formatDate(link.lastClickedAt) : 'Never clicked'}>
+                    {link.lastClickedAt ? formatDay(link.lastClickedAt) : <span class="muted">never</span>}
                   </td>
                   <td class="nowrap" title={formatDate(link.createdAt)} data-label="Created">
                     {formatDay(link.createdAt)}
@@ -298,8 +298,6 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
     </section>
   )
 }
-
-const clicksOf = (link: Link) => link as Link & { clicks: number; lastClickedAt: string | null }
 
 /** What changes how a link behaves for a visitor, at a glance: a password, an expiry, a click limit. */
 function Markers({ link }: { link: Link }) {
