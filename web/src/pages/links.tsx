@@ -39,10 +39,10 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
     let live = true
     setError(null)
     // Exact-match filters, sent as query[title]=…; an empty box filters nothing.
-    const filters: Partial<Record<SearchField | 'domain' | 'tag', string>> = {}
+    const filters: Partial<Record<SearchField | 'domain', string>> & { tag?: string[] } = {}
     if (applied.value !== '') filters[applied.field] = applied.field === 'path' && !applied.value.startsWith('/') ? `/${applied.value}` : applied.value
     if (domain !== '') filters.domain = domain
-    if (tag !== '') filters.tag = tag
+    if (tag !== '') filters.tag = [tag]
     call(client.GET('/v1/links', { params: { query: { page, limit: 20, query: Object.keys(filters).length > 0 ? filters : undefined } } })).then(
       (r) => live && setData(r),
       (e) => live && (setError(e), setData(null)),
