@@ -822,6 +822,9 @@ export interface components {
         | null
       tags: string[]
       publicStats: boolean
+      /** @description Human clicks, all time, as the statistics count them: a visit is here once rolled up (within 15 s) */
+      clicks: number
+      lastClickedAt: string | null
     }
     Domain: {
       /** @description host[:port], lower case, IDN in punycode, default ports dropped */
@@ -1297,14 +1300,21 @@ export interface operations {
       query?: {
         limit?: number
         page?: number
-        /** @description Exact-match filters: query[title]=Sale, query[tag]=promo, or JSON: query={"title":"Sale"} */
+        /** @description The order: createdAt, clicks or lastClickedAt, ascending, or descending with a - before it; ties by id. Links never clicked come last either way */
+        sort?: 'createdAt' | '-createdAt' | 'clicks' | '-clicks' | 'lastClickedAt' | '-lastClickedAt'
+        /**
+         * @description Links whose title, path, destination or a tag holds this text, ignoring case (ASCII letters on SQLite); % and _ are plain characters. Empty: every link
+         * @example sale
+         */
+        q?: string
+        /** @description Exact-match filters, combined with AND: query[title]=Sale, query[tag]=promo, or JSON: query={"title":"Sale"} */
         query?: {
           domain?: string
           path?: string
           destination?: string
           title?: string
-          /** @description Links carrying this tag */
-          tag?: string
+          /** @description Links carrying every tag given: repeat it (query[tag]=promo&query[tag]=summer), or one value for one tag */
+          tag?: string[]
         }
       }
       header?: never
@@ -2127,14 +2137,14 @@ export interface operations {
       query?: {
         /** @description csv: a header row, then one row per item; ndjson: one JSON object per line */
         format?: 'csv' | 'ndjson'
-        /** @description Exact-match filters: query[title]=Sale, query[tag]=promo, or JSON: query={"title":"Sale"} */
+        /** @description Exact-match filters, combined with AND: query[title]=Sale, query[tag]=promo, or JSON: query={"title":"Sale"} */
         query?: {
           domain?: string
           path?: string
           destination?: string
           title?: string
-          /** @description Links carrying this tag */
-          tag?: string
+          /** @description Links carrying every tag given: repeat it (query[tag]=promo&query[tag]=summer), or one value for one tag */
+          tag?: string[]
         }
       }
       header?: never

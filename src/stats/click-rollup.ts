@@ -12,7 +12,6 @@ import {
   dropDeletedLinks,
   facetsCompactedBefore,
   hourFacets,
-  linkHoursAdded,
   linkIdsAfter,
   ROLLUP_LOCK,
   rollupStatements,
@@ -24,7 +23,7 @@ import {
 } from './rollup.repository.js'
 import { tally } from './rollup.tally.js'
 import { compactWorkspaceDays, ownersAfter } from './workspace-days.js'
-import { addToWorkspaces } from './workspace-rollup.js'
+import { addToWorkspaces, linkHoursAdded } from './workspace-rollup.js'
 import { VISIT_FIELDS, type VisitColumns } from './visit-columns.js'
 
 /**

@@ -8,7 +8,6 @@ import type { DailyVisitor, KnownVisitors, WrittenFacets, WrittenHourFacets } fr
 import { addProfiles, blockOf, facetsOf, type HourTally, type LinkTally, type VisitList } from './rollup.tally.js'
 import { addFacets, readFacets, type Facets, type Profile } from './stats.dimensions.js'
 import type { ClickBlocksTable, LinkClickFacetsTable, LinkClickRollupsTable, LinkDailyVisitorsTable } from './stats.table.js'
-import type { LinkHour } from './workspace-rollup.js'
 
 /** The roll-up's SQL (click-rollup.ts runs it in order, in one transaction, under the roll-up lock). */
 
@@ -94,10 +93,7 @@ interface LinkClicks {
   last_at: number
 }
 
-/**
- * One UPDATE of many links, from a list of values (UPDATE … FROM: SQLite 3.33 and PostgreSQL); each
- * value cast, so that PostgreSQL does not read the parameters of VALUES as text.
- */
+/** One UPDATE … FROM a list of values (SQLite 3.33+, PostgreSQL), each cast so PostgreSQL reads no parameter as text. */
 const addLinkClicks = (rows: readonly LinkClicks[]) =>
   sql`with counted (id, clicks, last_at) as (values ${sql.join(rows.map((r) => sql`(${r.id}, cast(${r.clicks} as bigint), cast(${r.last_at} as bigint))`))})
   update links set
@@ -226,36 +222,7 @@ export async function writeRollups(
   return { written, humanAfter }
 }
 
-/** What the roll-up added to each link's hours, for their workspaces' rows (workspace-rollup.ts). */
-export function linkHoursAdded(
-  links: Map<string, LinkTally>,
-  owners: ReadonlyMap<string, string>,
-  profiles: readonly Profile[],
-  humanAfter: ReadonlyMap<string, number>,
-): LinkHour[] {
-  return [...links].flatMap(([linkId, link]) =>
-    [...link.hours]
-      .filter(([, t]) => t.total > 0)
-      .map(([hour, t]) => ({
-        ownerId: owners.get(linkId) as string,
-        linkId,
-        hour,
-        total: t.total,
-        human: t.human,
-        bot: t.bot,
-        qr: t.qr,
-        uniques: t.uniques,
-        lastHuman: t.lastHuman,
-        facets: t.profiles.size === 0 ? undefined : facetsOf(t, profiles),
-        humanAfter: humanAfter.get(`${linkId} ${hour}`) ?? 0,
-      })),
-  )
-}
-
-/**
- * Adds each link's human visits of the roll-up to its own counters, the list's `clicks` and
- * `lastClickedAt` (links without one are left alone): one row per link, in the roll-up's transaction.
- */
+/** Adds each link's human visits of the roll-up to the list's `clicks` and `lastClickedAt`, in the roll-up's transaction. */
 export async function writeLinkClicks(trx: Transaction, statements: Statements, links: Map<string, LinkTally>): Promise<void> {
   const rows: LinkClicks[] = []
   for (const [id, link] of links) if (link.human > 0) rows.push({ id, clicks: link.human, last_at: link.lastHuman as number })

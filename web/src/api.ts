@@ -2,7 +2,7 @@
 // client, authenticated by the session cookie (HttpOnly: this code never sees it, and no token is
 // ever kept in the browser).
 import createClient from 'openapi-fetch'
-import type { ErrorBody, operations, paths, Schema } from '../../sdk/index'
+import { serializeQuery, type ErrorBody, type operations, type paths, type Schema } from '../../sdk/index'
 export type { operations } from '../../sdk/index'
 export type AuditEntry = Schema<'AuditEntry'>
 
@@ -38,7 +38,7 @@ export function withQuery(path: string, query: Query = {}): string {
  * The typed client (openapi-fetch over sdk/'s types, as createLinklineClient builds it), on this
  * origin: the browser sends the session cookie with each request.
  */
-export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin' })
+export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin', querySerializer: serializeQuery })
 
 /** What every client call resolves to: the parsed body on success, the parsed error body otherwise. */
 interface Result<T> {
