@@ -48,7 +48,10 @@ export async function loadStats(scope: Scope, range: Range): Promise<AnalyticsSt
   const query = { from: range.from, to: range.to, interval: range.interval, tz: timeZone() }
   if (scope.kind === 'link') return dataOf(await call(client.GET('/v1/links/{id}/stats', { params: { path: { id: scope.linkId }, query } })))
   if (scope.kind === 'public')
-    return dataOf(await call(client.GET('/v1/public/links/{id}/stats', { params: { path: { id: scope.linkId }, query } }), { quietUnauthorized: true }))
+    // Revalidated, not taken from the browser's cache (answers may be kept 15 s): a reload shows the owner's latest choice.
+    return dataOf(
+      await call(client.GET('/v1/public/links/{id}/stats', { params: { path: { id: scope.linkId }, query }, cache: 'no-cache' }), { quietUnauthorized: true }),
+    )
   const filter = scope.kind === 'tag' ? { tag: [scope.tag] } : scope.kind === 'domain' ? { domain: scope.domain } : {}
   return dataOf(await call(client.GET('/v1/stats', { params: { query: { ...query, ...filter } } })))
 }
