@@ -59,8 +59,10 @@ export type Facets = Partial<Record<Dimension, Record<string, number>>>
 /** Adds `more` into `into` (both facets of one period). */
 export function addFacets(into: Facets, more: Facets): Facets {
   for (const [dimension, values] of Object.entries(more) as [Dimension, Record<string, number>][]) {
-    const counts = (into[dimension] ??= {})
-    for (const [value, n] of Object.entries(values)) counts[value] = (counts[value] ?? 0) + n
+    for (const [value, n] of Object.entries(values)) {
+      const counts = (into[dimension] ??= {})
+      counts[value] = (counts[value] ?? 0) + n
+    }
   }
   return into
 }
@@ -68,9 +70,11 @@ export function addFacets(into: Facets, more: Facets): Facets {
 /** Adds `n` visits of `profile` to `facets`, per dimension and value. */
 export function addProfile(facets: Facets, profile: Profile, n: number): void {
   for (const dimension of DIMENSION_NAMES) {
-    const counts = (facets[dimension] ??= {})
     const value = profile[dimension] ?? DIMENSIONS[dimension].missing
-    if (value !== null) counts[value] = (counts[value] ?? 0) + n
+    // A dimension with no value (cities, without a city database) stays out: facets hold counted values only.
+    if (value === null) continue
+    const counts = (facets[dimension] ??= {})
+    counts[value] = (counts[value] ?? 0) + n
   }
 }
 
