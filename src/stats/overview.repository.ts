@@ -35,6 +35,17 @@ export interface WorkspacePeriod {
 /** Ids per query: far below both databases' bound-parameter limits. */
 const CHUNK = 5000
 
+/** The links of a set: their ids, or (a domain alone, or every link) the query that finds them. */
+export type LinkSelection = { readonly ids: readonly string[] } | { readonly ownerId: string; readonly domain?: string | undefined }
+
+/** What `link_id in …` takes, one query each: chunks of the ids, or the one subquery. */
+function linkParts(db: Db, selection: LinkSelection) {
+  if ('ids' in selection) return chunks(selection.ids, CHUNK)
+  let links = db.selectFrom('links').select('id').where('owner_id', '=', selection.ownerId).where('deleted_at', 'is', null)
+  if (selection.domain !== undefined) links = links.where('domain', '=', selection.domain)
+  return [links]
+}
+
 const byClicks = (a: { clicks: number; linkId: string }, b: { clicks: number; linkId: string }) => b.clicks - a.clicks || (a.linkId < b.linkId ? -1 : 1)
 
 const counts = (r: { total: unknown; human: unknown; bot: unknown; qr: unknown; uniques: unknown }) => ({
@@ -125,42 +136,37 @@ export function createOverviewRepository(db: Db) {
     },
 
     /**
-     * The ids of the set's live links. Found from the narrowest filter (the ids given, the first tag's
-     * links in link_tags_owner_tag, or the domain's in links_owner_domain), the other filters checked on
-     * the rows found: with the owner's condition in the same query, SQLite would rather walk every link
-     * of the owner.
+     * The set's live links. A set narrowed by ids or tags is found from the narrowest of them (the ids
+     * given, or the first tag's links in link_tags_owner_tag), the other filters checked on the rows
+     * found: with the owner's condition in the same query, SQLite would rather walk every link of the
+     * owner. A domain alone, or no filter, may hold any number of links: it stays a query
+     * (links_owner_domain, links_owner_created) that each read takes as a subquery.
      */
-    async setLinks(set: LinkSet): Promise<string[]> {
-      let ids: string[]
-      if (set.linkIds.length > 0 || set.tags.length > 0) {
-        ids = [...set.linkIds]
-        for (const [i, tag] of set.tags.entries()) {
-          const tagged = (await db.selectFrom('link_tags').select('link_id').where('owner_id', '=', set.ownerId).where('tag', '=', tag).execute()).map(
-            (r) => r.link_id,
-          )
-          const having = new Set(tagged)
-          ids = i === 0 && set.linkIds.length === 0 ? tagged : ids.filter((id) => having.has(id))
-        }
-        const live: string[] = []
-        for (const part of chunks(ids, CHUNK)) {
-          const rows = await db.selectFrom('links').select(['id', 'owner_id', 'domain', 'deleted_at']).where('id', 'in', part).execute()
-          for (const r of rows)
-            if (r.owner_id === set.ownerId && r.deleted_at === null && (set.domain === undefined || r.domain === set.domain)) live.push(r.id)
-        }
-        return live
+    async setLinks(set: LinkSet): Promise<LinkSelection> {
+      if (set.linkIds.length === 0 && set.tags.length === 0) return { ownerId: set.ownerId, domain: set.domain }
+      let ids = [...set.linkIds]
+      for (const [i, tag] of set.tags.entries()) {
+        const tagged = (await db.selectFrom('link_tags').select('link_id').where('owner_id', '=', set.ownerId).where('tag', '=', tag).execute()).map(
+          (r) => r.link_id,
+        )
+        const having = new Set(tagged)
+        ids = i === 0 && set.linkIds.length === 0 ? tagged : ids.filter((id) => having.has(id))
       }
-      let query = db.selectFrom('links').select('id').where('owner_id', '=', set.ownerId).where('deleted_at', 'is', null)
-      if (set.domain !== undefined) query = query.where('domain', '=', set.domain)
-      return (await query.execute()).map((r) => r.id)
+      const live: string[] = []
+      for (const part of chunks(ids, CHUNK)) {
+        const rows = await db.selectFrom('links').select(['id', 'owner_id', 'domain', 'deleted_at']).where('id', 'in', part).execute()
+        for (const r of rows) if (r.owner_id === set.ownerId && r.deleted_at === null && (set.domain === undefined || r.domain === set.domain)) live.push(r.id)
+      }
+      return { ids: live }
     },
 
     /**
      * The links' counters per bucket of `unit` ms (an hour, or a UTC day), hours in [from, to), with the
      * latest human click of each: each link's rollup hours, a range of their key.
      */
-    async setPeriods(ids: readonly string[], from: number, to: number, unit: number): Promise<(PeriodCounts & { lastHuman: number | null })[]> {
+    async setPeriods(links: LinkSelection, from: number, to: number, unit: number): Promise<(PeriodCounts & { lastHuman: number | null })[]> {
       const periods = new Map<number, PeriodCounts & { lastHuman: number | null }>()
-      for (const part of chunks(ids, CHUNK)) {
+      for (const part of linkParts(db, links)) {
         const rows = await db
           .selectFrom('link_click_rollups as r')
           .select((eb) => [
@@ -193,9 +199,9 @@ export function createOverviewRepository(db: Db) {
     },
 
     /** The latest human click of these links, whatever the range: each link's latest hour that has one. */
-    async setLastHumanClickAt(ids: readonly string[]): Promise<number | null> {
+    async setLastHumanClickAt(links: LinkSelection): Promise<number | null> {
       let latest: number | null = null
-      for (const part of chunks(ids, CHUNK)) {
+      for (const part of linkParts(db, links)) {
         const row = await db
           .selectFrom('links as l')
           .select(
@@ -217,7 +223,7 @@ export function createOverviewRepository(db: Db) {
      * the compaction's watermark from their day rows, the other hours from their rollup rows (as
      * StatsRepository.breakdowns does for one link).
      */
-    async setBreakdowns(ids: readonly string[], from: number, to: number): Promise<Facets> {
+    async setBreakdowns(links: LinkSelection, from: number, to: number): Promise<Facets> {
       const firstDay = dayOf(from + DAY_MS - 1)
       const endDay = Math.max(firstDay, Math.min(dayOf(to), await facetsCompactedBefore(db)))
       const hourParts: [number, number][] =
@@ -228,7 +234,7 @@ export function createOverviewRepository(db: Db) {
             ]
           : [[from, to]]
       const sums: Facets = {}
-      for (const part of chunks(ids, CHUNK)) {
+      for (const part of linkParts(db, links)) {
         if (firstDay < endDay) {
           const days = await db
             .selectFrom('link_click_facets')
@@ -257,9 +263,9 @@ export function createOverviewRepository(db: Db) {
     },
 
     /** Of these links, the `limit` with the most human clicks in [from, to), most first (ties by id). */
-    async setTopLinks(ids: readonly string[], from: number, to: number, limit: number): Promise<LinkClicks[]> {
+    async setTopLinks(links: LinkSelection, from: number, to: number, limit: number): Promise<LinkClicks[]> {
       const best: { linkId: string; clicks: number }[] = []
-      for (const part of chunks(ids, CHUNK)) {
+      for (const part of linkParts(db, links)) {
         const rows = await db
           .selectFrom('link_click_rollups')
           .select((eb) => ['link_id', eb.fn.sum<number | string>('human_clicks').as('clicks')])
@@ -277,7 +283,7 @@ export function createOverviewRepository(db: Db) {
       }
       const chosen = best.sort(byClicks).slice(0, limit)
       if (chosen.length === 0) return []
-      const links = new Map(
+      const details = new Map(
         (
           await db
             .selectFrom('links')
@@ -291,7 +297,7 @@ export function createOverviewRepository(db: Db) {
         ).map((l) => [l.id, l]),
       )
       return chosen.flatMap((c) => {
-        const link = links.get(c.linkId)
+        const link = details.get(c.linkId)
         return link === undefined ? [] : [{ linkId: c.linkId, domain: link.domain, path: link.path, title: link.title, clicks: c.clicks }]
       })
     },

@@ -90,18 +90,18 @@ export function createOverviewService(deps: { repo: OverviewRepository; clock: C
       } else {
         // UTC days are whole buckets of a UTC range: summed in SQL, 24 times fewer rows.
         const unit = range.interval === 'hour' || zone !== UTC ? HOUR_MS : DAY_MS
-        const ids = await repo.setLinks(set)
+        const links = await repo.setLinks(set)
         const [sets, sums, busiest] = await Promise.all([
-          repo.setPeriods(ids, from, to, unit),
-          repo.setBreakdowns(ids, from, to),
-          repo.setTopLinks(ids, from, to, TOP),
+          repo.setPeriods(links, from, to, unit),
+          repo.setBreakdowns(links, from, to),
+          repo.setTopLinks(links, from, to, TOP),
         ])
         periods = sets
         facets = sums
         topLinks = busiest
         // The latest human click in the range is the latest of all when the range reaches now.
         const latest = Math.max(...sets.map((p) => p.lastHuman ?? -1))
-        lastClickedAt = latest >= 0 && to >= now ? latest : await repo.setLastHumanClickAt(ids)
+        lastClickedAt = latest >= 0 && to >= now ? latest : await repo.setLastHumanClickAt(links)
       }
       return {
         ...statisticsBody(range, summarize(range, periods), breakdownRows(facets), lastClickedAt),
