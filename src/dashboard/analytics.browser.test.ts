@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { visit } from '../../test/factories.js'
 import { send } from '../../test/http-client.js'
+import { CHROMIUM, chromiumMissing, DEVICES } from '../../test/browser.js'
 
-// Debian's chromium (`apt-get install chromium`); playwright-core downloads no browser of its own.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const REQUIRED = process.env.LINKLINE_TEST_REQUIRE_ALL_BACKENDS === '1'
-const missing = existsSync(CHROMIUM) ? false : `needs Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`
-if (missing && REQUIRED) throw new Error(missing)
-
-const DEVICES: { name: string; options: BrowserContextOptions }[] = [
-  { name: 'desktop', options: { viewport: { width: 1440, height: 900 } } },
-  { name: 'phone', options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
-]
 const PASSWORD = 'correct horse battery'
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
@@ -28,7 +19,7 @@ const DAY = 86_400_000
  * the Analytics page, a link's statistics, the links list sorted and searched, and a public page
  * opened signed out. On a desktop and on a phone-sized screen.
  */
-describe('analytics in the dashboard, in a real browser', { skip: missing }, () => {
+describe('analytics in the dashboard, in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
   let browser: Browser
   const contexts: BrowserContext[] = []
