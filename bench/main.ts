@@ -5,23 +5,27 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { benchApi, type ApiReport } from './api.bench.js'
 import { benchControls, renderControls, type ControlsReport } from './controls.bench.js'
+import { benchLinkList, renderLinkList, type LinkListReport } from './link-list.bench.js'
 import { detectWrk, type LoadGenerator } from './load.js'
 import { benchRedirect, type RedirectReport } from './redirect.bench.js'
 import { benchOverview, renderOverview, type OverviewReport } from './overview.bench.js'
 import { benchRollup, renderRollup } from './rollup.bench.js'
 import { benchSlices, renderSlices } from './slices.bench.js'
 import { benchSignIn, renderSignIn } from './sign-in.bench.js'
+import { benchVisitFields, renderVisitFields } from './visit-fields.bench.js'
 import { benchClickedWebhook } from './webhooks.bench.js'
 import { commitOf, describeMachine, readIfExists, renderReport, spliceReport, type RedirectScenario } from './report.js'
 
-const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|webhooks|rollup|slices|sign-in|overview] [--baseline <file of another build>] [--cpu-prof]
+const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|link-list|webhooks|rollup|slices|sign-in|visit-fields|overview] [--baseline <file of another build>] [--cpu-prof]
   --quick      short runs; 50,000 links, 10,000 conversations, 50,000 clicks instead of 1M, 100k, 1M (under a minute)
+               (link-list: 50,000 links instead of 1M; with TEST_DATABASE_URL and TEST_REDIS_URL, on PostgreSQL too; printed, not written, when run alone)
   --only       run one part (webhooks: the redirect with and without a link.clicked subscriber; rollup: the click
                writer alone, without HTTP, over 100,000 links; slices: the redirect, both servers running all along
                and loaded in turn for 1 s each, 30 times each; sign-in: the redirect's p99 alone and under 50 wrong
-               sign-ins a second from as many addresses; overview: GET /v1/stats over 1,000,000 links and 10,000,000
+               sign-ins a second from as many addresses; visit-fields: in process, what a visit's Accept-Language and UTM
+               location cost the serving thread, and the IP database the writer thread; overview: GET /v1/stats over 1,000,000 links and 10,000,000
                clicks written as rollups (100,000 and 1,000,000 with --quick), on SQLite and on PostgreSQL when
-               TEST_DATABASE_URL and TEST_REDIS_URL are set; these five printed, not written to docs)
+               TEST_DATABASE_URL and TEST_REDIS_URL are set; these seven printed, not written to docs)
   --baseline   the controls part also measures this build (its dist/src/main.js) with plain links; the rollup part,
                its dist/bench/rollup-runner.js
   --cpu-prof   run both redirect servers with node --cpu-prof; profiles (one per thread) go to ./bench-profiles/{bare,linkline}`
@@ -72,6 +76,11 @@ if (values.only === 'sign-in') {
   }
   process.exit(0)
 }
+if (values.only === 'visit-fields') {
+  const settings = { visits: values.quick ? 200_000 : 1_000_000, rounds: values.quick ? 3 : 7 }
+  console.log(renderVisitFields(benchVisitFields(settings, (line) => console.error(`[bench] ${line}`))))
+  process.exit(0)
+}
 if (values.only === 'overview') {
   const dir = mkdtempSync(join(tmpdir(), 'linkline-bench-'))
   try {
@@ -98,12 +107,12 @@ if (values.only === 'rollup') {
   console.log(renderRollup(await benchRollup(settings, (line) => console.error(`[bench] ${line}`))))
   process.exit(0)
 }
-if (values.help || (values.only !== undefined && !['redirect', 'api', 'controls'].includes(values.only))) {
+if (values.help || (values.only !== undefined && !['redirect', 'api', 'controls', 'link-list'].includes(values.only))) {
   console.log(USAGE)
   process.exit(values.help ? 0 : 2)
 }
 const quick = values.quick
-const runs = (part: 'redirect' | 'api' | 'controls') => values.only === undefined || values.only === part
+const runs = (part: 'redirect' | 'api' | 'controls' | 'link-list') => values.only === undefined || values.only === part
 const log = (line: string) => console.error(`[bench] ${line}`)
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -115,6 +124,7 @@ let redirect: RedirectReport | undefined
 const scenarios: RedirectScenario[] = []
 let api: ApiReport | undefined
 let controls: ControlsReport | undefined
+let linkList: LinkListReport | undefined
 try {
   // The redirect load of both the redirect and the controls parts.
   const load = { generator, links: 10_000, connections: 50, seconds: quick ? 2 : 5, warmupSeconds: quick ? 1 : 3, rounds: quick ? 3 : 5 }
@@ -156,6 +166,9 @@ try {
       log,
     )
   }
+  if (runs('link-list')) {
+    linkList = await benchLinkList({ links: quick ? 50_000 : 1_000_000, requests: quick ? 50 : 200, postgres: true }, workDir, log)
+  }
 } finally {
   rmSync(workDir, { recursive: true, force: true })
 }
@@ -171,10 +184,12 @@ const report =
     redirect,
     scenarios,
     api,
-  }) + (controls === undefined ? '' : `\n${renderControls(controls)}`)
+  }) +
+  (controls === undefined ? '' : `\n${renderControls(controls)}`) +
+  (linkList === undefined ? '' : `\n${renderLinkList(linkList, !quick)}`)
 console.log(report)
-// The controls part alone is copied into docs/performance.md by hand: it must not replace the full run's figures.
-if (values.only === 'controls') process.exit(0)
+// The controls and link list parts alone are copied into docs/performance.md by hand: they must not replace the full run's figures.
+if (values.only === 'controls' || values.only === 'link-list') process.exit(0)
 const page = join(root, 'docs', 'performance.md')
 mkdirSync(join(root, 'docs'), { recursive: true })
 writeFileSync(page, spliceReport(readIfExists(page), report))

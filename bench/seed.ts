@@ -70,7 +70,7 @@ export async function prepareDatabase(database: Parameters<typeof linklineEnv>[0
 }
 
 /** Inserts `count` rows built by `row(i)` into `table`, many rows per INSERT and per transaction. */
-export async function insertInBatches<T extends 'links' | 'conversations'>(
+export async function insertInBatches<T extends 'links' | 'link_tags' | 'conversations'>(
   db: Db,
   table: T,
   count: number,

@@ -29,5 +29,22 @@ export interface LinklineClientOptions extends Omit<ClientOptions, 'baseUrl' | '
  */
 export function createLinklineClient(baseUrl: string, token?: string, options: LinklineClientOptions = {}): LinklineClient {
   const headers = token === undefined ? options.headers : { ...options.headers, authorization: `Bearer ${token}` }
-  return createClient<paths>({ ...options, baseUrl, headers })
+  return createClient<paths>({ querySerializer: serializeQuery, ...options, baseUrl, headers })
+}
+
+/**
+ * A query string as the API reads it: an object's fields in brackets (`query[title]=Sale`), a list as
+ * its name repeated, inside an object too (`query[tag]=a&query[tag]=b`). openapi-fetch's own would
+ * send a list inside an object as one value joined with commas (`query[tag]=a,b`: one tag "a,b").
+ */
+export function serializeQuery(query: Record<string, unknown>): string {
+  const out = new URLSearchParams()
+  const add = (name: string, value: unknown): void => {
+    if (value === undefined || value === null) return
+    if (Array.isArray(value)) for (const item of value) add(name, item)
+    else if (typeof value === 'object') for (const [key, field] of Object.entries(value)) add(`${name}[${key}]`, field)
+    else out.append(name, String(value))
+  }
+  for (const [name, value] of Object.entries(query)) add(name, value)
+  return out.toString()
 }

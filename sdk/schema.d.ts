@@ -164,6 +164,40 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/public/links/{id}/stats': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** A link's statistics when its owner made them public (publicStats): as the owner's, without referrer hosts beyond the top 10; else 404 */
+    get: operations['getPublicLinksByIdStats']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/stats/not-found': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The 50 most visited paths that name no link on your verified domains (the bootstrap workspace: the default domains too), human visits per path */
+    get: operations['getStatsNotFound']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/links/export': {
     parameters: {
       query?: never
@@ -787,6 +821,10 @@ export interface components {
           }[]
         | null
       tags: string[]
+      publicStats: boolean
+      /** @description Human clicks, all time, as the statistics count them: a visit is here once rolled up (within 15 s) */
+      clicks: number
+      lastClickedAt: string | null
     }
     Domain: {
       /** @description host[:port], lower case, IDN in punycode, default ports dropped */
@@ -862,31 +900,68 @@ export interface components {
         start: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The Referer's host name, lower-cased; `direct` without one. Top 10 values by human clicks; an 11th row "other" sums the rest */
       referrers: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The browser named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       browsers: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The operating system named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       os: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The device type named by the User-Agent (a browser without one is a desktop). Top 10 values by human clicks; an 11th row "other" sums the rest */
       devices: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description ISO 3166-1 alpha-2 code: the trusted country header's, else the client address's in the IP database. Top 10 values by human clicks; an 11th row "other" sums the rest */
       countries: {
         value: string
         clicks: number
       }[]
+      /** @description The first Accept-Language tag, lower-cased, as language or language-region (`fr-ch`; a script is left out). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      languages: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_source of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmSources: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_medium of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmMediums: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_campaign of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmCampaigns: {
+        value: string
+        clicks: number
+      }[]
+      /** @description "City, CC" from a city database (LINKLINE_GEOIP_DB); empty without one, and visits recorded without one are left out. Top 10 values by human clicks; an 11th row "other" sums the rest */
+      cities: {
+        value: string
+        clicks: number
+      }[]
+    }
+    MissingPath: {
+      domain: string
+      /** @description As visited (one trailing slash dropped, at most 129 characters); "(other)" sums the paths beyond the hourly bound */
+      path: string
+      /** @description Human visits in the range */
+      clicks: number
+      /**
+       * Format: date-time
+       * @description The latest of them
+       */
+      lastAt: string
     }
     StatsOverview: {
       /** Format: date-time */
@@ -914,28 +989,53 @@ export interface components {
         start: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The Referer's host name, lower-cased; `direct` without one. Top 10 values by human clicks; an 11th row "other" sums the rest */
       referrers: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The browser named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       browsers: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The operating system named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       os: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description The device type named by the User-Agent (a browser without one is a desktop). Top 10 values by human clicks; an 11th row "other" sums the rest */
       devices: {
         value: string
         clicks: number
       }[]
-      /** @description Top 10 values by human clicks; an 11th row "other" sums the rest */
+      /** @description ISO 3166-1 alpha-2 code: the trusted country header's, else the client address's in the IP database. Top 10 values by human clicks; an 11th row "other" sums the rest */
       countries: {
+        value: string
+        clicks: number
+      }[]
+      /** @description The first Accept-Language tag, lower-cased, as language or language-region (`fr-ch`; a script is left out). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      languages: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_source of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmSources: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_medium of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmMediums: {
+        value: string
+        clicks: number
+      }[]
+      /** @description utm_campaign of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
+      utmCampaigns: {
+        value: string
+        clicks: number
+      }[]
+      /** @description "City, CC" from a city database (LINKLINE_GEOIP_DB); empty without one, and visits recorded without one are left out. Top 10 values by human clicks; an 11th row "other" sums the rest */
+      cities: {
         value: string
         clicks: number
       }[]
@@ -1200,14 +1300,21 @@ export interface operations {
       query?: {
         limit?: number
         page?: number
-        /** @description Exact-match filters: query[title]=Sale, query[tag]=promo, or JSON: query={"title":"Sale"} */
+        /** @description The order: createdAt, clicks or lastClickedAt, ascending, or descending with a - before it; ties by id. Links never clicked come last either way */
+        sort?: 'createdAt' | '-createdAt' | 'clicks' | '-clicks' | 'lastClickedAt' | '-lastClickedAt'
+        /**
+         * @description Links whose title, path, destination or a tag holds this text, ignoring case (ASCII letters on SQLite); % and _ are plain characters. Empty: every link
+         * @example sale
+         */
+        q?: string
+        /** @description Exact-match filters, combined with AND: query[title]=Sale, query[tag]=promo, or JSON: query={"title":"Sale"} */
         query?: {
           domain?: string
           path?: string
           destination?: string
           title?: string
-          /** @description Links carrying this tag */
-          tag?: string
+          /** @description Links carrying every tag given: repeat it (query[tag]=promo&query[tag]=summer), or one value for one tag */
+          tag?: string[]
         }
       }
       header?: never
@@ -1307,6 +1414,8 @@ export interface operations {
             | null
           /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
           tags?: string[]
+          /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
+          publicStats?: boolean
         }
       }
     }
@@ -1409,6 +1518,8 @@ export interface operations {
               | null
             /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
             tags?: string[]
+            /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
+            publicStats?: boolean
           }[]
         }
       }
@@ -1620,6 +1731,8 @@ export interface operations {
             | null
           /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
           tags?: string[]
+          /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
+          publicStats?: boolean
         }
       }
     }
@@ -1761,6 +1874,8 @@ export interface operations {
             | null
           /** @description Duplicates are dropped; returned sorted. On update, the list replaces the old one */
           tags?: string[]
+          /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
+          publicStats?: boolean
         }
       }
     }
@@ -1912,19 +2027,124 @@ export interface operations {
       }
     }
   }
+  getPublicLinksByIdStats: {
+    parameters: {
+      query?: {
+        /** @description A date (2026-11-01) or an ISO 8601 date-time; default: 30 days ago (start of day) */
+        from?: string
+        /** @description A date (its whole day is included) or an ISO 8601 date-time; default: now */
+        to?: string
+        interval?: 'hour' | 'day' | 'month'
+        /** @description An IANA time zone (Europe/Paris): day and month buckets, and from/to given as dates, are in it */
+        tz?: string
+        /** @description csv: the same statistics as section,value,clicks rows, then the time series */
+        format?: 'json' | 'csv'
+      }
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The link's public statistics */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['LinkStats']
+          }
+          'text/csv': string
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getStatsNotFound: {
+    parameters: {
+      query?: {
+        /** @description Only this domain (one of yours; 404 otherwise) */
+        domain?: string
+        /** @description A date (2026-11-01) or an ISO 8601 date-time; default: 30 days ago (start of day) */
+        from?: string
+        /** @description A date (its whole day is included) or an ISO 8601 date-time; default: now */
+        to?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            /** @description At most 50, the most visited first (ties by domain, then path) */
+            data: components['schemas']['MissingPath'][]
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
   getLinksExport: {
     parameters: {
       query?: {
         /** @description csv: a header row, then one row per item; ndjson: one JSON object per line */
         format?: 'csv' | 'ndjson'
-        /** @description Exact-match filters: query[title]=Sale, query[tag]=promo, or JSON: query={"title":"Sale"} */
+        /** @description Exact-match filters, combined with AND: query[title]=Sale, query[tag]=promo, or JSON: query={"title":"Sale"} */
         query?: {
           domain?: string
           path?: string
           destination?: string
           title?: string
-          /** @description Links carrying this tag */
-          tag?: string
+          /** @description Links carrying every tag given: repeat it (query[tag]=promo&query[tag]=summer), or one value for one tag */
+          tag?: string[]
         }
       }
       header?: never

@@ -33,6 +33,25 @@ describe('the SDK against a real server', () => {
     assert.deepEqual(read.data?.data, link)
   })
 
+  test('list parameters: sort, q, and query[tag] repeated (links carrying every tag)', async () => {
+    const client = createLinklineClient(s.url, s.token)
+    const ids: string[] = []
+    for (const tags of [['sdk-a'], ['sdk-a', 'sdk-b']]) {
+      const created = await client.POST('/v1/links', { body: { destination: 'https://sdk.example/tags', title: 'SDK tags', tags } })
+      ids.push(created.data?.data.id ?? '')
+    }
+    const both = await client.GET('/v1/links', { params: { query: { sort: 'createdAt', q: 'sdk tags', query: { tag: ['sdk-a', 'sdk-b'] } } } })
+    assert.deepEqual(
+      both.data?.data.map((l) => l.id),
+      [ids[1]],
+    )
+    const one = await client.GET('/v1/links', { params: { query: { sort: 'createdAt', query: { tag: ['sdk-a'] } } } })
+    assert.deepEqual(
+      one.data?.data.map((l) => l.id),
+      ids,
+    )
+  })
+
   test('errors come back as the one error shape, typed', async () => {
     const missing = await createLinklineClient(s.url, s.token).GET('/v1/links/{id}', { params: { path: { id: 'lnk_missing' } } })
     assert.equal(missing.response.status, 404)

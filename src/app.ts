@@ -39,6 +39,9 @@ import { sessionsRoutes } from './sessions/sessions.routes.js'
 import { SessionObject } from './sessions/sessions.schemas.js'
 import { ssoRoutes } from './sso/sso.routes.js'
 import { statsRoutes } from './stats/stats.routes.js'
+import { publicStatsRoutes } from './stats/public-stats.routes.js'
+import { missingPathsRoutes } from './stats/missing-paths.routes.js'
+import { MissingPathObject } from './stats/missing-paths.schemas.js'
 import { StatsObject } from './stats/stats.schemas.js'
 import { OverviewObject } from './stats/overview.schemas.js'
 import { tokensRoutes } from './tokens/tokens.routes.js'
@@ -106,6 +109,7 @@ export async function buildApp(c: Container): Promise<App> {
     cache: c.redirectCache,
     sharedClickLimit: c.sharedClickLimit,
     clicks: c.clicks,
+    countMissingPath: c.missingPaths.count,
     metrics: c.metrics,
     faults: c.faults,
     clock: c.clock,
@@ -185,6 +189,7 @@ export async function buildApp(c: Container): Promise<App> {
     ConversationObject,
     MessageObject,
     StatsObject,
+    MissingPathObject,
     OverviewObject,
     SessionObject,
     UserObject,
@@ -200,6 +205,8 @@ export async function buildApp(c: Container): Promise<App> {
   opsRoutes(app, { storage: c.storage, health: c.databaseHealth, metrics: c.metrics })
   linksRoutes(app, { links: c.links, bulk: c.linksBulk })
   statsRoutes(app, { stats: c.stats, links: c.links })
+  publicStatsRoutes(app, { stats: c.stats, links: c.links })
+  missingPathsRoutes(app, { missingPaths: c.missingPaths.service })
   portingRoutes(app, { links: c.links, stats: c.stats })
   qrRoutes(app, { qr: c.qr, links: c.links })
   conversationsRoutes(app, { conversations: c.conversations })

@@ -4,6 +4,7 @@ import proxyAddr from '@fastify/proxy-addr'
 import type { TrustProxy } from './http/client-address.js'
 import { isMailbox, parseSmtpUrl, redactSmtpUrl } from './mail/addresses.js'
 import { SETTINGS, type FlagName, type IntName, type TextName, type TextSetting } from './config/settings.js'
+import { geoDatabaseProblem } from './stats/geoip.js'
 
 /**
  * The only reader of the environment. Every setting Linkline understands is listed in
@@ -46,6 +47,8 @@ export interface Config {
   /** Proxies whose X-Forwarded-* headers are believed: none, the nearest n hops, or addresses / CIDR ranges. */
   readonly trustProxy: TrustProxy
   readonly countryHeader: string | undefined
+  /** The IP database (MMDB) visits are looked up in; undefined: the one shipped with Linkline (stats/geoip.ts). */
+  readonly geoipDb: string | undefined
   readonly logLevel: string
   readonly bodyLimitBytes: number
   readonly redirectCacheSize: number
@@ -181,6 +184,9 @@ export function loadConfig(env: Env = process.env): Config {
   const logLevel = str('LOG_LEVEL')
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
   const trustProxy = parseTrustProxy(str('LINKLINE_TRUST_PROXY'), problems)
+  const geoipDb = str('LINKLINE_GEOIP_DB')
+  const geoipProblem = geoipDb === undefined ? undefined : geoDatabaseProblem(geoipDb)
+  if (geoipProblem !== undefined) problems.push(`LINKLINE_GEOIP_DB ${JSON.stringify(geoipDb)} ${geoipProblem}`)
   const bootstrapToken = str('LINKLINE_BOOTSTRAP_TOKEN')
   if (bootstrapToken !== undefined && bootstrapToken.length < 16) {
     problems.push('LINKLINE_BOOTSTRAP_TOKEN must be at least 16 characters')
@@ -236,6 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
     shortUrlScheme: scheme as 'http' | 'https',
     trustProxy,
     countryHeader: str('LINKLINE_COUNTRY_HEADER')?.toLowerCase(),
+    geoipDb: geoipDb === undefined ? undefined : resolve(geoipDb),
     logLevel,
     bodyLimitBytes: int('LINKLINE_BODY_LIMIT'),
     redirectCacheSize: int('LINKLINE_REDIRECT_CACHE_SIZE'),

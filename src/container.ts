@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { pino } from 'pino'
 import { createAccountsRepository } from './accounts/accounts.repository.js'
 import { createAccountsService, SIGN_IN_HASH_QUEUE, SIGN_IN_HASHES_PER_SECOND } from './accounts/accounts.service.js'
 import { createMembersService } from './accounts/members.service.js'
@@ -31,17 +30,18 @@ import { createLowPriorityHashing } from './shared/scrypt-thread.js'
 import { createMailer } from './mail/mailer.js'
 import { createFaults } from './ops/faults.js'
 import { createJobs } from './ops/jobs.js'
+import { createLogger } from './ops/logger.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
-import { requestLogSerializer } from './http/client-address.js'
 import { createPortingService } from './porting/porting.service.js'
 import { createQrRenderer } from './qr/qr-render.pool.js'
 import { createQrService } from './qr/qr.service.js'
-import { startClickWriterThread } from './stats/click-writer.thread.js'
+import { startClickWriterThread, writerSettings } from './stats/click-writer.thread.js'
 import { ClickBuffer, type ClickSink } from './stats/clicks.js'
 import { CLICK_BATCH_SIZE, CLICK_BLOCK_VISITS, CLICK_ROLLUP_VISITS } from './stats/click-schedule.js'
 import { createStatsRepository } from './stats/stats.repository.js'
 import { createStatsService } from './stats/stats.service.js'
+import { createMissingPaths } from './stats/missing-paths.js'
 import { openStorage, type StorageOptions } from './storage/database.js'
 import { createDatabaseHealth } from './storage/health.js'
 import { migrateToLatest } from './storage/migrate.js'
@@ -81,17 +81,7 @@ export interface ContainerOptions {
 /** The one composition root (storage, clock, caches, repositories, services) of the HTTP server and the CLI: nothing else constructs a service. */
 export function createContainer(config: Config, options: ContainerOptions = {}) {
   const clock = options.clock ?? systemClock
-  // The one logger: Fastify's requests and the container's background work (Redis, reloads) share it.
-  // Request logs carry client addresses cut to /24 or /48, in full only when debugging.
-  const fullAddresses = config.logLevel === 'debug' || config.logLevel === 'trace'
-  // On a terminal, lines for people (pino-pretty); anywhere else, JSON lines for a log pipeline.
-  const logger: FastifyBaseLogger =
-    options.logger ??
-    pino({
-      level: config.logLevel,
-      serializers: { req: requestLogSerializer(fullAddresses) },
-      ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
-    })
+  const logger = options.logger ?? createLogger(config)
   const storage = openStorage(config, { sqliteWriter: options.sqliteWriter })
   const db = storage.db
   const databaseHealth = createDatabaseHealth({ storage, logger })
@@ -171,21 +161,16 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onChange: invalidateAll,
   })
   const writer = startClickWriterThread(
-    {
-      databaseUrl: config.databaseUrl,
-      databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
-      clickWriterNice: config.clickWriterNice,
-      clickBlockIntervalMs: config.clickBlockIntervalMs,
-      staleJournalMs: options.staleJournalMs,
-    },
+    writerSettings(config, options.staleJournalMs),
     (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'),
+    (error) => logger.error({ err: error }, 'the IP database (LINKLINE_GEOIP_DB) could not be opened: visits are recorded without its countries and cities'),
   )
   // Deleted links are purged in the writer thread, off the event loop (links/links.purger.ts).
   const purger = writer.purger
   const statsRepo = createStatsRepository(db, storage.adapter)
   // maxClicks: this instance's human visits of limited links until they are written (link-controls.ts).
   const clickCounter = createClickCounter()
-  const linksRepo = createLinksRepository(db)
+  const linksRepo = createLinksRepository(db, storage.adapter)
   const linkWrites: LinkWritesDeps = {
     repo: linksRepo,
     hashPassword: passwordHashing.hash,
@@ -197,7 +182,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onInvalidateAll: invalidateAll,
     onDeleted: purger.kick,
     events,
-    transaction: transactional(db, createLinksRepository),
+    transaction: transactional(db, (trx) => createLinksRepository(trx, storage.adapter)),
   }
   const links = createLinksService(linkWrites)
   const linksBulk = createLinksBulk(linkWrites)
@@ -212,6 +197,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     redis && createSharedClickLimit({ redis: redis.client, keyPrefix: redisKeys(config.redisPrefix).clickLimit, onError: () => metrics.countRedisError() })
   const conversations = createConversationsService({ repo: createConversationsRepository(db, storage.adapter), links, clock, events })
   const stats = createStatsService({ repo: statsRepo, links, clock, retentionDays: config.clickRetentionDays, freshen: () => clicks.freshen() })
+  const missingPaths = createMissingPaths({ db, domains, clock, config, logger, faults })
   const porting = createPortingService({ links: linksBulk, domains })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue, perOwner: config.qrPerOwner })
   const qr = createQrService({ links, renderer: qrRenderer })
@@ -241,11 +227,13 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   })
   const jobs = createJobs({
     clicks,
+    missingPaths,
     dispatcher,
     purger,
     prunes: {
       'idempotency keys': () => idempotency.prune(),
       'old clicks': () => stats.prune(),
+      'old visits to missing paths': () => missingPaths.service.prune(),
       'ended sessions': () => sessions.prune(),
       'old audit log entries': () => audit.prune(),
       'old webhook deliveries': () => webhooksRepo.prune(clock.now() - config.webhooksRetentionDays * 86_400_000),
@@ -300,6 +288,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     conversations,
     clicks,
     stats,
+    missingPaths,
     qr,
     porting,
     webhooks,

@@ -35,17 +35,25 @@ export function linkRow(overrides: Partial<LinkRow> = {}): LinkRow {
     expired_url: null,
     password_hash: null,
     rules: null,
+    public_stats: 0,
     created_by_type: null,
     created_by_id: null,
     created_by_label: null,
+    clicks: 0,
+    last_clicked_at: null,
     ...overrides,
   }
 }
 
-const withoutCreator = ({ created_by_type: _type, created_by_id: _id, created_by_label: _label, ...row }: LinkRow) => row
+const withoutCreator = ({ created_by_type: _type, created_by_id: _id, created_by_label: _label, ...row }: LinkRowBefore0020) => row
+const withoutLater = ({ clicks: _clicks, last_clicked_at: _last, public_stats: _public, ...row }: LinkRow) => row
+
+/** A link row as the releases before the link list's counters stored it (before migration 0020; nor later columns). */
+export type LinkRowBefore0020 = Omit<LinkRow, 'clicks' | 'last_clicked_at' | 'public_stats'>
+export const linkRowBefore0020 = (overrides: Partial<LinkRow> = {}): LinkRowBefore0020 => withoutLater(linkRow(overrides))
 
 /** A link row as the releases before accounts stored it (before migration 0019): no creator columns. */
-export const linkRowBefore0019 = (overrides: Partial<LinkRow> = {}) => withoutCreator(linkRow(overrides))
+export const linkRowBefore0019 = (overrides: Partial<LinkRow> = {}) => withoutCreator(linkRowBefore0020(overrides))
 
 /** Inserts a link row (no service rules: a fixture, as a migration or an import would leave it). */
 export async function insertLink(db: Db, overrides: Partial<LinkRow> = {}): Promise<LinkRow> {

@@ -176,8 +176,8 @@ export const SETTINGS = {
     min: 1,
     max: 10_000_000,
     meaning:
-      'per client address and minute: requests answered 4xx without a valid token (401, 404, 405…); 429 beyond, for the rest of the ' +
-      'minute (`/healthz` and `/readyz` are never refused)',
+      'per client address and minute: requests answered 4xx without a valid token (401, 404, 405…), and every request for public ' +
+      'statistics (`/v1/public/…`); 429 beyond, for the rest of the minute (`/healthz` and `/readyz` are never refused)',
     scaleOut: "counted per instance. Behind a proxy it needs `LINKLINE_TRUST_PROXY`, or every client shares the proxy's budget",
   }),
 
@@ -203,7 +203,7 @@ export const SETTINGS = {
     default: 500_000,
     min: 100,
     max: 10_000_000,
-    meaning: 'visits buffered in memory before new ones are dropped (and counted); ~60 bytes each, so ~30 MB when full',
+    meaning: 'visits buffered in memory before new ones are dropped (and counted); ~75 bytes each, so ~38 MB when full',
     scaleOut: 'per instance',
   }),
   LINKLINE_CLICK_FLUSH_INTERVAL_MS: int({
@@ -234,6 +234,14 @@ export const SETTINGS = {
       'how long written visits may wait for their click blocks (the clicks export): the roll-up due then writes them for every visit ' +
       'waiting, in one block per link and hour, which costs per link, not per visit; the export lags by up to this plus a flush ' +
       'interval. Shorter costs more CPU and disk writes per visit; at or below the roll-up interval, blocks come with every roll-up',
+  }),
+  LINKLINE_GEOIP_DB: text({
+    group: 'Visits and statistics',
+    meaning:
+      "an IP database file in MaxMind's format (`.mmdb`, country or city: GeoLite2, DB-IP…) in which visits are looked up for their " +
+      'country (when `LINKLINE_COUNTRY_HEADER` gives none) and, in a city database, their city; unset, the IP-to-country database ' +
+      'shipped with Linkline. A file that cannot be read, or is not such a database, stops the start',
+    scaleOut: 'the same file on every instance; read once at start into the memory of the click writer thread',
   }),
   LINKLINE_CLICK_WRITER_NICE: int({
     group: 'Visits and statistics',

@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { send } from '../../test/http-client.js'
-
-// Debian's chromium (`apt-get install chromium`); playwright-core downloads no browser of its own.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const REQUIRED = process.env.LINKLINE_TEST_REQUIRE_ALL_BACKENDS === '1'
-const missing = existsSync(CHROMIUM) ? false : `needs Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`
-if (missing && REQUIRED) throw new Error(missing)
+import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
 
 const DESKTOP_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 
@@ -18,7 +12,7 @@ const DESKTOP_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTM
  * container as production, on SQLite), serving the built assets from dist/web. It goes through
  * what a person does, by the labels a person reads.
  */
-describe('the dashboard in a real browser', { skip: missing }, () => {
+describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
   let browser: Browser
   let context: BrowserContext
@@ -204,7 +198,7 @@ describe('the dashboard in a real browser', { skip: missing }, () => {
   test("a link's page: the QR code follows its settings, and a click shows in the statistics after Refresh", async () => {
     await page
       .locator('tr', { hasText: `${s.host}/promo` })
-      .getByRole('link')
+      .getByRole('link', { name: `${s.host}/promo` })
       .click()
     await page.getByRole('heading', { name: 'Winter sale' }).waitFor()
     const qr = page.locator('.qr-preview img')

@@ -52,8 +52,15 @@ describe('the root of a default domain', () => {
     assert.equal(deep.status, 200)
     assert.equal(deep.text, index.text)
     assert.equal((await s.request('GET', '/app/assets/index-missing.js', { token: null })).status, 404)
-    // The pages one-time links open, whatever their secret holds.
-    for (const path of ['/app/setup?code=abc', '/app/invite/Zm9v_bar-1', '/app/reset/a.b', '/app/members', '/app/audit']) {
+    // The pages one-time links open, whatever their secret holds, and a link's public statistics: none needs a session.
+    for (const path of [
+      '/app/setup?code=abc',
+      '/app/invite/Zm9v_bar-1',
+      '/app/reset/a.b',
+      '/app/members',
+      '/app/audit',
+      '/app/public/lnk_01JD0000000000000000000000',
+    ]) {
       const res = await s.request('GET', path, { token: null })
       assert.equal(res.status, 200, path)
       assert.equal(res.text, index.text, path)

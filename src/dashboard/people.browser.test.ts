@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import type { Role } from '../accounts/roles.js'
+import { CHROMIUM, chromiumMissing, DEVICES } from '../../test/browser.js'
 
-// Debian's chromium (`apt-get install chromium`); playwright-core downloads no browser of its own.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const REQUIRED = process.env.LINKLINE_TEST_REQUIRE_ALL_BACKENDS === '1'
-const missing = existsSync(CHROMIUM) ? false : `needs Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`
-if (missing && REQUIRED) throw new Error(missing)
-
-const DEVICES: { name: string; options: BrowserContextOptions }[] = [
-  { name: 'desktop', options: { viewport: { width: 1440, height: 900 } } },
-  { name: 'phone', options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
-]
 const PASSWORD = 'correct horse battery'
 
 /**
@@ -22,7 +12,7 @@ const PASSWORD = 'correct horse battery'
  * password, inviting someone who then joins, what each role is offered, and what the API refuses
  * whatever the page shows. On a desktop and on a phone-sized screen.
  */
-describe('people in the dashboard, in a real browser', { skip: missing }, () => {
+describe('people in the dashboard, in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
   let browser: Browser
   const contexts: BrowserContext[] = []

@@ -15,7 +15,8 @@ export type AnonymousLimit = (req: FastifyRequest) => AppError | undefined
 
 /**
  * A budget per client address for requests answered without a valid token (401, 404, 405, 400, and
- * 5xx too: a request that makes the server fail must not cost its sender less), which the per-token
+ * 5xx too: a request that makes the server fail must not cost its sender less; and every answer of a
+ * route open to anyone that declares `config.anonymousBudget`, the public statistics), which the per-token
  * limit never sees. Over `max` in the current minute, the address gets 429 on every request that does
  * not authenticate, until the minute ends. Counted per process, on purpose: what it protects is this
  * process's event loop and database pool. The returned check is the auth hook's (auth.ts): it knows
@@ -34,7 +35,8 @@ export function registerAnonymousLimit(app: App, max: number): AnonymousLimit {
   const isProbe = (req: FastifyRequest) => PROBES.has(req.routeOptions.url ?? '')
 
   app.addHook('onResponse', async (req, reply) => {
-    if (req.principal || reply.statusCode < 400 || reply.statusCode === 429 || isProbe(req)) return
+    const counted = reply.statusCode >= 400 || req.routeOptions.config.anonymousBudget === true
+    if (req.principal || !counted || reply.statusCode === 429 || isProbe(req)) return
     const map = current(Date.now())
     let key = clientBlock(req.ip)
     if (!map.has(key) && map.size >= MAX_TRACKED) key = '*'

@@ -27,8 +27,11 @@ const PUBLIC_V1 = new Set([
 const BEARER = /^Bearer +([\x21-\x7e]{1,512})$/i
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
+/** What is under it is open to anyone, on purpose: the public statistics of links whose owner chose so. */
+const PUBLIC_PREFIX = '/v1/public/'
+
 const needsToken = (method: string, path: string) =>
-  (path === '/v1' || path.startsWith('/v1/')) && !PUBLIC_V1.has(`* ${path}`) && !PUBLIC_V1.has(`${method} ${path}`)
+  (path === '/v1' || path.startsWith('/v1/')) && !path.startsWith(PUBLIC_PREFIX) && !PUBLIC_V1.has(`* ${path}`) && !PUBLIC_V1.has(`${method} ${path}`)
 
 /** Whether the request's Origin names the very host it was sent to (scheme aside: a proxy may end TLS). */
 export function sameOrigin(req: FastifyRequest): boolean {

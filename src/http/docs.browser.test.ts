@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
 import { networkInterfaces } from 'node:os'
 import { after, before, describe, test } from 'node:test'
 import { chromium, type Browser } from 'playwright-core'
 import { createTestDatabase, type TestDatabase } from '../../test/build-test-app.js'
 import { freePort } from '../../test/free-port.js'
 import { startServerProcess, type ServerProcess } from '../../test/process.js'
-
-// Debian's chromium (`apt-get install chromium`); playwright-core downloads no browser of its own.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const REQUIRED = process.env.LINKLINE_TEST_REQUIRE_ALL_BACKENDS === '1'
-const missing = existsSync(CHROMIUM) ? false : `needs Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`
-if (missing && REQUIRED) throw new Error(missing)
+import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
 
 /** An address of this machine other than loopback: browsers treat localhost as secure, any other host not. */
 const lanAddress = () =>
@@ -19,7 +13,7 @@ const lanAddress = () =>
     .flat()
     .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal)?.address
 
-describe('/docs in a real browser over plain HTTP at a LAN address', { skip: missing }, () => {
+describe('/docs in a real browser over plain HTTP at a LAN address', { skip: chromiumMissing }, () => {
   let database: TestDatabase
   let server: ServerProcess
   let browser: Browser

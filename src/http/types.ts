@@ -8,6 +8,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a token needs for this route; checked right after authentication. */
     scope?: Scope
+    /**
+     * A route open to anyone whose every answer, not only its errors, counts against the caller's
+     * anonymous budget (anonymous-limit.ts): it does real work for whoever asks.
+     */
+    anonymousBudget?: boolean
   }
   interface FastifyRequest {
     /**

@@ -32,6 +32,8 @@ export function createLinkResolver(deps: {
           status: row.redirect_type,
           controls: compileControls(row, stored, Date.now()),
           clickSlot: newBatchSlot(),
+          // Always set, so that every cached target has one shape.
+          publicStats: row.public_stats === 1,
         }
       }
       cache.fill(domain, path, target, seen)

@@ -36,8 +36,8 @@ export type LinkWritesDeps = {
 }
 
 /** The controls' columns, as create and update write them. */
-export type ControlChanges = Partial<Pick<LinkRow, 'redirect_type' | 'expires_at' | 'max_clicks' | 'expired_url' | 'password_hash' | 'rules'>>
-type ControlsInput = Pick<CreateLinkBody, 'redirectType' | 'expiresAt' | 'maxClicks' | 'expiredUrl' | 'password' | 'rules' | 'tags'>
+export type ControlChanges = Partial<Pick<LinkRow, 'redirect_type' | 'expires_at' | 'max_clicks' | 'expired_url' | 'password_hash' | 'rules' | 'public_stats'>>
+type ControlsInput = Pick<CreateLinkBody, 'redirectType' | 'expiresAt' | 'maxClicks' | 'expiredUrl' | 'password' | 'rules' | 'tags' | 'publicStats'>
 
 const RANDOM_PATH_LENGTH = 7
 const RANDOM_PATH_ATTEMPTS = 5
@@ -71,6 +71,9 @@ export function createLinkWrites(deps: LinkWritesDeps) {
     hasPassword: row.password_hash !== null,
     rules: row.rules === null ? null : (JSON.parse(row.rules) as LinkRule[]),
     tags: [...tags],
+    publicStats: row.public_stats === 1,
+    clicks: Number(row.clicks),
+    lastClickedAt: row.last_clicked_at === null ? null : new Date(Number(row.last_clicked_at)).toISOString(),
   })
 
   // Awaited before the response, so that the very next request, on any instance, sees the write.
@@ -98,6 +101,7 @@ export function createLinkWrites(deps: LinkWritesDeps) {
       changes.expires_at = at
     }
     if (input.maxClicks !== undefined) changes.max_clicks = input.maxClicks
+    if (input.publicStats !== undefined) changes.public_stats = input.publicStats ? 1 : 0
     if (input.expiredUrl !== undefined && input.expiredUrl !== null) {
       changes.expired_url = normalizeDestination(input.expiredUrl, 'expiredUrl')
       await checkRedirectChain(changes.expired_url, domain, path, id, 'expiredUrl')
@@ -152,6 +156,9 @@ export function createLinkWrites(deps: LinkWritesDeps) {
       expired_url: null,
       password_hash: null,
       rules: null,
+      public_stats: 0,
+      clicks: 0,
+      last_clicked_at: null,
       ...changes,
     }
     return { base, path: input.path, tags: tags ?? [] }

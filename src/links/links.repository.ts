@@ -1,19 +1,16 @@
 import { sql } from 'kysely'
 import { chunks } from '../shared/chunks.js'
 import type { Db } from '../storage/database.js'
+import type { DialectAdapter } from '../storage/dialect.js'
 import { inTransaction, type Transaction } from '../storage/transaction.js'
+import { createLinkList } from './link-list.js'
 import type { LinkRow, LinkRowUpdate, NewLinkRow } from './links.table.js'
 
-export interface LinkFilters {
-  domain?: string
-  path?: string
-  destination?: string
-  title?: string
-  tag?: string
-}
-
 /** What the redirect reads of a link: its target and controls. */
-export type TargetRow = Pick<LinkRow, 'id' | 'destination' | 'redirect_type' | 'expires_at' | 'max_clicks' | 'expired_url' | 'password_hash' | 'rules'>
+export type TargetRow = Pick<
+  LinkRow,
+  'id' | 'destination' | 'redirect_type' | 'expires_at' | 'max_clicks' | 'expired_url' | 'password_hash' | 'rules' | 'public_stats'
+>
 
 // Rows per multi-row INSERT: 14 columns each stays below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
 const INSERT_CHUNK = 500
@@ -24,21 +21,9 @@ const tagRows = (ownerId: string, linkId: string, tags: readonly string[]) => ta
  * Every query but the purge's sees live links only: a deleted link is a tombstone (`deleted_at`) until
  * the background purge has removed its statistics and conversations (links.purger.ts).
  */
-export function createLinksRepository(db: Db) {
+export function createLinksRepository(db: Db, adapter: DialectAdapter) {
   const live = () => db.selectFrom('links').where('deleted_at', 'is', null)
-  /** The owner's live links that pass the list's filters (shared by the list and the export). */
-  const filtered = (ownerId: string, filters: LinkFilters) => {
-    const { tag, ...columns } = filters
-    let query = live().selectAll().where('owner_id', '=', ownerId)
-    for (const [column, value] of Object.entries(columns) as [Exclude<keyof LinkFilters, 'tag'>, string | undefined][]) {
-      if (value !== undefined) query = query.where(column, '=', value)
-    }
-    // Served by link_tags_owner_tag: the owner's links carrying the tag, then their rows by primary key.
-    if (tag !== undefined) {
-      query = query.where('id', 'in', (eb) => eb.selectFrom('link_tags').select('link_id').where('owner_id', '=', ownerId).where('tag', '=', tag))
-    }
-    return query
-  }
+  const list = createLinkList(db, adapter)
   return {
     /** Inserts the link and its tags in one transaction. */
     async insert(row: NewLinkRow, tags: readonly string[] = []): Promise<void> {
@@ -97,10 +82,14 @@ export function createLinksRepository(db: Db) {
     findForOwner: (ownerId: string, id: string): Promise<LinkRow | undefined> =>
       live().selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst(),
 
+    /** A live link whose statistics are public, whoever owns it. */
+    findPublic: (id: string): Promise<Pick<LinkRow, 'id'> | undefined> =>
+      live().select('id').where('id', '=', id).where('public_stats', '=', 1).executeTakeFirst(),
+
     /** The redirect's point query: served by the unique (domain, path) index. */
     findTarget: (domain: string, path: string): Promise<TargetRow | undefined> =>
       live()
-        .select(['id', 'destination', 'redirect_type', 'expires_at', 'max_clicks', 'expired_url', 'password_hash', 'rules'])
+        .select(['id', 'destination', 'redirect_type', 'expires_at', 'max_clicks', 'expired_url', 'password_hash', 'rules', 'public_stats'])
         .where('domain', '=', domain)
         .where('path', '=', path)
         .executeTakeFirst(),
@@ -111,24 +100,11 @@ export function createLinksRepository(db: Db) {
       return link !== undefined
     },
 
-    /** One page, newest first; asks for one row more than the page to know whether more follow. */
-    list(ownerId: string, filters: LinkFilters, offset: number, limit: number): Promise<LinkRow[]> {
-      return filtered(ownerId, filters).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute()
-    },
+    /** One page of the list (link-list.ts); asks for one row more than the page to know whether more follow. */
+    list: list.page,
 
-    /**
-     * The page after `after` in the list's order (newest first), by keyset rather than offset: each
-     * page is one range scan of the (owner_id, created_at, id) index, however deep the export is.
-     */
-    listAfter(ownerId: string, filters: LinkFilters, after: { createdAt: number; id: string } | undefined, limit: number): Promise<LinkRow[]> {
-      let query = filtered(ownerId, filters)
-      if (after !== undefined) {
-        // A row-value comparison, which both engines serve as one index range (an OR of the two
-        // conditions made SQLite scan the owner's links from the newest for every page).
-        query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)))
-      }
-      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
-    },
+    /** The export's pages, newest first, by keyset (link-list.ts). */
+    listAfter: list.after,
 
     /**
      * Inserts many rows in one transaction; a row whose (domain, path) is taken is left out instead of

@@ -27,6 +27,8 @@ export const LIMITS = {
   passwordMax: 128,
   maxClicks: 1_000_000_000_000,
   bulk: 1000,
+  /** The list's `q`, in characters. */
+  search: 200,
 } as const
 export const DEVICES = ['ios', 'android', 'mobile', 'tablet', 'desktop'] as const
 
@@ -90,6 +92,11 @@ const Rules = Nullable(
 const Tag = Type.String({ minLength: 1, maxLength: LIMITS.tagLength })
 const Tags = Type.Array(Tag, { maxItems: LIMITS.tags, description: 'Duplicates are dropped; returned sorted. On update, the list replaces the old one' })
 
+const PublicStats = Type.Boolean({
+  description:
+    'Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false',
+})
+
 /** The controls, accepted alike by create, update and bulk create. */
 const controls = {
   redirectType: Type.Optional(RedirectType),
@@ -99,6 +106,7 @@ const controls = {
   password: Type.Optional(Password),
   rules: Type.Optional(Rules),
   tags: Type.Optional(Tags),
+  publicStats: Type.Optional(PublicStats),
 }
 
 export const LinkObject = Type.Object(
@@ -121,6 +129,9 @@ export const LinkObject = Type.Object(
     hasPassword: Type.Boolean(),
     rules: Nullable(Type.Array(Rule)),
     tags: Type.Array(Type.String()),
+    publicStats: Type.Boolean(),
+    clicks: Type.Integer({ minimum: 0, description: 'Human clicks, all time, as the statistics count them: a visit is here once rolled up (within 15 s)' }),
+    lastClickedAt: Nullable(Type.String({ format: 'date-time', description: 'The latest human click rolled up; null before the first' })),
   },
   { $id: 'Link' },
 )
@@ -155,18 +166,41 @@ export const LinkFiltersQuery = Type.Object(
     path: Type.Optional(Type.String()),
     destination: Type.Optional(Type.String()),
     title: Type.Optional(Type.String()),
-    tag: Type.Optional(Type.String({ description: 'Links carrying this tag' })),
+    tag: Type.Optional(
+      Type.Array(Type.String(), {
+        maxItems: LIMITS.tags,
+        description: 'Links carrying every tag given: repeat it (query[tag]=promo&query[tag]=summer), or one value for one tag',
+      }),
+    ),
   },
   {
     additionalProperties: false,
-    description: 'Exact-match filters: query[title]=Sale, query[tag]=promo, or JSON: query={"title":"Sale"}',
+    description: 'Exact-match filters, combined with AND: query[title]=Sale, query[tag]=promo, or JSON: query={"title":"Sale"}',
   },
 )
+
+/** The list's orders: a field, `-` before it for descending. */
+export const LINK_SORTS = ['createdAt', '-createdAt', 'clicks', '-clicks', 'lastClickedAt', '-lastClickedAt'] as const
 
 export const ListLinksQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
+    sort: Type.Optional(
+      StringEnum(LINK_SORTS, {
+        default: '-createdAt',
+        description:
+          'The order: createdAt, clicks or lastClickedAt, ascending, or descending with a - before it; ties by id. Links never clicked come last either way',
+      }),
+    ),
+    q: Type.Optional(
+      Type.String({
+        maxLength: LIMITS.search,
+        description:
+          'Links whose title, path, destination or a tag holds this text, ignoring case (ASCII letters on SQLite); % and _ are plain characters. Empty: every link',
+        examples: ['sale'],
+      }),
+    ),
     query: Type.Optional(LinkFiltersQuery),
   },
   { additionalProperties: false },

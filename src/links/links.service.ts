@@ -15,7 +15,7 @@ import {
   sameDomain,
   titleAndDisplayName,
 } from './links.errors.js'
-import type { LinkFilters } from './links.repository.js'
+import type { LinkFilters, LinkSort } from './link-list.js'
 import { ListLinksQuery, type CreateLinkBody, type LinkObject, type UpdateLinkBody } from './links.schemas.js'
 import type { LinkRow, LinkRowUpdate } from './links.table.js'
 import { checkPath, RESERVED_SEGMENTS } from './short-paths.js'
@@ -30,6 +30,14 @@ const withoutCreator = ({ createdBy: _createdBy, ...link }: LinkObject): Omit<Li
 
 const DEFAULT_LIMIT = defaultOf(ListLinksQuery, 'limit')
 const DEFAULT_PAGE = defaultOf(ListLinksQuery, 'page')
+const DEFAULT_SORT = defaultOf(ListLinksQuery, 'sort')
+const SORT_COLUMNS = { createdAt: 'created_at', clicks: 'clicks', lastClickedAt: 'last_clicked_at' } as const
+
+/** `sort=` as the repository orders: `-clicks` → clicks, descending. */
+const sortOf = (sort: ListLinksQuery['sort'] = DEFAULT_SORT): LinkSort => {
+  const descending = sort.startsWith('-')
+  return { column: SORT_COLUMNS[(descending ? sort.slice(1) : sort) as keyof typeof SORT_COLUMNS], descending }
+}
 
 /** One link at a time: create, read, list, export, update and delete, and the operator's domain moves. */
 export function createLinksService(deps: LinkWritesDeps) {
@@ -81,16 +89,26 @@ export function createLinksService(deps: LinkWritesDeps) {
 
     get: async (principal: Principal, id: string) => withTags(await findOwned(principal, id)),
 
+    /**
+     * The id of a link whose owner made its statistics public, for anyone (stats' getPublic): nothing
+     * else of it is disclosed. A private, deleted or unknown link is the very 404 of an unknown link.
+     */
+    async getPublic(id: string): Promise<{ id: string }> {
+      const row = await repo.findPublic(id)
+      if (!row) throw linkNotFound()
+      return { id: row.id }
+    },
+
     /** Used by other features (conversations) to check that a link is the caller's. */
     assertOwned: async (principal: Principal, id: string, param: string) => {
       await findOwned(principal, id, param)
     },
 
-    async list(principal: Principal, input: { limit?: number; page?: number; query?: LinkFilters }) {
+    async list(principal: Principal, input: Omit<ListLinksQuery, 'query'> & { query?: LinkFilters }) {
       const limit = input.limit ?? DEFAULT_LIMIT
       const page = input.page ?? DEFAULT_PAGE
-      const query = normalizeFilters(input.query ?? {})
-      const rows = await repo.list(principal.ownerId, query, (page - 1) * limit, limit + 1)
+      const selection = { filters: normalizeFilters(input.query ?? {}), q: input.q }
+      const rows = await repo.list(principal.ownerId, selection, sortOf(input.sort), (page - 1) * limit, limit + 1)
       const tags = await repo.tagsOf(rows.slice(0, limit).map((row) => row.id))
       return { data: rows.slice(0, limit).map((row) => toObject(row, tags.get(row.id))), pagination: { page, limit, hasMore: rows.length > limit } }
     },

@@ -19,8 +19,14 @@ export interface LinksTable extends CreatedByColumns {
   password_hash: string | null
   /** The rules as JSON text, destinations already normalized. */
   rules: string | null
+  /** 1 when anyone may read the link's statistics (migration 0021; docs/api/analytics.md#public-statistics), else 0. */
+  public_stats: Generated<number>
   /** Set when the link was deleted: a tombstone until the background purge removes it (links.purger.ts). */
   deleted_at: number | null
+  /** Human visits rolled up so far, all time (migration 0020): added by each click roll-up (stats/click-rollup.ts). */
+  clicks: Generated<number>
+  /** The latest human visit rolled up, or null before the first. */
+  last_clicked_at: number | null
 }
 export type LinkRow = Selectable<LinksTable>
 export type NewLinkRow = Insertable<LinksTable>

@@ -10,6 +10,8 @@ export interface RedirectTarget {
   readonly controls?: Controls
   /** Where the click buffer's open batch lists the link (its own bookkeeping, stats/visit-batch.ts). */
   readonly clickSlot: BatchSlot
+  /** Set when the link's statistics are public: `<short URL>+` then leads to their page (redirect.handler.ts). */
+  readonly publicStats?: boolean
 }
 
 /**

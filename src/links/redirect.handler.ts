@@ -12,6 +12,7 @@ import type { LinkResolver } from './link-resolver.js'
 import { createPasswordForm } from './redirect.password.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
 import { continuePage, passwordPage, sendExpired, sendNotFound, sendPage, sendRedirect, writeHead } from './redirect.pages.js'
+import { configuredPublicUrl } from '../http/public-url.js'
 import type { SharedClickLimit } from './shared-click-limit.js'
 import { firstSegment, QR_MARKER, RESERVED_SEGMENTS } from './short-paths.js'
 import { isDatabaseUnavailable } from '../storage/errors.js'
@@ -24,7 +25,7 @@ import { isDatabaseUnavailable } from '../storage/errors.js'
  * a link holds or a client sends, an exception fails this one request (a 500 page), never the process.
  */
 export function createRedirectHandler(deps: {
-  config: Pick<Config, 'notFoundUrl' | 'countryHeader'>
+  config: Pick<Config, 'notFoundUrl' | 'countryHeader' | 'shortUrlScheme' | 'publicUrl' | 'host' | 'port'>
   /** The trust rule Fastify's `req.ip` follows too (http/client-address.ts). */
   trust: TrustFunction
   domains: DomainsService
@@ -33,6 +34,8 @@ export function createRedirectHandler(deps: {
   /** maxClicks counted across instances, with Redis (shared-click-limit.ts). */
   sharedClickLimit?: SharedClickLimit
   clicks: ClickRecorder
+  /** Counts a human visit to a path that names no link (stats/missing-paths.tally.ts). */
+  countMissingPath?: (domain: string, path: string, at: number) => void
   metrics: Metrics
   faults: Faults
   /** Stamps each visit: the container's clock, which tests move instead of sleeping. */
@@ -53,7 +56,8 @@ export function createRedirectHandler(deps: {
   /** The redirect itself, and the visit handed to the click recorder (`counted` towards maxClicks: admit). */
   function redirect(req: IncomingMessage, res: ServerResponse, target: RedirectTarget, destination: string, status: number, query: string, counted: boolean) {
     const visitQuery = query === '' ? undefined : applyVisitQuery(destination, query)
-    sendRedirect(req, res, status, visitQuery?.location ?? destination)
+    const location = visitQuery?.location ?? destination
+    sendRedirect(req, res, status, location)
     const visit: Visit = {
       linkId: target.linkId,
       at: clock.now(),
@@ -63,6 +67,9 @@ export function createRedirectHandler(deps: {
       userAgent: req.headers['user-agent'],
       referer: req.headers.referer,
       country: config.countryHeader === undefined ? undefined : header(req, config.countryHeader),
+      acceptLanguage: req.headers['accept-language'],
+      // The UTM breakdowns read the final location in the writer thread: here only a substring search, no parsing.
+      utmLocation: location.includes('utm_') ? location : undefined,
       slot: target.clickSlot,
     }
     // A counted visit counts towards the limit once it is recorded (not dropped).
@@ -96,11 +103,54 @@ export function createRedirectHandler(deps: {
   const destinationFor = (req: IncomingMessage, target: RedirectTarget, controls: Controls | undefined) =>
     (controls?.rules === undefined ? undefined : matchRule(controls.rules, req, config.countryHeader)) ?? target.destination
 
-  function answer(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | false, path: string, query: string, started: number) {
+  /**
+   * The database failed: the redirect cannot be answered, but the API error shape is not for browsers.
+   * The outage is logged once, however many redirects and API requests meet it.
+   */
+  function lookupFailed(req: IncomingMessage, res: ServerResponse, error: unknown, started: number) {
+    if (isDatabaseUnavailable(error)) deps.onDatabaseUnavailable(error)
+    else faults.report('redirect', error)
+    writeHead(req, res, 503, ['Content-Type', 'text/plain; charset=utf-8', 'Retry-After', '1'])
+    res.end('Service temporarily unavailable')
+    metrics.observeRedirect('error', started)
+  }
+
+  /** Where the dashboard is served: the public URL, else this default domain, else the first one (custom domains serve no dashboard). */
+  const dashboardRoot = (host: string) => configuredPublicUrl(config) ?? `${config.shortUrlScheme}://${domains.isDefault(host) ? host : domains.primary}`
+
+  /** No link at the path: the not-found answer, and a person's visit counted for the domain's owner (docs/api/analytics.md). */
+  function notFound(req: IncomingMessage, res: ServerResponse, host: string, path: string, started: number) {
+    sendNotFound(req, res, config.notFoundUrl)
+    if (deps.countMissingPath !== undefined && isHumanVisit(req.headers['user-agent'], req.method === 'HEAD')) deps.countMissingPath(host, path, clock.now())
+    metrics.observeRedirect('not_found', started)
+  }
+
+  /**
+   * No link at the path. A path ending in `+` (which no link path may hold) is `<short URL>+`: the
+   * public statistics page of the link at the path without it, when its statistics are public; it is
+   * no visit of the link. Anything else, that too otherwise, is an ordinary missing path.
+   */
+  function missing(req: IncomingMessage, res: ServerResponse, host: string, path: string, started: number) {
+    if (path.length < 3 || !path.endsWith('+')) return notFound(req, res, host, path, started)
+    const toPage = (target: RedirectTarget | false) => {
+      if (!target || target.publicStats !== true) return notFound(req, res, host, path, started)
+      sendRedirect(req, res, 302, `${dashboardRoot(host)}/app/public/${encodeURIComponent(target.linkId)}`)
+      metrics.observeRedirect('found', started)
+    }
+    const base = path.slice(0, -1)
+    const cached = cache.get(host, base)
+    if (cached !== undefined) return toPage(cached)
+    resolver
+      .lookup(host, base)
+      .then(toPage, (error: unknown) => lookupFailed(req, res, error, started))
+      .catch((error: unknown) => fail(req, res, error, started))
+  }
+
+  function answer(req: IncomingMessage, res: ServerResponse, host: string, target: RedirectTarget | false, path: string, query: string, started: number) {
     // A limited link's click count, when stale, is read again before the visit is answered.
     const refreshing = target && target.controls?.clicks !== undefined ? resolver.refreshClickCount(target, clock.now()) : undefined
     if (refreshing !== undefined) {
-      refreshing.then(() => answer(req, res, target, path, query, started)).catch((error: unknown) => fail(req, res, error, started))
+      refreshing.then(() => answer(req, res, host, target, path, query, started)).catch((error: unknown) => fail(req, res, error, started))
       return
     }
     if (target) {
@@ -112,9 +162,9 @@ export function createRedirectHandler(deps: {
       else if (controls.passwordHash !== undefined) sendPage(req, res, 200, passwordPage(''))
       else admit(req, res, target, controls, target.status, path, query)
     } else {
-      sendNotFound(req, res, config.notFoundUrl)
+      return missing(req, res, host, path, started)
     }
-    metrics.observeRedirect(target ? 'found' : 'not_found', started)
+    metrics.observeRedirect('found', started)
   }
 
   /**
@@ -175,7 +225,7 @@ export function createRedirectHandler(deps: {
     const cached = cache.get(host, path)
     if (cached !== undefined) {
       try {
-        answer(req, res, cached, path, query, started)
+        answer(req, res, host, cached, path, query, started)
       } catch (error) {
         fail(req, res, error, started)
       }
@@ -183,16 +233,8 @@ export function createRedirectHandler(deps: {
       resolver
         .lookup(host, path)
         .then(
-          (target) => answer(req, res, target, path, query, started),
-          (error: unknown) => {
-            // The database failed: the redirect cannot be answered, but the API error shape is not for browsers.
-            // The outage is logged once, however many redirects and API requests meet it.
-            if (isDatabaseUnavailable(error)) deps.onDatabaseUnavailable(error)
-            else faults.report('redirect', error)
-            writeHead(req, res, 503, ['Content-Type', 'text/plain; charset=utf-8', 'Retry-After', '1'])
-            res.end('Service temporarily unavailable')
-            metrics.observeRedirect('error', started)
-          },
+          (target) => answer(req, res, host, target, path, query, started),
+          (error: unknown) => lookupFailed(req, res, error, started),
         )
         .catch((error: unknown) => fail(req, res, error, started))
     }

@@ -11,6 +11,8 @@ type Prune = () => Promise<unknown>
 export interface JobsDeps {
   /** The click flusher (stats/clicks.ts), which keeps its own timers once started. */
   clicks: { start(): void }
+  /** Visits to missing paths (stats/missing-paths.ts), written on their own timer once started and for the last time at stop. */
+  missingPaths?: { start(): void; close(): Promise<void> }
   /** The webhook dispatcher (webhooks/dispatcher.ts), which polls the outbox once started. */
   dispatcher: { start(): void; stop(): Promise<void> }
   /** The purge of deleted links, run in the click writer thread (links/links.purger.ts). */
@@ -48,6 +50,7 @@ export function createJobs(deps: JobsDeps) {
   return {
     start(): void {
       deps.clicks.start()
+      deps.missingPaths?.start()
       deps.dispatcher.start()
       // Deletes a crash or a stop interrupted resume now; the hourly kick catches any a failed round left.
       deps.purger.kick()
@@ -68,11 +71,15 @@ export function createJobs(deps: JobsDeps) {
       if (reload) every(DOMAINS_REFRESH_MS, () => void reload())
     },
 
-    /** Clears the timers, waits for a domain check in flight, then stops the dispatcher. The click buffer is the container's to close. */
+    /**
+     * Clears the timers, waits for a domain check in flight, then stops the dispatcher and writes the
+     * visits to missing paths left. The click buffer is the container's to close.
+     */
     async stop(): Promise<void> {
       for (const stop of stops.splice(0)) stop()
       await domainsChecking
       await deps.dispatcher.stop()
+      await deps.missingPaths?.close()
     },
   }
 }

@@ -20,8 +20,22 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
  */
 export const LINK_CSV_COLUMNS: readonly string[] = [...Object.keys(LinkObject.properties).filter((field) => field !== 'createdBy'), 'passwordHash']
 
-/** The columns of the clicks export, in both formats. */
-export const CLICK_COLUMNS = ['time', 'referrer', 'browser', 'os', 'device', 'country', 'qr', 'bot'] as const
+/** The columns of the clicks export, in both formats: those added since the first eight come after them. */
+export const CLICK_COLUMNS = [
+  'time',
+  'referrer',
+  'browser',
+  'os',
+  'device',
+  'country',
+  'qr',
+  'bot',
+  'language',
+  'utmSource',
+  'utmMedium',
+  'utmCampaign',
+  'city',
+] as const
 
 /** A visit as exported: ISO time, booleans for the QR and bot flags, null where nothing was known. */
 export const clickRecord = (c: ExportedClick) => ({
@@ -33,6 +47,11 @@ export const clickRecord = (c: ExportedClick) => ({
   country: c.country,
   qr: c.isQr,
   bot: c.isBot,
+  language: c.language,
+  utmSource: c.utmSource,
+  utmMedium: c.utmMedium,
+  utmCampaign: c.utmCampaign,
+  city: c.city,
 })
 
 /**

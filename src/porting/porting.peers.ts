@@ -21,7 +21,7 @@ export interface ImportRecord {
   pathsElsewhere?: string[]
   title?: string
   tags: string[]
-  /** Linkline's own controls (redirectType, expiresAt, maxClicks, expiredUrl, rules), checked by the body schema later. */
+  /** Linkline's own controls (redirectType, expiresAt, maxClicks, expiredUrl, rules, publicStats), checked by the body schema later. */
   controls?: Record<string, unknown>
   /** A password hash in Linkline's own format, stored as it is. */
   passwordHash?: string
@@ -92,6 +92,8 @@ const first = (row: Row, ...names: string[]) => names.map((n) => text(row[n])).f
 
 /** An integer cell (`301`) or JSON number; anything else is left for the schema to refuse with its message. */
 const integer = (value: unknown) => (typeof value !== 'string' ? value : /^\d{1,16}$/.test(value.trim()) ? Number(value) : text(value))
+/** A boolean cell (`true`, `false`) or JSON boolean; anything else is left for the schema to refuse. */
+const boolean = (value: unknown) => (typeof value !== 'string' ? value : value.trim() === 'true' ? true : value.trim() === 'false' ? false : text(value))
 const jsonCell = (value: unknown, field: string) => (typeof value === 'string' ? (text(value) === undefined ? undefined : parseJson(value, field)) : value)
 
 /**
@@ -105,6 +107,7 @@ function linkline(row: Row): ImportRecord {
     maxClicks: integer(row.maxclicks),
     expiredUrl: text(row.expiredurl),
     rules: jsonCell(row.rules, 'rules'),
+    publicStats: boolean(row.publicstats),
   }
   for (const key of Object.keys(controls)) if (controls[key] === undefined || controls[key] === null) delete controls[key]
   const passwordHash = text(row.passwordhash)

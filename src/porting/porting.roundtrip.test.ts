@@ -22,6 +22,7 @@ const LINKS = [
     expiredUrl: 'https://shop.example/over',
     rules: [{ when: { country: ['DE'], device: ['ios'] }, destination: 'https://shop.example/de' }],
     password: 'open sesame',
+    publicStats: true,
   },
   { destination: 'https://shop.example/plain', path: '/rt-plain', title: '@SUM(1)', redirectType: 308 },
   { destination: 'https://shop.example/tab', path: '/rt-tab', title: '\tleading tab', tags: ['-1'] },

@@ -190,7 +190,13 @@ for (const backend of backends) {
       const id = link.id as string
       await s.request('GET', '/clicked?qr=1', {
         token: null,
-        headers: { 'x-forwarded-for': '203.0.113.77', 'user-agent': CHROME, referer: 'https://news.ycombinator.com/item?id=1', 'cf-ipcountry': 'DE' },
+        headers: {
+          'x-forwarded-for': '203.0.113.77',
+          'user-agent': CHROME,
+          referer: 'https://news.ycombinator.com/item?id=1',
+          'cf-ipcountry': 'DE',
+          'accept-language': 'de-DE,de;q=0.9',
+        },
       })
       await s.request('GET', '/clicked', { token: null, headers: { 'x-forwarded-for': '203.0.113.78', 'user-agent': 'Twitterbot/1.0' } })
       // Many visits in one millisecond and across pages, at chosen times: the keyset must lose none and repeat none.
@@ -231,6 +237,11 @@ for (const backend of backends) {
         country: 'DE',
         qr: true,
         bot: false,
+        language: 'de-de',
+        utmSource: null,
+        utmMedium: null,
+        utmCampaign: null,
+        city: null,
       })
       assert.equal(clicks.filter((c) => c.bot === true).length, 1)
       assert.doesNotMatch(r.text, /203\.0\.113|198\.51\.100/, 'no IP')

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { visit as visitOf } from '../../test/factories.js'
+import { cityDatabase } from '../../test/mmdb.js'
+import { classifyVisit, languageOf, utmOf } from './classify.js'
 import type { Visit } from './clicks.js'
-import { classifyBatch, encodeVisits, newBatchSlot, VisitBatchBuilder, type EncodedVisits } from './visit-batch.js'
+import { openGeoDatabase } from './geoip.js'
+import { classifyBatch, encodeVisits, newBatchSlot, RAW_VISIT, VisitBatchBuilder, type EncodedVisits } from './visit-batch.js'
 import { visitsOf } from './visit-columns.js'
 
 /** Visits as the click writer classifies them: a batch through the serving thread's encoding. */
@@ -194,8 +200,8 @@ describe('User-Agent classification', () => {
     const second = builder.take()
     assert.deepEqual(second.strings, ['192.0.2.2', 'curl/8'])
     assert.deepEqual(second.links, ['lnk_b', 'lnk_a'])
-    // The IP of each visit (fourth number of seven) is the new batch's string 0.
-    assert.deepEqual([...second.numbers.filter((_, i) => i % 7 === 3)], [0, 0])
+    // The IP of each visit is the new batch's string 0.
+    assert.deepEqual([...second.numbers.filter((_, i) => i % RAW_VISIT.width === RAW_VISIT.index.ip)], [0, 0])
     assert.deepEqual(first.strings, ['192.0.2.1', 'curl/8'], 'a batch taken is not changed by the next')
     assert.deepEqual(first.links, ['lnk_a', 'lnk_b'], 'a batch taken is not changed by the next')
     const empty = builder.take()
@@ -244,5 +250,121 @@ describe('User-Agent classification', () => {
     assert.deepEqual(links(builder.take()), ['lnk_b@9'])
     // A visit without a slot is listed with its own id.
     assert.deepEqual(links(encodeVisits([visit('a', 11), { ...visit('b', 12), slot: undefined }, visit('a', 13)])), ['lnk_a@11', 'lnk_b@12', 'lnk_a@13'])
+  })
+})
+
+describe('Accept-Language, UTM parameters and places', () => {
+  test('the first Accept-Language tag, as language or language-region, lower-cased', () => {
+    const cases: [string | undefined, string | null][] = [
+      ['fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5', 'fr-ch'],
+      ['en-US,en;q=0.9', 'en-us'],
+      ['de', 'de'],
+      ['  DE-at ;q=1', 'de-at'],
+      ['zh-Hant-TW,zh;q=0.9', 'zh-tw'],
+      ['zh-Hans', 'zh'],
+      ['es-419', 'es-419'],
+      ['en_GB', 'en-gb'],
+      ['en-GB-oxendict', 'en-gb'],
+      ['sr-Latn', 'sr'],
+      ['fil-PH', 'fil-ph'],
+      ['*', null],
+      ['*, en', null],
+      ['', null],
+      [' , en', null],
+      ['english', null],
+      ['i-klingon', null],
+      ['x-pig-latin', null],
+      [undefined, null],
+    ]
+    for (const [header, language] of cases) assert.equal(languageOf(header), language, String(header))
+  })
+
+  test('UTM parameters of the final location: the first of each, trimmed and cut to 100 characters, case kept; empty is none', () => {
+    assert.deepEqual(utmOf('https://shop.example/p?utm_source=Newsletter&utm_medium=email&utm_campaign=spring%20sale#top'), {
+      source: 'Newsletter',
+      medium: 'email',
+      campaign: 'spring sale',
+    })
+    assert.deepEqual(utmOf('https://shop.example/?utm_source=a&utm_source=b&utm_medium=&utm_campaign=+x+'), { source: 'a', medium: null, campaign: 'x' })
+    assert.deepEqual(utmOf('https://shop.example/#?utm_source=a'), { source: null, medium: null, campaign: null })
+    assert.deepEqual(utmOf('https://shop.example/utm_source'), { source: null, medium: null, campaign: null })
+    assert.deepEqual(utmOf(undefined), { source: null, medium: null, campaign: null })
+    assert.equal(utmOf(`https://x.example/?utm_source=${'s'.repeat(300)}`).source, 's'.repeat(100))
+    // A cut through a character of two UTF-16 units drops its first half rather than keep it alone.
+    assert.equal(utmOf(`https://x.example/?utm_source=${'s'.repeat(99)}%F0%9F%98%80`).source, 's'.repeat(99))
+  })
+
+  test('classifyVisit: missing values are none; a trusted country header wins over the IP database', () => {
+    const bare = classifyVisit({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0', referer: undefined, country: undefined, head: false, qr: false })
+    assert.deepEqual([bare.language, bare.utmSource, bare.utmMedium, bare.utmCampaign, bare.city, bare.country], [null, null, null, null, null, null])
+    const base = { userAgent: undefined, referer: undefined, head: false, qr: false }
+    const london = { country: 'GB', city: 'London, GB' }
+    assert.deepEqual(
+      [classifyVisit({ ...base, country: 'de', place: london }).country, classifyVisit({ ...base, country: 'de', place: london }).city],
+      ['DE', 'London, GB'],
+    )
+    assert.equal(classifyVisit({ ...base, country: 'Germany', place: london }).country, 'GB', 'a header value that is no country leaves it to the database')
+    assert.equal(classifyVisit({ ...base, country: undefined, place: { country: null, city: null } }).country, null)
+    const full = classifyVisit({ ...base, country: undefined, acceptLanguage: 'pt-BR,pt;q=0.9', utmLocation: 'https://d.example/?utm_medium=social' })
+    assert.deepEqual([full.language, full.utmSource, full.utmMedium, full.utmCampaign], ['pt-br', null, 'social', null])
+  })
+
+  test('a batch classified with an IP database: country and city per address, looked up once, the trusted header first', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'linkline-classify-'))
+    try {
+      writeFileSync(join(dir, 'city.mmdb'), cityDatabase())
+      const geo = openGeoDatabase(join(dir, 'city.mmdb'))
+      let lookups = 0
+      const counting = { cities: geo.cities, place: (address: string) => (lookups++, geo.place(address)) }
+      const base = visitOf('lnk_a', 0, { ip: '81.2.69.160', acceptLanguage: 'fr-CH, fr;q=0.9' })
+      const visits: Visit[] = [
+        base,
+        { ...base, at: 1 },
+        { ...base, at: 2, country: 'FR' },
+        { ...base, at: 3, ip: '8.8.8.8', utmLocation: 'https://d.example/?utm_source=mail&utm_campaign=launch' },
+        { ...base, at: 4, ip: '10.0.0.1', acceptLanguage: undefined },
+        { ...base, at: 5, ip: undefined },
+      ]
+      const batch = [...visitsOf(classifyBatch(encodeVisits(visits), () => 'salt', counting))]
+      assert.deepEqual(
+        batch.map((v) => [v.country, v.city, v.language, v.utmSource, v.utmCampaign]),
+        [
+          ['GB', 'London, GB', 'fr-ch', null, null],
+          ['GB', 'London, GB', 'fr-ch', null, null],
+          ['FR', 'London, GB', 'fr-ch', null, null],
+          ['US', 'unknown', 'fr-ch', 'mail', 'launch'],
+          [null, 'unknown', null, null, null],
+          [null, 'unknown', 'fr-ch', null, null],
+        ],
+      )
+      assert.equal(lookups, 4, 'once per distinct address of the batch')
+      // Without a database: no country but the header's, no city.
+      const plain = [...visitsOf(classifyBatch(encodeVisits(visits), () => 'salt'))]
+      assert.deepEqual(
+        plain.map((v) => [v.country, v.city]),
+        [
+          [null, null],
+          [null, null],
+          ['FR', null],
+          [null, null],
+          [null, null],
+          [null, null],
+        ],
+      )
+      // A country database is not asked for a visit the trusted header already placed.
+      lookups = 0
+      const countries = { cities: false, place: (address: string) => (lookups++, { country: address === '8.8.8.8' ? 'US' : null, city: null }) }
+      classifyBatch(
+        encodeVisits([
+          { ...base, country: 'FR' },
+          { ...base, ip: '8.8.8.8', country: 'FR' },
+        ]),
+        () => 'salt',
+        countries,
+      )
+      assert.equal(lookups, 0)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

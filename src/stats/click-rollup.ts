@@ -12,18 +12,18 @@ import {
   dropDeletedLinks,
   facetsCompactedBefore,
   hourFacets,
-  linkHoursAdded,
   linkIdsAfter,
   ROLLUP_LOCK,
   rollupStatements,
   writeBlocks,
   writeDayFacets,
+  writeLinkClicks,
   writeRollups,
   writeVisitors,
 } from './rollup.repository.js'
 import { tally } from './rollup.tally.js'
 import { compactWorkspaceDays, ownersAfter } from './workspace-days.js'
-import { addToWorkspaces } from './workspace-rollup.js'
+import { addToWorkspaces, linkHoursAdded } from './workspace-rollup.js'
 import { VISIT_FIELDS, type VisitColumns } from './visit-columns.js'
 
 /**
@@ -52,7 +52,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
      * Rolls up, in one transaction, the journal rows of `instance` (their batches are in `own`, so they
      * are not parsed again) and those of other writers older than `staleBefore` (a writer that stopped
      * without rolling up). Rows not counted yet (after their writer's mark) go into the daily visitors,
-     * the hourly rollups and the breakdowns. With `blocks`, every row taken also goes into click blocks
+     * the hourly rollups, the breakdowns and their links' own counters (links.clicks, last_clicked_at: the link list). With `blocks`, every row taken also goes into click blocks
      * (the export) and is deleted; without, this writer's rows stay, counted, under its mark, for a
      * later roll-up with blocks: a link's visits of several roll-ups then make one block, not one each
      * (per block, an entry at a random place of the (link_id, start_at) index). Another writer's rows
@@ -103,6 +103,7 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
           const { written: rows, humanAfter } = await writeRollups(trx, statements, links)
           hourRows = rows
           await addToWorkspaces(trx, linkHoursAdded(links, owners, profiles.list, humanAfter), dayOf(now))
+          await writeLinkClicks(trx, statements, links)
           await writeDayFacets(trx, statements, links, profiles.list, dayOf(now))
         }
         const finished = taken.filter((t) => t.block).map((t) => t.row.id)

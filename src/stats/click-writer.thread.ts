@@ -3,10 +3,20 @@ import type { Config } from '../config.js'
 import type { ClickSink } from './clicks.js'
 import type { EncodedVisits } from './visit-batch.js'
 
-export type WriterSettings = Pick<Config, 'databaseUrl' | 'databaseStatementTimeoutMs' | 'clickWriterNice' | 'clickBlockIntervalMs'> & {
+export type WriterSettings = Pick<Config, 'databaseUrl' | 'databaseStatementTimeoutMs' | 'clickWriterNice' | 'clickBlockIntervalMs' | 'geoipDb'> & {
   /** How much older than the block interval another writer's journal rows must be to be taken as stale (visit-writer.ts; tests shorten it). */
   readonly staleJournalMs?: number
 }
+
+/** The thread's settings: the few fields of the configuration it reads (a worker cannot share the container's objects). */
+export const writerSettings = (config: Config, staleJournalMs?: number): WriterSettings => ({
+  databaseUrl: config.databaseUrl,
+  databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
+  clickWriterNice: config.clickWriterNice,
+  clickBlockIntervalMs: config.clickBlockIntervalMs,
+  geoipDb: config.geoipDb,
+  staleJournalMs,
+})
 
 /** To the thread: a batch of visits; a roll-up; a look for stale journal rows; a kick of the purge of deleted links; a wait until it is idle; the end. */
 export type WriterMessage =
@@ -21,8 +31,11 @@ interface ErrorReply {
   readonly message: string
   readonly code?: unknown
 }
-/** From the thread: the answer to a batch, a roll-up or a wait (nothing when done, else the error), or a purge round that failed. */
-export type WriteReply = { readonly id: number; readonly error?: ErrorReply } | { readonly purgeError: ErrorReply }
+/**
+ * From the thread: the answer to a batch, a roll-up or a wait (nothing when done, else the error), a
+ * purge round that failed, or the IP database that could not be opened (visits are then recorded without it).
+ */
+export type WriteReply = { readonly id: number; readonly error?: ErrorReply } | { readonly purgeError: ErrorReply } | { readonly geoipError: ErrorReply }
 
 /**
  * The click writer thread, seen from the server: a ClickSink that hands each batch to a worker
@@ -30,7 +43,7 @@ export type WriteReply = { readonly id: number; readonly error?: ErrorReply } | 
  * CPU) never runs on the event loop that answers redirects. A thread that dies is started
  * again by the next batch; the batches it held fail and stay in the click buffer for a retry.
  */
-export function startClickWriterThread(settings: WriterSettings, onPurgeError: (error: Error) => void) {
+export function startClickWriterThread(settings: WriterSettings, onPurgeError: (error: Error) => void, onGeoipError: (error: Error) => void = onPurgeError) {
   let worker: Worker | undefined
   let nextId = 0
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
@@ -44,6 +57,7 @@ export function startClickWriterThread(settings: WriterSettings, onPurgeError: (
     const thread = new Worker(new URL('./click-writer.worker.js', import.meta.url), { workerData: settings })
     thread.on('message', (reply: WriteReply) => {
       if ('purgeError' in reply) return onPurgeError(Object.assign(new Error(reply.purgeError.message), { code: reply.purgeError.code }))
+      if ('geoipError' in reply) return onGeoipError(Object.assign(new Error(reply.geoipError.message), { code: reply.geoipError.code }))
       const pending = waiting.get(reply.id)
       waiting.delete(reply.id)
       if (reply.error === undefined) pending?.resolve()

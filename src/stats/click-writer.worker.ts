@@ -6,6 +6,7 @@ import { createLinksRepository } from '../links/links.repository.js'
 import { openStorage } from '../storage/database.js'
 import type { WriterMessage, WriteReply, WriterSettings } from './click-writer.thread.js'
 import { createRollup } from './click-rollup.js'
+import { openGeoDatabase, type GeoDatabase } from './geoip.js'
 import { createStatsRepository } from './stats.repository.js'
 import { createVisitWriter } from './visit-writer.js'
 import { recordClickEvents } from '../webhooks/click-events.js'
@@ -20,14 +21,23 @@ setPriority(settings.clickWriterNice)
 const port = parentPort as NonNullable<typeof parentPort>
 const storage = openStorage({ ...settings, databasePoolSize: 1 })
 const stats = createStatsRepository(storage.db, storage.adapter)
+// Checked at start (loadConfig); a file that fails here after all (changed since) costs the visits their
+// country, not the visits: they are recorded without it, and the serving thread logs why.
+let geo: GeoDatabase | undefined
+try {
+  geo = openGeoDatabase(settings.geoipDb)
+} catch (error) {
+  port.postMessage({ geoipError: describe(error) } satisfies WriteReply)
+}
 const writer = createVisitWriter(stats, createRollup(storage.db, storage.adapter, recordClickEvents), {
   shared: storage.adapter.sharedAcrossInstances,
   blockIntervalMs: settings.clickBlockIntervalMs,
   staleJournalMs: settings.staleJournalMs,
   now: () => Date.now(),
+  geo,
 })
 const purger = createLinkPurger({
-  repo: createLinksRepository(storage.db),
+  repo: createLinksRepository(storage.db, storage.adapter),
   steps: [stats.purgeLink, createConversationsRepository(storage.db, storage.adapter).purgeLink],
   onError: (error) => port.postMessage({ purgeError: describe(error) } satisfies WriteReply),
 })

@@ -2,10 +2,9 @@ import { sql } from 'kysely'
 import { chunks } from '../shared/chunks.js'
 import type { Db } from '../storage/database.js'
 import { bucketStart } from '../storage/dialect.js'
-import { DAY_MS, dayOf } from './classify.js'
-import { facetsCompactedBefore } from './rollup.repository.js'
-import { addFacets, type Facets } from './stats.dimensions.js'
+import { addFacets, readFacets, type Facets } from './stats.dimensions.js'
 import type { PeriodCounts } from './stats.series.js'
+import { facetSpans } from './facet-spans.js'
 import { TopLinks } from './top-links.js'
 
 /** The links an overview covers: a workspace's live links, narrowed by every filter given. */
@@ -84,32 +83,23 @@ export function createOverviewRepository(db: Db) {
      * before the compaction's watermark from their day rows, the other hours from their own rows.
      */
     async workspacePeriods(ownerId: string, from: number, to: number): Promise<WorkspacePeriod[]> {
-      const firstDay = dayOf(from + DAY_MS - 1)
-      const endDay = Math.max(firstDay, Math.min(dayOf(to), await facetsCompactedBefore(db)))
-      const hourParts: [number, number][] =
-        firstDay < endDay
-          ? [
-              [from, firstDay],
-              [endDay, to],
-            ]
-          : [[from, to]]
+      const { days: dayPart, hours: hourParts } = await facetSpans(db, from, to)
       const periods: WorkspacePeriod[] = []
       const parse = (r: { facets: string | null; top_links: string | null; top_bound: number }) => ({
-        facets: r.facets === null ? null : (JSON.parse(r.facets) as Facets),
+        facets: r.facets === null ? null : readFacets(r.facets),
         top: TopLinks.parse(r.top_links, r.top_bound),
       })
-      if (firstDay < endDay) {
+      if (dayPart !== undefined) {
         const days = await db
           .selectFrom('workspace_click_days')
           .select(['facets', 'top_links', 'top_bound'])
           .where('owner_id', '=', ownerId)
-          .where('day', '>=', firstDay)
-          .where('day', '<', endDay)
+          .where('day', '>=', dayPart[0])
+          .where('day', '<', dayPart[1])
           .execute()
         periods.push(...days.map(parse))
       }
       for (const [start, end] of hourParts) {
-        if (start >= end) continue
         const hours = await db
           .selectFrom('workspace_click_rollups')
           .select(['facets', 'top_links', 'top_bound'])
@@ -224,30 +214,21 @@ export function createOverviewRepository(db: Db) {
      * StatsRepository.breakdowns does for one link).
      */
     async setBreakdowns(links: LinkSelection, from: number, to: number): Promise<Facets> {
-      const firstDay = dayOf(from + DAY_MS - 1)
-      const endDay = Math.max(firstDay, Math.min(dayOf(to), await facetsCompactedBefore(db)))
-      const hourParts: [number, number][] =
-        firstDay < endDay
-          ? [
-              [from, firstDay],
-              [endDay, to],
-            ]
-          : [[from, to]]
+      const { days: dayPart, hours: hourParts } = await facetSpans(db, from, to)
       const sums: Facets = {}
       for (const part of linkParts(db, links)) {
-        if (firstDay < endDay) {
+        if (dayPart !== undefined) {
           const days = await db
             .selectFrom('link_click_facets')
             .select('counts')
             .where('link_id', 'in', part)
             .where('granularity', '=', 'day')
-            .where('period_start', '>=', firstDay)
-            .where('period_start', '<', endDay)
+            .where('period_start', '>=', dayPart[0])
+            .where('period_start', '<', dayPart[1])
             .execute()
-          for (const r of days) addFacets(sums, JSON.parse(r.counts) as Facets)
+          for (const r of days) addFacets(sums, readFacets(r.counts))
         }
         for (const [start, end] of hourParts) {
-          if (start >= end) continue
           const hours = await db
             .selectFrom('link_click_rollups')
             .select('facets')
@@ -256,7 +237,7 @@ export function createOverviewRepository(db: Db) {
             .where('hour', '<', end)
             .where('facets', 'is not', null)
             .execute()
-          for (const r of hours) addFacets(sums, JSON.parse(r.facets as string) as Facets)
+          for (const r of hours) addFacets(sums, readFacets(r.facets as string))
         }
       }
       return sums

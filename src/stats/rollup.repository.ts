@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely'
+import { sql, type Compilable, type Insertable } from 'kysely'
 import { chunks } from '../shared/chunks.js'
 import type { Db } from '../storage/database.js'
 import { repeatedStatement } from '../storage/repeated-statement.js'
@@ -6,9 +6,8 @@ import type { Transaction } from '../storage/transaction.js'
 import { dayOf, hourOf } from './classify.js'
 import type { DailyVisitor, KnownVisitors, WrittenFacets, WrittenHourFacets } from './rollup.caches.js'
 import { addProfiles, blockOf, facetsOf, type HourTally, type LinkTally, type VisitList } from './rollup.tally.js'
-import { addFacets, type Facets, type Profile } from './stats.dimensions.js'
+import { addFacets, readFacets, type Facets, type Profile } from './stats.dimensions.js'
 import type { ClickBlocksTable, LinkClickFacetsTable, LinkClickRollupsTable, LinkDailyVisitorsTable } from './stats.table.js'
-import type { LinkHour } from './workspace-rollup.js'
 
 /** The roll-up's SQL (click-rollup.ts runs it in order, in one transaction, under the roll-up lock). */
 
@@ -83,8 +82,27 @@ export function rollupStatements() {
     blocks: repeatedStatement<Insertable<ClickBlocksTable>>(['link_id', 'start_at', 'end_at', 'clicks', 'data'], BLOCK_CHUNK, (trx, rows) =>
       trx.insertInto('click_blocks').values(rows),
     ),
+    linkClicks: repeatedStatement<LinkClicks>(['id', 'clicks', 'last_at'], CHUNK, (trx, rows) => compilable(trx, addLinkClicks(rows))),
   }
 }
+
+/** What one roll-up adds to a link's own counters (links.clicks, links.last_clicked_at). */
+interface LinkClicks {
+  id: string
+  clicks: number
+  last_at: number
+}
+
+/** One UPDATE … FROM a list of values (SQLite 3.33+, PostgreSQL), each cast so PostgreSQL reads no parameter as text. */
+const addLinkClicks = (rows: readonly LinkClicks[]) =>
+  sql`with counted (id, clicks, last_at) as (values ${sql.join(rows.map((r) => sql`(${r.id}, cast(${r.clicks} as bigint), cast(${r.last_at} as bigint))`))})
+  update links set
+    clicks = links.clicks + counted.clicks,
+    last_clicked_at = case when counted.last_at > coalesce(links.last_clicked_at, 0) then counted.last_at else links.last_clicked_at end
+  from counted where links.id = counted.id`
+
+/** A raw statement compiled for `trx`'s dialect, as repeatedStatement takes queries. */
+const compilable = (trx: Transaction, statement: ReturnType<typeof sql>): Compilable => ({ compile: () => statement.compile(trx) })
 export type Statements = ReturnType<typeof rollupStatements>
 
 /** A link deleted since its visits: they are dropped, not a reason to fail the roll-up. Returns the workspace of each link kept. */
@@ -162,7 +180,7 @@ export async function hourFacets(trx: Transaction, links: Map<string, LinkTally>
     for (const r of rows) {
       const t = links.get(r.link_id)?.hours.get(Number(r.hour))
       // Only hours asked for: the query's lists also match remembered hours of the same links.
-      if (t !== undefined && unknown.has(t)) t.facets = JSON.parse(r.facets as string) as Facets
+      if (t !== undefined && unknown.has(t)) t.facets = readFacets(r.facets as string)
     }
   }
   for (const link of links.values()) for (const t of link.hours.values()) if (t.facets !== undefined) addProfiles(t.facets, t, profiles)
@@ -204,30 +222,11 @@ export async function writeRollups(
   return { written, humanAfter }
 }
 
-/** What the roll-up added to each link's hours, for their workspaces' rows (workspace-rollup.ts). */
-export function linkHoursAdded(
-  links: Map<string, LinkTally>,
-  owners: ReadonlyMap<string, string>,
-  profiles: readonly Profile[],
-  humanAfter: ReadonlyMap<string, number>,
-): LinkHour[] {
-  return [...links].flatMap(([linkId, link]) =>
-    [...link.hours]
-      .filter(([, t]) => t.total > 0)
-      .map(([hour, t]) => ({
-        ownerId: owners.get(linkId) as string,
-        linkId,
-        hour,
-        total: t.total,
-        human: t.human,
-        bot: t.bot,
-        qr: t.qr,
-        uniques: t.uniques,
-        lastHuman: t.lastHuman,
-        facets: t.profiles.size === 0 ? undefined : facetsOf(t, profiles),
-        humanAfter: humanAfter.get(`${linkId} ${hour}`) ?? 0,
-      })),
-  )
+/** Adds each link's human visits of the roll-up to the list's `clicks` and `lastClickedAt`, in the roll-up's transaction. */
+export async function writeLinkClicks(trx: Transaction, statements: Statements, links: Map<string, LinkTally>): Promise<void> {
+  const rows: LinkClicks[] = []
+  for (const [id, link] of links) if (link.human > 0) rows.push({ id, clicks: link.human, last_at: link.lastHuman as number })
+  for (const chunk of chunks(rows, CHUNK)) await statements.linkClicks(trx, chunk)
 }
 
 /**
@@ -257,7 +256,7 @@ export async function writeDayFacets(
       .execute()
     for (const r of existing) {
       const add = adds.get(`${r.link_id} ${Number(r.period_start)}`)
-      if (add !== undefined) add.facets = addFacets(JSON.parse(r.counts) as Facets, add.facets)
+      if (add !== undefined) add.facets = addFacets(readFacets(r.counts), add.facets)
     }
   }
   await putDayFacets(trx, statements, [...adds.values()])
@@ -320,7 +319,7 @@ export async function hourBreakdowns(
 /** Builds again the day rows of `linkIds` for the days in [from, to): each the sum of its hours' breakdowns. */
 export async function compactLinks(trx: Transaction, statements: Statements, linkIds: readonly string[], from: number, to: number): Promise<void> {
   const days: PeriodSums = new Map()
-  for (const r of await hourBreakdowns(trx, linkIds, from, to)) addToPeriod(days, r.link_id, dayOf(r.period_start), JSON.parse(r.counts) as Facets)
+  for (const r of await hourBreakdowns(trx, linkIds, from, to)) addToPeriod(days, r.link_id, dayOf(r.period_start), readFacets(r.counts))
   await putDayFacets(trx, statements, [...days.values()])
 }
 

@@ -47,6 +47,9 @@ test('the tally keeps each visitor’s first visit of the day, per link, whateve
   assert.deepEqual(Object.fromEntries(links.get('lnk_b')?.visitors.get(at('2026-06-01T00:00:00Z')) ?? []), { v1: at('2026-06-01T10:31:00Z') })
   assert.equal(a.hours.get(at('2026-06-01T10:00:00Z'))?.start, at('2026-06-01T10:10:00Z'))
   assert.equal(a.hours.get(at('2026-06-01T10:00:00Z'))?.end, at('2026-06-01T10:50:00Z'))
+  // What the link's own counters gain: its human visits, and the latest of them (links.clicks, last_clicked_at).
+  assert.deepEqual([a.human, a.lastHuman], [7, at('2026-06-02T00:01:00Z')])
+  assert.deepEqual([links.get('lnk_b')?.human, links.get('lnk_b')?.lastHuman], [1, at('2026-06-01T10:31:00Z')])
 })
 
 test('visits counted by an earlier roll-up are only listed for their blocks; visits left for a later block are only counted', () => {
@@ -76,6 +79,7 @@ test('visits counted by an earlier roll-up are only listed for their blocks; vis
     'visitors of the counted visits only',
   )
   assert.equal(visits.at.length, 2, 'only the listed visits')
+  assert.deepEqual([a.human, a.lastHuman], [2, at('2026-06-01T10:40:00Z')], 'the link’s counters gain the counted human visits only')
 })
 
 test('an hour’s breakdowns count its human visits per dimension, a missing value under its label; bots count in no breakdown', () => {

@@ -46,6 +46,9 @@ export interface LinkTally {
   lastVisitor: string | undefined
   lastDay: number
   lastAt: number
+  /** The human visits counted, and the latest of them: what the link's own counters gain (links.clicks, links.last_clicked_at). */
+  human: number
+  lastHuman: number | null
 }
 
 /**
@@ -97,7 +100,17 @@ export function tally(batches: readonly TalliedBatch[]): Tally {
         const linkId = strings[v[o + LINK] as number] as string
         link = links.get(linkId)
         if (link === undefined) {
-          link = { hours: new Map(), visitors: new Map(), hour: Number.NaN, current: undefined, lastVisitor: undefined, lastDay: Number.NaN, lastAt: 0 }
+          link = {
+            hours: new Map(),
+            visitors: new Map(),
+            hour: Number.NaN,
+            current: undefined,
+            lastVisitor: undefined,
+            lastDay: Number.NaN,
+            lastAt: 0,
+            human: 0,
+            lastHuman: null,
+          }
           links.set(linkId, link)
         }
         linksOf[v[o + LINK] as number] = link
@@ -149,8 +162,10 @@ export function tally(batches: readonly TalliedBatch[]): Tally {
         continue
       }
       tally.human++
+      link.human++
       if (profile.qr) tally.qr++
       if (tally.lastHuman === null || at > tally.lastHuman) tally.lastHuman = at
+      if (link.lastHuman === null || at > link.lastHuman) link.lastHuman = at
       tally.profiles.set(id, (tally.profiles.get(id) ?? 0) + 1)
       const day = dayOf(at)
       const visitor = strings[v[o + VISITOR] as number] as string

@@ -34,11 +34,7 @@ export interface Range {
  */
 export function resolveRange(input: { from?: string; to?: string; interval: Interval; zone?: Zone }, now: number): Range {
   const zone = input.zone ?? UTC
-  const to = input.to === undefined ? now : parseInstant(input.to, 'to', zone)
-  // The default span never reaches before the epoch: `to=1970-01-01` alone starts at `to`'s day.
-  const from = input.from === undefined ? Math.max(EARLIEST, defaultFrom(zone, to)) : parseInstant(input.from, 'from', zone)
-  if (from > to) throw rangeReversed()
-  const range = { from: dayStartOr(zone, from, hourOf(from)), to: dayStartOr(zone, to, hourOf(to + HOUR_MS - 1)), interval: input.interval, zone }
+  const range = { ...resolveSpan({ ...input, zone }, now), interval: input.interval, zone }
   const starts: number[] = []
   for (let start = bucketStart(range, range.from); start < range.to; start = nextBucket(range, start)) {
     // A month is the coarsest interval: past the bound there, only a shorter range helps.
@@ -46,6 +42,19 @@ export function resolveRange(input: { from?: string; to?: string; interval: Inte
     starts.push(start)
   }
   return { ...range, starts }
+}
+
+/**
+ * The instants a request's `from` and `to` span, as resolveRange reads them, without buckets (the
+ * visits to missing paths use it alone).
+ */
+export function resolveSpan(input: { from?: string; to?: string; zone?: Zone }, now: number): { from: number; to: number } {
+  const zone = input.zone ?? UTC
+  const to = input.to === undefined ? now : parseInstant(input.to, 'to', zone)
+  // The default span never reaches before the epoch: `to=1970-01-01` alone starts at `to`'s day.
+  const from = input.from === undefined ? Math.max(EARLIEST, defaultFrom(zone, to)) : parseInstant(input.from, 'from', zone)
+  if (from > to) throw rangeReversed()
+  return { from: dayStartOr(zone, from, hourOf(from)), to: dayStartOr(zone, to, hourOf(to + HOUR_MS - 1)) }
 }
 
 const defaultFrom = (zone: Zone, to: number): number => {

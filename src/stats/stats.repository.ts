@@ -2,11 +2,12 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import { sql } from 'kysely'
 import type { Db } from '../storage/database.js'
 import { bucketStart, isOneOf, type DialectAdapter } from '../storage/dialect.js'
-import { DAY_MS, dayOf, HOUR_MS } from './classify.js'
-import { facetsCompactedBefore, hourBreakdowns, ROLLUP_LOCK } from './rollup.repository.js'
-import { addFacets, DIMENSION_NAMES, type Dimension, type Facets } from './stats.dimensions.js'
+import { HOUR_MS } from './classify.js'
+import { hourBreakdowns, ROLLUP_LOCK } from './rollup.repository.js'
+import { addFacets, DIMENSION_NAMES, readFacets, type Dimension, type Facets } from './stats.dimensions.js'
 import { inTransaction } from '../storage/transaction.js'
 import { createOverviewRepository } from './overview.repository.js'
+import { facetSpans } from './facet-spans.js'
 import { blockVisits, type BlockColumns } from './visit-columns.js'
 import { linkHourOf, takeFromWorkspace } from './workspace-rollup.js'
 
@@ -32,6 +33,11 @@ export interface ExportedClick {
   country: string | null
   isQr: boolean
   isBot: boolean
+  language: string | null
+  utmSource: string | null
+  utmMedium: string | null
+  utmCampaign: string | null
+  city: string | null
 }
 /** The visits of one click block, oldest first, as exported. */
 export function blockClicks(data: string): ExportedClick[] {
@@ -44,6 +50,11 @@ export function blockClicks(data: string): ExportedClick[] {
     country: v.country,
     isQr: v.qr,
     isBot: v.bot,
+    language: v.language,
+    utmSource: v.utmSource,
+    utmMedium: v.utmMedium,
+    utmCampaign: v.utmCampaign,
+    city: v.city,
   }))
 }
 
@@ -119,33 +130,20 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
      * hours before and after them from their rollup rows' breakdowns (hourBreakdowns).
      */
     async breakdowns(linkId: string, from: number, to: number): Promise<{ dimension: Dimension; value: string; clicks: number }[]> {
-      const firstDay = dayOf(from + DAY_MS - 1)
-      const endDay = Math.max(firstDay, Math.min(dayOf(to), await facetsCompactedBefore(db)))
-      // One plain range scan of the primary key per part (an OR of ranges would scan the whole link).
-      const parts: ['hour' | 'day', number, number][] =
-        firstDay < endDay
-          ? [
-              ['day', firstDay, endDay],
-              ['hour', from, firstDay],
-              ['hour', endDay, to],
-            ]
-          : [['hour', from, to]]
+      const { days, hours } = await facetSpans(db, from, to)
       const sums: Facets = {}
-      for (const [granularity, start, end] of parts) {
-        if (start >= end) continue
-        const rows =
-          granularity === 'hour'
-            ? await hourBreakdowns(db, [linkId], start, end)
-            : await db
-                .selectFrom('link_click_facets')
-                .select('counts')
-                .where('link_id', '=', linkId)
-                .where('granularity', '=', 'day')
-                .where('period_start', '>=', start)
-                .where('period_start', '<', end)
-                .execute()
-        for (const r of rows) addFacets(sums, JSON.parse(r.counts) as Facets)
+      if (days !== undefined) {
+        const rows = await db
+          .selectFrom('link_click_facets')
+          .select('counts')
+          .where('link_id', '=', linkId)
+          .where('granularity', '=', 'day')
+          .where('period_start', '>=', days[0])
+          .where('period_start', '<', days[1])
+          .execute()
+        for (const r of rows) addFacets(sums, readFacets(r.counts))
       }
+      for (const [start, end] of hours) for (const r of await hourBreakdowns(db, [linkId], start, end)) addFacets(sums, readFacets(r.counts))
       return DIMENSION_NAMES.flatMap((dimension) => Object.entries(sums[dimension] ?? {}).map(([value, clicks]) => ({ dimension, value, clicks })))
     },
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Envelope, Nullable, StringEnum } from '../shared/schema.js'
+import { DIMENSION_NAMES, DIMENSIONS, type BreakdownField } from './stats.dimensions.js'
 import { zoneAndFormat } from './stats.params.js'
 
 const INTERVALS = ['hour', 'day', 'month'] as const
@@ -15,9 +16,16 @@ export const StatsQuery = Type.Object(
 )
 export type StatsQuery = Static<typeof StatsQuery>
 
-const Breakdown = Type.Array(Type.Object({ value: Type.String(), clicks: Type.Integer() }), {
-  description: 'Top 10 values by human clicks; an 11th row "other" sums the rest',
-})
+const Breakdown = (about: string) =>
+  Type.Array(Type.Object({ value: Type.String(), clicks: Type.Integer() }), {
+    description: `${about}. Top 10 values by human clicks; an 11th row "other" sums the rest`,
+  })
+
+/** One field per dimension (stats.dimensions.ts), in the order of the list: a new dimension is a new field. */
+const breakdowns = Object.fromEntries(DIMENSION_NAMES.map((d) => [DIMENSIONS[d].field, Breakdown(DIMENSIONS[d].about)])) as Record<
+  BreakdownField,
+  ReturnType<typeof Breakdown>
+>
 
 export const StatsObject = Type.Object(
   {
@@ -33,11 +41,7 @@ export const StatsObject = Type.Object(
     uniqueVisitors: Type.Integer({ description: 'Sum over UTC days of the distinct human visitors of each day' }),
     lastClickedAt: Nullable(Type.String({ format: 'date-time', description: 'Latest human click, whatever the range' })),
     timeseries: Type.Array(Type.Object({ start: Type.String({ format: 'date-time' }), clicks: Type.Integer() })),
-    referrers: Breakdown,
-    browsers: Breakdown,
-    os: Breakdown,
-    devices: Breakdown,
-    countries: Breakdown,
+    ...breakdowns,
   },
   { $id: 'LinkStats' },
 )

@@ -122,14 +122,15 @@ export function portionsOf(
 }
 
 /** Top values by clicks (ties by value, so that the order is stable), then one "other" row for the rest. */
-export function top(rows: { value: string; clicks: number }[]): { value: string; clicks: number }[] {
+export function top(rows: { value: string; clicks: number }[], other = true): { value: string; clicks: number }[] {
   const sorted = rows
     .filter((r) => r.clicks > 0)
     .map(({ value, clicks }) => ({ value, clicks }))
     .sort((a, b) => b.clicks - a.clicks || (a.value < b.value ? -1 : 1))
   if (sorted.length <= TOP) return sorted
-  const other = sorted.slice(TOP).reduce((sum, r) => sum + r.clicks, 0)
-  return [...sorted.slice(0, TOP), { value: 'other', clicks: other }]
+  if (!other) return sorted.slice(0, TOP)
+  const rest = sorted.slice(TOP).reduce((sum, r) => sum + r.clicks, 0)
+  return [...sorted.slice(0, TOP), { value: 'other', clicks: rest }]
 }
 
 /** Summed facets as the breakdown rows the repositories answer. */
@@ -142,6 +143,8 @@ export function statisticsBody(
   summary: Summary,
   breakdowns: readonly { dimension: Dimension; value: string; clicks: number }[],
   lastClickedAt: number | null,
+  /** The public statistics name no referrer host beyond the top 10, not even summed as "other". */
+  audience: 'owner' | 'public' = 'owner',
 ): {
   from: string
   to: string
@@ -167,6 +170,11 @@ export function statisticsBody(
     uniqueVisitors: summary.uniques,
     lastClickedAt: lastClickedAt === null ? null : iso(lastClickedAt),
     timeseries: range.starts.map((start, i) => ({ start: iso(start), clicks: summary.series[i] as number })),
-    ...byField((dimension) => top(breakdowns.filter((r) => r.dimension === dimension))),
+    ...byField((dimension) =>
+      top(
+        breakdowns.filter((r) => r.dimension === dimension),
+        dimension !== 'referrer' || audience === 'owner',
+      ),
+    ),
   }
 }

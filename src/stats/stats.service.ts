@@ -17,6 +17,9 @@ export type { ExportedClick }
 const DEFAULT_INTERVAL = defaultOf(StatsQuery, 'interval')
 const DEFAULT_ZONE = defaultOf(StatsQuery, 'tz')
 
+/** Who reads the statistics: the link's owner, or anyone (public statistics: no referrer hosts beyond the top 10, not even summed). */
+export type Audience = 'owner' | 'public'
+
 export function createStatsService(deps: {
   repo: StatsRepository
   links: LinksService
@@ -27,17 +30,22 @@ export function createStatsService(deps: {
 }) {
   const { repo, links, clock } = deps
   const overview = createOverviewService(deps)
-  return {
+  const service = {
     /** The statistics of a workspace's matching links together (GET /v1/stats: overview.service.ts). */
     overview: overview.get,
 
+    get: async (principal: Principal, id: string, query: StatsQuery): Promise<StatsObject> => service.ofLink(await links.get(principal, id), query, 'owner'),
+
+    /** A link's statistics for anyone, when its owner made them public (docs/api/analytics.md#public-statistics); else 404 as an unknown link. */
+    getPublic: async (id: string, query: StatsQuery): Promise<StatsObject> => service.ofLink(await links.getPublic(id), query, 'public'),
+
     /**
-     * The link's statistics. Hours that a bucket or the range begins within (midnights of a zone such
-     * as Asia/Kolkata) are split at that instant by the link's raw visits, while they are kept
-     * (portionsOf); breakdowns and uniqueVisitors take the hours that begin in the range.
+     * The statistics of a link already found (the caller's, or a public one), as its `audience` may see
+     * them. Hours that a bucket or the range begins within (midnights of a zone such as Asia/Kolkata)
+     * are split at that instant by the link's raw visits, while they are kept (portionsOf); breakdowns
+     * and uniqueVisitors take the hours that begin in the range.
      */
-    async get(principal: Principal, id: string, query: StatsQuery): Promise<StatsObject> {
-      const link = await links.get(principal, id)
+    async ofLink(link: { id: string }, query: StatsQuery, audience: Audience): Promise<StatsObject> {
       await deps.freshen()
       const zone = resolveZone(query.tz ?? DEFAULT_ZONE)
       const now = clock.now()
@@ -61,7 +69,7 @@ export function createStatsService(deps: {
           portions.set(hour, portionsOf(hour, cuts, whole, visits))
         }),
       )
-      return { linkId: link.id, ...statisticsBody(range, summarize(range, counts, portions), breakdowns, lastClickedAt) }
+      return { linkId: link.id, ...statisticsBody(range, summarize(range, counts, portions), breakdowns, lastClickedAt, audience) }
     },
 
     /**
@@ -108,5 +116,6 @@ export function createStatsService(deps: {
       await repo.prune(now - deps.retentionDays * DAY_MS, dayOf(now) - DAY_MS)
     },
   }
+  return service
 }
 export type StatsService = ReturnType<typeof createStatsService>

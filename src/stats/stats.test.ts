@@ -283,6 +283,11 @@ for (const backend of backends) {
           os: [],
           devices: [],
           countries: [],
+          languages: [],
+          utmSources: [],
+          utmMediums: [],
+          utmCampaigns: [],
+          cities: [],
         },
       )
     })

@@ -1,4 +1,5 @@
-import { classifyVisit, dayOf, visitorKey } from './classify.js'
+import { classifyVisit, countryOf, dayOf, visitorKey, type Place } from './classify.js'
+import type { GeoDatabase } from './geoip.js'
 import { layout } from './layout.js'
 import { StringTable, VisitColumnsBuilder, type VisitColumns } from './visit-columns.js'
 
@@ -13,13 +14,20 @@ export interface Visit {
   readonly userAgent: string | undefined
   readonly referer: string | undefined
   readonly country: string | undefined
+  /** The Accept-Language header, as sent (parsed in the writer thread). */
+  readonly acceptLanguage?: string | undefined
+  /**
+   * The final destination (the visit's query merged in) when it holds `utm_`, else undefined: the
+   * redirect only looks for the substring, and the writer thread reads the parameters.
+   */
+  readonly utmLocation?: string | undefined
   /** The link's place in the open batch (its redirect target's), when the caller keeps one. */
   readonly slot?: BatchSlot
 }
 
 /**
  * A batch of raw visits, as the serving thread buffers them and hands them to the click writer thread:
- * every distinct header value (IP, User-Agent, Referer, country) once, the links visited (each once when
+ * every distinct header value (IP, User-Agent, Referer, country, Accept-Language, UTM location) once, the links visited (each once when
  * its visits bring a BatchSlot), and each visit as RAW_VISIT's numbers in one typed array, which the thread
  * receives as one copy of memory. A visit is encoded as it is recorded: the header strings of each
  * request die young instead of waiting a second in the buffer (which promoted them to the old
@@ -39,11 +47,21 @@ export interface EncodedVisits {
 
 /**
  * A raw visit: its link (an index in `links`), time, flags (QR_VISIT | HEAD_VISIT), then IP, User-Agent,
- * Referer and country (a string's index in `strings`, or -1).
+ * Referer, country, Accept-Language and UTM location (a string's index in `strings`, or -1).
  */
-export const RAW_VISIT = layout(['link', 'at', 'flags', 'ip', 'userAgent', 'referer', 'country'])
+export const RAW_VISIT = layout(['link', 'at', 'flags', 'ip', 'userAgent', 'referer', 'country', 'acceptLanguage', 'utmLocation'])
 const NUMBERS = RAW_VISIT.width
-const { link: LINK, at: AT, flags: FLAGS, ip: IP, userAgent: USER_AGENT, referer: REFERER, country: COUNTRY } = RAW_VISIT.index
+const {
+  link: LINK,
+  at: AT,
+  flags: FLAGS,
+  ip: IP,
+  userAgent: USER_AGENT,
+  referer: REFERER,
+  country: COUNTRY,
+  acceptLanguage: LANGUAGE,
+  utmLocation: UTM,
+} = RAW_VISIT.index
 const QR_VISIT = 1
 const HEAD_VISIT = 2
 
@@ -98,6 +116,8 @@ export class VisitBatchBuilder {
     n[o + USER_AGENT] = this.#strings.id(visit.userAgent)
     n[o + REFERER] = this.#strings.id(visit.referer)
     n[o + COUNTRY] = this.#strings.id(visit.country)
+    n[o + LANGUAGE] = this.#strings.id(visit.acceptLanguage)
+    n[o + UTM] = this.#strings.id(visit.utmLocation)
     this.#length = o + NUMBERS
     if (counted) this.#counted.set(visit.linkId, (this.#counted.get(visit.linkId) ?? 0) + 1)
   }
@@ -140,20 +160,28 @@ export function daysOf(batch: EncodedVisits): Set<number> {
 
 /**
  * Classifies an encoded batch (classify.ts) into a journal batch. Each distinct request (User-Agent,
- * Referer, country and flags) and visitor is looked at once per batch, and visits that share a profile
- * share one profile number.
+ * Referer, country, Accept-Language, UTM location, flags and place) and visitor is looked at once per
+ * batch, and visits that share a profile share one profile number. `geo`: the IP database, whose place
+ * for each distinct address is looked up once per batch (for the country when the trusted header gives
+ * none, and for the city in a city database).
  */
-export function classifyBatch(batch: EncodedVisits, saltOf: (day: number) => string): VisitColumns {
+export function classifyBatch(batch: EncodedVisits, saltOf: (day: number) => string, geo?: GeoDatabase): VisitColumns {
   const { strings, links, numbers } = batch
   const text = (i: number) => (i < 0 ? undefined : (strings[i] as string))
-  // Keys made of string indexes (below 2^18 each in a batch of at most 50,000 visits): no string built per visit.
+  // Keys made of string indexes (below 2^19 each in a batch of at most 50,000 visits): no string built per visit.
   const width = strings.length + 1
-  /** (User-Agent, Referer) → (country, flags) → profile (its number in `columns`). */
-  const profiles = new Map<number, Map<number, number>>()
+  /** (User-Agent, Referer) → (country, flags, place) → (Accept-Language, UTM location) → profile (its number in `columns`). */
+  const profiles = new Map<number, Map<number, Map<number, number>>>()
   /** (IP, User-Agent) → visitor key (its number in `columns`), for the day of `salt`. */
   let visitors = new Map<number, number>()
   let day = Number.NaN
   let salt = ''
+  /** Per string index: the place of an IP, whether a country header holds a country (looked up once each). */
+  const placeOfIp: (Place | undefined)[] = []
+  const headerCountry: (boolean | undefined)[] = []
+  /** Places by number (0: none), for the keys. */
+  const placeIds = new Map<Place | undefined, number>([[undefined, 0]])
+  const places: (Place | undefined)[] = [undefined]
   const columns = new VisitColumnsBuilder()
   const linkIds = links.map((id) => columns.intern(id))
   for (let o = 0; o < numbers.length; o += NUMBERS) {
@@ -164,14 +192,35 @@ export function classifyBatch(batch: EncodedVisits, saltOf: (day: number) => str
     const ua = numbers[o + USER_AGENT] as number
     const ref = numbers[o + REFERER] as number
     const country = numbers[o + COUNTRY] as number
+    const language = numbers[o + LANGUAGE] as number
+    const utm = numbers[o + UTM] as number
+    let place: Place | undefined
+    // A trusted header's country wins: the database is asked only for the visits without one, or for their city.
+    if (geo !== undefined && (geo.cities || !(headerCountry[country + 1] ??= countryOf(text(country)) !== null))) {
+      place = placeOfIp[ip + 1] ??= geo.place(text(ip) ?? '')
+    }
+    let placeId = placeIds.get(place)
+    if (placeId === undefined) placeIds.set(place, (placeId = places.push(place) - 1))
     let byAgent = profiles.get((ua + 1) * width + ref + 1)
     if (byAgent === undefined) profiles.set((ua + 1) * width + ref + 1, (byAgent = new Map()))
-    let profile = byAgent.get((country + 1) * 4 + flags)
+    const requestKey = ((country + 1) * 4 + flags) * 2 ** 20 + placeId
+    let byRequest = byAgent.get(requestKey)
+    if (byRequest === undefined) byAgent.set(requestKey, (byRequest = new Map()))
+    let profile = byRequest.get((language + 1) * width + utm + 1)
     if (profile === undefined) {
       profile = columns.profile(
-        classifyVisit({ userAgent: text(ua), referer: text(ref), country: text(country), head: (flags & HEAD_VISIT) !== 0, qr: (flags & QR_VISIT) !== 0 }),
+        classifyVisit({
+          userAgent: text(ua),
+          referer: text(ref),
+          country: text(country),
+          head: (flags & HEAD_VISIT) !== 0,
+          qr: (flags & QR_VISIT) !== 0,
+          acceptLanguage: text(language),
+          utmLocation: text(utm),
+          place,
+        }),
       )
-      byAgent.set((country + 1) * 4 + flags, profile)
+      byRequest.set((language + 1) * width + utm + 1, profile)
     }
     if (dayOf(at) !== day) {
       day = dayOf(at)

@@ -40,6 +40,11 @@ test('a raw visit batch (RAW_VISIT) decodes to the visits recorded, in order', (
     userAgent: fc.option(fc.string({ maxLength: 12 }), { nil: undefined }),
     referer: fc.option(fc.webUrl(), { nil: undefined }),
     country: fc.option(fc.constantFrom('FR', 'de', 'XX'), { nil: undefined }),
+    acceptLanguage: fc.option(fc.constantFrom('fr-CH, fr;q=0.9', 'en', '*'), { nil: undefined }),
+    utmLocation: fc.option(
+      fc.webUrl({ withQueryParameters: true }).map((u) => `${u}&utm_source=x`),
+      { nil: undefined },
+    ),
     slotted: fc.boolean(),
   })
   fc.assert(
@@ -58,6 +63,8 @@ test('a raw visit batch (RAW_VISIT) decodes to the visits recorded, in order', (
           userAgent: str(r.userAgent),
           referer: str(r.referer),
           country: str(r.country),
+          acceptLanguage: str(r.acceptLanguage),
+          utmLocation: str(r.utmLocation),
         }
       })
       assert.deepEqual(
@@ -97,19 +104,21 @@ test('a click block (BLOCK_VISIT, PROFILE) decodes, through its JSON, to the vis
   )
 })
 
-test('the stored layouts are those already on disk: a journal batch and a click block serialise as before', () => {
+test('the stored layouts: a journal batch and a click block serialise as pinned here (a new dimension: its value last, and `dimensions`)', () => {
   const firefox: ProfileInput = { bot: false, qr: true, referrer: 'example.com', browser: 'Firefox', os: null, device: 'desktop', country: 'FR' }
   const columns = new VisitColumnsBuilder()
   columns.push(columns.intern('lnk_a'), 1000, columns.profile(firefox), columns.intern('v1'))
   columns.push(columns.intern('lnk_a'), 1500, columns.profile({ ...firefox, bot: true, qr: false }), columns.intern('v2'))
   assert.equal(
     JSON.stringify(columns.build()),
-    '{"base":1000,"strings":["lnk_a","example.com","Firefox","desktop","FR","v1","v2"],"profiles":[2,1,2,-1,3,4,1,1,2,-1,3,4],"visits":[0,0,0,5,0,500,1,6]}',
+    '{"base":1000,"strings":["lnk_a","example.com","Firefox","desktop","FR","v1","v2"],"profiles":[2,1,2,-1,3,4,-1,-1,-1,-1,-1,1,1,2,-1,3,4,-1,-1,-1,-1,-1],' +
+      '"visits":[0,0,0,5,0,500,1,6],"dimensions":["referrer","browser","os","device","country","language","utmSource","utmMedium","utmCampaign","city"]}',
   )
   const table = new ProfileTable()
   assert.equal(
     JSON.stringify(encodeBlock([1000, table.id(firefox), 1200, table.id(firefox)], table.list)),
-    '{"base":1000,"strings":["example.com","Firefox","desktop","FR"],"profiles":[2,0,1,-1,2,3],"visits":[0,0,200,0]}',
+    '{"base":1000,"strings":["example.com","Firefox","desktop","FR"],"profiles":[2,0,1,-1,2,3,-1,-1,-1,-1,-1],"visits":[0,0,200,0],' +
+      '"dimensions":["referrer","browser","os","device","country","language","utmSource","utmMedium","utmCampaign","city"]}',
   )
 })
 

@@ -1,5 +1,5 @@
 import { layout } from './layout.js'
-import { DIMENSION_NAMES, type Dimension, type Profile, type ProfileInput } from './stats.dimensions.js'
+import { DIMENSION_NAMES, FIRST_DIMENSIONS, type Dimension, type Profile, type ProfileInput } from './stats.dimensions.js'
 
 /**
  * Visits column by column, as stored in JSON: a batch in the click journal (VisitColumns) or a link's
@@ -32,8 +32,6 @@ export const JOURNAL_VISIT = layout(['link', 'offset', 'profile', 'visitor'])
 export const BLOCK_VISIT = layout(['offset', 'profile'])
 /** A profile: BOT | QR, then its dimensions. */
 const PROFILE = layout(['flags', ...DIMENSION_NAMES])
-/** The dimensions of every profile stored before the list grew: data without `dimensions` has these. */
-const FIRST_DIMENSIONS: readonly string[] = ['referrer', 'browser', 'os', 'device', 'country']
 /** Written with every value only while the dimensions differ from FIRST_DIMENSIONS. */
 const dimensionsKey = DIMENSION_NAMES.join() === FIRST_DIMENSIONS.join() ? {} : { dimensions: DIMENSION_NAMES }
 
@@ -181,7 +179,7 @@ export function encodeBlock(pairs: readonly number[], profiles: readonly Profile
 /** The profiles of a Columns value, by index. */
 export function profilesOf(columns: Columns): Profile[] {
   const { strings, profiles: p } = columns
-  const stored = columns.dimensions ?? FIRST_DIMENSIONS
+  const stored: readonly string[] = columns.dimensions ?? FIRST_DIMENSIONS
   const width = 1 + stored.length
   /** Each dimension's place in a stored profile, -1 when it has none (data written before it was added). */
   const places = DIMENSION_NAMES.map((d) => [d, stored.indexOf(d)] as const)

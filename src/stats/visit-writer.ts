@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { DAY_MS } from './classify.js'
 import type { ClickSink } from './clicks.js'
 import type { Rollup } from './click-rollup.js'
+import type { GeoDatabase } from './geoip.js'
 import type { StatsRepository } from './stats.repository.js'
 import { classifyBatch, daysOf, type EncodedVisits } from './visit-batch.js'
 import type { VisitColumns } from './visit-columns.js'
@@ -14,7 +15,7 @@ import type { VisitColumns } from './visit-columns.js'
 export const STALE_JOURNAL_MS = 60_000
 
 /**
- * Classifies batches of visits and appends each to the click journal (one row, in columns), then
+ * Classifies batches of visits (with `geo`, the IP database, for countries and cities) and appends each to the click journal (one row, in columns), then
  * rolls the journal up on request. It runs in the click writer thread (click-writer.worker.ts),
  * beside the redirect rather than on its event loop. `shared`: other instances write the same
  * database (each rolls up its own batches); without them, any row in the journal is this writer's
@@ -23,7 +24,7 @@ export const STALE_JOURNAL_MS = 60_000
 export function createVisitWriter(
   repo: StatsRepository,
   rollup: Rollup,
-  options: { shared: boolean; blockIntervalMs: number; now: () => number; staleJournalMs?: number },
+  options: { shared: boolean; blockIntervalMs: number; now: () => number; staleJournalMs?: number; geo?: GeoDatabase },
 ): ClickSink {
   const salts = new Map<number, Promise<string>>()
   const instance = randomBytes(12).toString('base64url')
@@ -49,7 +50,7 @@ export function createVisitWriter(
     if (batch.numbers.length === 0) return
     const salts = new Map<number, string>()
     for (const day of daysOf(batch)) salts.set(day, await daySalt(day))
-    const columns = classifyBatch(batch, (day) => salts.get(day) as string)
+    const columns = classifyBatch(batch, (day) => salts.get(day) as string, options.geo)
     own.set(await rollup.append(instance, columns, options.now()), columns)
   }
 

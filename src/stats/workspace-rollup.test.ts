@@ -21,6 +21,9 @@ const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefo
  * breakdowns are their sums, each kept link's count is its own, and no other link's count is above the
  * bound. Returns 1,000 × the hours + the days.
  */
+/** Facets without the dimensions that hold no value (cities, without a city database): the same as none. */
+const valued = (f: Facets) => Object.fromEntries(Object.entries(f).filter(([, values]) => Object.keys(values).length > 0))
+
 async function assertSums(db: Db, ownerId: string): Promise<number> {
   const links = await db
     .selectFrom('link_click_rollups as r')
@@ -48,7 +51,7 @@ async function assertSums(db: Db, ownerId: string): Promise<number> {
     const e = expected.get(Number(r.hour)) as NonNullable<ReturnType<typeof expected.get>>
     const when = new Date(Number(r.hour)).toISOString()
     assert.deepEqual([r.total_clicks, r.human_clicks, r.bot_clicks, r.qr_scans, r.unique_visitors].map(Number), e.counts, when)
-    assert.deepEqual(r.facets === null ? {} : JSON.parse(r.facets), e.facets, when)
+    assert.deepEqual(valued(r.facets === null ? {} : (JSON.parse(r.facets) as Facets)), valued(e.facets), when)
     const top = TopLinks.parse(r.top_links, r.top_bound)
     assert.ok(top.counts.size <= TOP_LINKS_KEPT)
     for (const [id, n] of top.counts) assert.equal(n, e.humans.get(id), `${when}: kept ${id}`)
@@ -65,7 +68,7 @@ async function assertSums(db: Db, ownerId: string): Promise<number> {
       if (r.facets !== null) addFacets(facets, JSON.parse(r.facets) as Facets)
       humans.set(r.link_id, (humans.get(r.link_id) ?? 0) + Number(r.human_clicks))
     }
-    assert.deepEqual(d.facets === null ? {} : JSON.parse(d.facets), facets, when)
+    assert.deepEqual(valued(d.facets === null ? {} : (JSON.parse(d.facets) as Facets)), valued(facets), when)
     const top = TopLinks.parse(d.top_links, d.top_bound)
     for (const [id, n] of top.counts) assert.equal(n, humans.get(id), `${when}: kept ${id}`)
     for (const [id, n] of humans) if (!top.counts.has(id)) assert.ok(n <= top.bound, `${when}: ${id} has ${n}, above the bound ${top.bound}`)
@@ -171,7 +174,7 @@ for (const backend of backends) {
     })
 
     test('migration 0022 fills the workspace rows from the links’ rollups, deleted links not purged yet included', async () => {
-      const t = await openTestStorage(backend, '0019-accounts')
+      const t = await openTestStorage(backend, '0021-public-stats-and-missing-paths')
       try {
         const db = t.storage.db
         const hour = at('2026-04-01T08:00:00Z')

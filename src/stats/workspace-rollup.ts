@@ -2,9 +2,10 @@ import { sql } from 'kysely'
 import { chunks } from '../shared/chunks.js'
 import type { Db } from '../storage/database.js'
 import type { Transaction } from '../storage/transaction.js'
-import { addFacets, type Facets } from './stats.dimensions.js'
+import { addFacets, type Facets, type Profile } from './stats.dimensions.js'
 import type { RollupRow, WorkspaceClickRollupsTable } from './stats.table.js'
 import { TopLinks } from './top-links.js'
+import { facetsOf, type LinkTally } from './rollup.tally.js'
 import { addToDays, compactWorkspaceDays, takeFromDays, withoutFacets } from './workspace-days.js'
 
 /*
@@ -198,4 +199,30 @@ export async function rebuildWorkspaceRollups(db: Db | Transaction): Promise<voi
     // The days that link_click_facets has day rows of: the others are built by the next compaction.
     await compactWorkspaceDays(db, ownerId, 0, compactedBefore)
   }
+}
+
+/** What the roll-up added to each link's hours, for their workspaces' rows (workspace-rollup.ts). */
+export function linkHoursAdded(
+  links: Map<string, LinkTally>,
+  owners: ReadonlyMap<string, string>,
+  profiles: readonly Profile[],
+  humanAfter: ReadonlyMap<string, number>,
+): LinkHour[] {
+  return [...links].flatMap(([linkId, link]) =>
+    [...link.hours]
+      .filter(([, t]) => t.total > 0)
+      .map(([hour, t]) => ({
+        ownerId: owners.get(linkId) as string,
+        linkId,
+        hour,
+        total: t.total,
+        human: t.human,
+        bot: t.bot,
+        qr: t.qr,
+        uniques: t.uniques,
+        lastHuman: t.lastHuman,
+        facets: t.profiles.size === 0 ? undefined : facetsOf(t, profiles),
+        humanAfter: humanAfter.get(`${linkId} ${hour}`) ?? 0,
+      })),
+  )
 }

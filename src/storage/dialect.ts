@@ -1,4 +1,4 @@
-import { sql, type Expression, type RawBuilder, type SelectQueryBuilder } from 'kysely'
+import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely'
 import type { Db } from './database.js'
 import type { Transaction } from './transaction.js'
 
@@ -37,7 +37,33 @@ export interface DialectAdapter {
    * `ctid`: this needs neither the table's key nor `DELETE … LIMIT` (only some SQLite builds have it).
    */
   deleteBatch(db: Db, table: string, where: RawBuilder<unknown>, limit: number): Promise<number>
+  /**
+   * `value` holds `text` (the LIKE pattern `containing(text)`), ignoring the case of letters: SQLite's
+   * LIKE, which folds ASCII letters only; PostgreSQL's ILIKE, which folds letters as the database's
+   * LC_CTYPE does. What `q=` of the link list means, on each database.
+   */
+  containsIgnoringCase(value: Expression<unknown>, text: string): RawBuilder<SqlBool>
+  /**
+   * Up to `limit` ids of links that may hold `text` (3 characters or more) in their title, path,
+   * destination or a tag, found through a trigram index: a superset of the owner's live links that do
+   * (`containsIgnoringCase` tells which). SQLite: every owner's links, from the FTS5 table `link_search`
+   * (trigram tokenizer, migration 0020). PostgreSQL: the owner's, through pg_trgm's GIN indexes, or,
+   * where pg_trgm is missing, by an ILIKE scan of the owner's links.
+   */
+  searchCandidates(db: Db, ownerId: string, text: string, limit: number): Promise<string[]>
+  /**
+   * `column` as an operand that no index serves, so that the planner takes another condition's index:
+   * SQLite, which has no statistics here, would otherwise walk the owner's index rather than look up a
+   * few thousand ids; PostgreSQL's planner weighs both by its statistics (the column as it is).
+   */
+  unindexed(column: string): RawBuilder<unknown>
 }
+
+/** The LIKE pattern of values that hold `text`: its `%`, `_` and `\` escaped with `\` (the ESCAPE of containsIgnoringCase). */
+export const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`
+
+/** An FTS5 query of the phrase `text`: any text between double quotes, its own double quotes doubled. */
+const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`
 
 /** `column` is one of `values` (at least one): a `where` for deleteBatch. */
 export const isOneOf = (column: string, values: readonly string[]): RawBuilder<unknown> => sql`${sql.ref(column)} in (${sql.join(values)})`
@@ -52,6 +78,13 @@ export const sqliteAdapter: DialectAdapter = {
   lockForTransaction: async () => {},
   claimRows: (query) => query,
   deleteBatch: (db, table, where, limit) => deleted(sql`delete from ${sql.table(table)} where rowid in (${someRows(table, 'rowid', where, limit)})`, db),
+  containsIgnoringCase: (value, text) => sql<SqlBool>`${value} like ${containing(text)} escape '\\'`,
+  searchCandidates: async (db, _ownerId, text, limit) =>
+    (
+      await sql<{ id: string }>`select m.link_id as id from link_search join link_search_rows m on m.row = link_search.rowid
+        where link_search match ${phrase(text)} limit ${limit}`.execute(db)
+    ).rows.map((r) => r.id),
+  unindexed: (column) => sql`+${sql.ref(column)}`,
 }
 
 export const postgresAdapter: DialectAdapter = {
@@ -62,6 +95,16 @@ export const postgresAdapter: DialectAdapter = {
   },
   claimRows: (query) => query.forUpdate().skipLocked(),
   deleteBatch: (db, table, where, limit) => deleted(sql`delete from ${sql.table(table)} where ctid = any(array(${someRows(table, 'ctid', where, limit)}))`, db),
+  containsIgnoringCase: (value, text) => sql<SqlBool>`${value} ilike ${containing(text)} escape '\\'`,
+  async searchCandidates(db, ownerId, text, limit) {
+    const pattern = containing(text)
+    // The expression of the index links_search_trgm (migration 0020), as written there.
+    const { rows } = await sql<{ id: string }>`(select id from links where owner_id = ${ownerId} and deleted_at is null
+        and (coalesce(title, '') || E'\\n' || path || E'\\n' || destination) ilike ${pattern} escape '\\' limit ${limit})
+      union (select link_id as id from link_tags where owner_id = ${ownerId} and tag ilike ${pattern} escape '\\' limit ${limit})`.execute(db)
+    return rows.map((r) => r.id)
+  },
+  unindexed: (column) => sql.ref(column),
 }
 
 /**

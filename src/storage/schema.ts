@@ -19,6 +19,7 @@ import type {
   WorkspaceClickDaysTable,
   WorkspaceClickRollupsTable,
 } from '../stats/stats.table.js'
+import type { MissingPathVisitsTable } from '../stats/missing-paths.table.js'
 
 /** Every table, as Kysely sees it. Each feature owns its `*.table.ts`. */
 export interface Database {
@@ -47,4 +48,5 @@ export interface Database {
   memberships: MembershipsTable
   one_time_links: OneTimeLinksTable
   audit_log: AuditLogTable
+  missing_path_visits: MissingPathVisitsTable
 }

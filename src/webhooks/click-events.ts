@@ -52,6 +52,11 @@ export async function recordClickEvents(trx: Transaction, batch: VisitColumns, n
       os: c.os,
       device: c.device,
       country: c.country,
+      language: c.language,
+      utmSource: c.utmSource,
+      utmMedium: c.utmMedium,
+      utmCampaign: c.utmCampaign,
+      city: c.city,
     })
     for (const webhookId of endpoints.get(link.owner_id) ?? []) {
       rows.push(newDelivery(webhookId, eventId, 'link.clicked', payload, now))

@@ -279,7 +279,7 @@ for (const backend of backends) {
       const hook = await createHook('/clicks', ['link.clicked'])
       const link = (await s.request('POST', '/v1/links', { json: { destination: 'https://dest.example/clicked', path: '/clicked' } })).body.data
       const visit = (headers: Record<string, string>) => s.request('GET', '/clicked?qr=1', { token: null, headers })
-      assert.equal((await visit({ 'user-agent': CHROME, referer: 'https://news.ycombinator.com/x' })).status, 302)
+      assert.equal((await visit({ 'user-agent': CHROME, referer: 'https://news.ycombinator.com/x', 'accept-language': 'pt-BR' })).status, 302)
       await visit({ 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' })
       await visit({ 'user-agent': CHROME })
       const got = (await r.waitFor((x) => x.filter((e) => e.path === '/clicks').length >= 2)).filter((e) => e.path === '/clicks')
@@ -289,6 +289,7 @@ for (const backend of backends) {
       )
       const data = got.map((e) => e.json.data).find((d) => d.referrer !== null)
       assert.deepEqual([data.linkId, data.path, data.qr, data.referrer, data.browser], [link.id, '/clicked', true, 'news.ycombinator.com', 'Chrome'])
+      assert.deepEqual([data.language, data.utmSource, data.utmMedium, data.utmCampaign, data.city], ['pt-br', null, null, null, null])
       assert.notEqual(got[0]?.headers['webhook-id'], got[1]?.headers['webhook-id'])
       await s.container.clicks.flush()
       await sleep(200)

@@ -2,7 +2,7 @@
 // client, authenticated by the session cookie (HttpOnly: this code never sees it, and no token is
 // ever kept in the browser).
 import createClient from 'openapi-fetch'
-import type { ErrorBody, operations, paths, Schema } from '../../sdk/index'
+import { serializeQuery, type ErrorBody, type operations, type paths, type Schema } from '../../sdk/index'
 export type { operations } from '../../sdk/index'
 export type AuditEntry = Schema<'AuditEntry'>
 
@@ -38,9 +38,7 @@ export function withQuery(path: string, query: Query = {}): string {
  * The typed client (openapi-fetch over sdk/'s types, as createLinklineClient builds it), on this
  * origin: the browser sends the session cookie with each request.
  */
-// JSON answers only: the statistics may also answer CSV (format=csv), which the dashboard downloads
-// through a link, never through the client; without this their data would be typed as text or JSON.
-export const client = createClient<paths, 'application/json'>({ baseUrl: '', credentials: 'same-origin' })
+export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin', querySerializer: serializeQuery })
 
 /** What every client call resolves to: the parsed body on success, the parsed error body otherwise. */
 interface Result<T> {
@@ -114,6 +112,7 @@ export type Invitation = Schema<'Invitation'>
 export type OneTimeLink = operations['postMembersByUserIdPasswordReset']['responses'][201]['content']['application/json']['data']
 export type Stats = Schema<'LinkStats'>
 export type Breakdown = Stats['referrers'][number]
+export type MissingPath = Schema<'MissingPath'>
 export type Token = Schema<'Token'>
 export type Conversation = Schema<'Conversation'>
 export type Message = Schema<'Message'>

@@ -4,6 +4,7 @@ import { ApiError, call, client, onSignedOut, type Me } from './api'
 import { navigate, replaceRoute, useRoute } from './router'
 import { ErrorBox, Loading } from './ui'
 import { InvitePage, ResetPage, SetupPage } from './pages/one-time'
+import { PublicStatsPage } from './pages/public-stats'
 import { SignInPage } from './pages/sign-in'
 import { Shell, type ShellActions } from './shell'
 import './styles.css'
@@ -18,6 +19,8 @@ const whoAmI = async (): Promise<Me | null> => {
   }
 }
 
+const isPublic = (path: string) => /^\/public\/([^/]+)$/.exec(path)
+
 function App() {
   const { path, query } = useRoute()
   const [me, setMe] = useState<Me | null | undefined>(undefined)
@@ -31,7 +34,8 @@ function App() {
     }
   }
   useEffect(() => {
-    void refresh()
+    // A public statistics page is for people without an account: it does not ask who is signed in.
+    if (!isPublic(path)) void refresh()
     return onSignedOut(() => setMe(null))
   }, [])
 
@@ -65,6 +69,9 @@ function App() {
     },
   }
 
+  // A public link's statistics: for anyone, signed in or not, without waiting for the session.
+  const publicStats = isPublic(path)
+  if (publicStats) return <PublicStatsPage linkId={decodeURIComponent(publicStats[1]!)} />
   if (error)
     return (
       <main class="signin">

@@ -30,6 +30,20 @@ export function useRoute(): { path: string; query: URLSearchParams } {
   return route
 }
 
+/** Changes some of the URL's query (an empty value removes it), without a new history entry. */
+export function useQueryState() {
+  const { path, query } = useRoute()
+  const set = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(query)
+    for (const [k, v] of Object.entries(changes))
+      if (v === null || v === '') next.delete(k)
+      else next.set(k, v)
+    const q = next.toString()
+    replaceRoute(q === '' ? path : `${path}?${q}`)
+  }
+  return { path, query, set }
+}
+
 /** A link inside the dashboard: a real href (open in a new tab works), navigated without a reload. */
 export function onNavigate(to: string) {
   return (event: MouseEvent) => {

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'preact/hooks'
 import type { Me } from './api'
 import { useRoute } from './router'
 import { A, asyncHandler, initial } from './ui'
+import { AnalyticsPage } from './pages/analytics'
 import { AuditPage } from './pages/audit'
 import { ConversationsPage } from './pages/conversations'
 import { DomainsPage } from './pages/domains'
@@ -14,6 +15,7 @@ import { TokensPage } from './pages/tokens'
 /** Each section and the scope that opens it: what a role cannot use is not offered (the API refuses it anyway). */
 const NAV = [
   { to: '/', label: 'Links', scope: 'links:read' },
+  { to: '/analytics', label: 'Analytics', scope: 'links:read' },
   { to: '/conversations', label: 'Conversations', scope: 'conversations:read' },
   { to: '/domains', label: 'Domains', scope: 'domains:read' },
   { to: '/tokens', label: 'Tokens', scope: 'tokens:write' },
@@ -114,6 +116,7 @@ export function Shell({ me, actions }: { me: Me; actions: ShellActions }) {
   else if (link) page = <LinkDetailPage id={decodeURIComponent(link[1]!)} canWrite={can('links:write')} />
   else if (conversation)
     page = <ConversationsPage openId={conversation[1] ? decodeURIComponent(conversation[1]) : null} canWrite={can('conversations:write')} />
+  else if (path === '/analytics') page = <AnalyticsPage />
   else if (path === '/domains') page = <DomainsPage canWrite={can('domains:write')} />
   else if (path === '/tokens') page = <TokensPage scopes={scopes} />
   else if (path === '/members') page = <MembersPage me={me} canWrite={can('members:write')} />

@@ -3,9 +3,10 @@ import { useState } from 'preact/hooks'
 import { ApiError, describeError } from './api'
 import { BASE, onNavigate } from './router'
 
-export function A({ to, children, class: className, current }: { to: string; children: ComponentChildren; class?: string; current?: boolean }) {
+export function A(props: { to: string; children: ComponentChildren; class?: string; current?: boolean; title?: string }) {
+  const { to, children, class: className, current, title } = props
   return (
-    <a href={`${BASE}${to}`} onClick={onNavigate(to)} class={className} aria-current={current ? 'page' : undefined}>
+    <a href={`${BASE}${to}`} onClick={onNavigate(to)} class={className} aria-current={current ? 'page' : undefined} title={title}>
       {children}
     </a>
   )

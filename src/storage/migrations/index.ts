@@ -17,6 +17,8 @@ import * as clickJournalMarks from './0016-click-journal-marks.js'
 import * as clickBlocksByNumber from './0017-click-blocks-by-number.js'
 import * as domainClaimsPerOwner from './0018-domain-claims-per-owner.js'
 import * as accounts from './0019-accounts.js'
+import * as linkListAnalytics from './0020-link-list-analytics.js'
+import * as publicStatsAndMissingPaths from './0021-public-stats-and-missing-paths.js'
 import * as workspaceClickRollups from './0022-workspace-click-rollups.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
@@ -40,5 +42,7 @@ export const migrations = {
   '0017-click-blocks-by-number': clickBlocksByNumber,
   '0018-domain-claims-per-owner': domainClaimsPerOwner,
   '0019-accounts': accounts,
+  '0020-link-list-analytics': linkListAnalytics,
+  '0021-public-stats-and-missing-paths': publicStatsAndMissingPaths,
   '0022-workspace-click-rollups': workspaceClickRollups,
 }

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
-import uPlot from 'uplot'
-import 'uplot/dist/uPlot.min.css'
-import { call, client, withQuery, type Breakdown, type Link, type operations, type Stats } from '../api'
-import { A, CopyButton, Empty, ErrorBox, Field, Loading, generalError } from '../ui'
+import { useEffect, useState } from 'preact/hooks'
+import { call, client, withQuery, type Link, type operations } from '../api'
+import { AnalyticsView } from '../analytics'
+import { BASE } from '../router'
+import { A, asyncHandler, CopyButton, ErrorBox, Field, Loading, generalError } from '../ui'
 
 const QR_DEFAULTS = { format: 'png', size: '512', margin: '4', ecc: 'M', color: '#000000', background: '#ffffff' }
 type QrOptions = typeof QR_DEFAULTS
@@ -93,156 +93,48 @@ function QrPanel({ link }: { link: Link }) {
   )
 }
 
-function Chart({ stats }: { stats: Stats }) {
-  const ref = useRef<HTMLDivElement>(null)
-  useEffect(() => {
-    const el = ref.current
-    if (!el) return
-    const xs = stats.timeseries.map((p) => Date.parse(p.start) / 1000)
-    const ys = stats.timeseries.map((p) => p.clicks)
-    const plot = new uPlot(
-      {
-        width: Math.max(280, el.clientWidth),
-        height: 220,
-        legend: { show: false },
-        scales: { y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
-        axes: [{}, { size: 40 }],
-        series: [{}, { label: 'Clicks', stroke: '#1f4f8f', fill: 'rgba(31,79,143,0.12)', width: 2, points: { show: ys.length < 60 } }],
-      },
-      [xs, ys],
-      el,
-    )
-    const resize = () => plot.setSize({ width: Math.max(280, el.clientWidth), height: 220 })
-    window.addEventListener('resize', resize)
-    return () => {
-      window.removeEventListener('resize', resize)
-      plot.destroy()
-    }
-  }, [stats])
-  return <div class="chart" ref={ref} role="img" aria-label={`Clicks per ${stats.interval}`} />
-}
-
-function Bars({ title, rows }: { title: string; rows: Breakdown[] }) {
-  const max = Math.max(1, ...rows.map((r) => r.clicks))
-  return (
-    <div class="card" data-breakdown={title}>
-      <h3>{title}</h3>
-      {rows.length === 0 ? (
-        <p class="muted">No visits yet.</p>
-      ) : (
-        <ul class="bars">
-          {rows.map((r) => (
-            <li key={r.value}>
-              <span>{r.value}</span>
-              <span>{r.clicks}</span>
-              <span class="bar">
-                <span style={{ width: `${(r.clicks / max) * 100}%` }} />
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  )
-}
-
-const isoDay = (d: Date) => d.toISOString().slice(0, 10)
-
-function StatsPanel({ link }: { link: Link }) {
-  const today = new Date()
-  const [range, setRange] = useState<{ from: string; to: string; interval: Stats['interval'] }>({
-    from: isoDay(new Date(today.getTime() - 29 * 86_400_000)),
-    to: isoDay(today),
-    interval: 'day',
-  })
-  const [stats, setStats] = useState<Stats | null>(null)
+/** Anyone with the address may read this link's statistics, when its owner turns this on. */
+function PublicStats({ link, canWrite, onChange }: { link: Link; canWrite: boolean; onChange: (link: Link) => void }) {
+  const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
-  const [loading, setLoading] = useState(false)
-  const [version, setVersion] = useState(0)
-  useEffect(() => {
-    let live = true
-    setLoading(true)
-    // `to` is a day: the whole of it counts.
-    const to = new Date(Date.parse(range.to) + 86_400_000 - 1).toISOString()
-    call(client.GET('/v1/links/{id}/stats', { params: { path: { id: link.id }, query: { from: range.from, to, interval: range.interval } } }))
-      .then(
-        (r) => live && (setStats(r.data), setError(null)),
-        (e) => live && setError(e),
-      )
-      .finally(() => live && setLoading(false))
-    return () => {
-      live = false
+  const url = `${location.origin}${BASE}/public/${link.id}`
+  const toggle = async (publicStats: boolean) => {
+    setBusy(true)
+    setError(null)
+    try {
+      onChange((await call(client.PATCH('/v1/links/{id}', { params: { path: { id: link.id } }, body: { publicStats } }))).data)
+    } catch (e) {
+      setError(e)
+    } finally {
+      setBusy(false)
     }
-  }, [link.id, range, version])
-  const set = (name: 'from' | 'to' | 'interval') => (e: Event) => setRange({ ...range, [name]: (e.currentTarget as HTMLInputElement).value })
-  const totals =
-    stats &&
-    ([
-      ['Human clicks', stats.humanClicks],
-      ['Bot clicks', stats.botClicks],
-      ['QR scans', stats.qrScans],
-      ['Unique visitors', stats.uniqueVisitors],
-      [
-        'Last click',
-        stats.lastClickedAt
-          ? new Date(stats.lastClickedAt).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
-          : 'never',
-      ],
-    ] as const)
+  }
   return (
-    <div>
-      <div class="card">
-        <div class="page-header">
-          <h2>Statistics</h2>
-          <button onClick={() => setVersion(version + 1)} disabled={loading} data-testid="refresh">
-            {loading ? 'Refreshing…' : 'Refresh'}
-          </button>
-        </div>
-        <div class="toolbar">
-          <Field label="From" name="from" error={error}>
-            <input type="date" value={range.from} onInput={set('from')} />
-          </Field>
-          <Field label="To" name="to" error={error}>
-            <input type="date" value={range.to} onInput={set('to')} />
-          </Field>
-          <Field label="Interval" name="interval" error={error}>
-            <select value={range.interval} onChange={set('interval')}>
-              <option value="hour">Hour</option>
-              <option value="day">Day</option>
-              <option value="month">Month</option>
-            </select>
-          </Field>
-        </div>
-        <ErrorBox error={generalError(error, ['from', 'to', 'interval'])} />
-        {stats === null && error === null ? <Loading what="statistics" /> : null}
-        {stats ? (
-          <>
-            <div class="totals">
-              {totals!.map(([name, value]) => (
-                <div class="total" key={name} data-total={name}>
-                  <div class={typeof value === 'number' ? 'value' : 'value when'}>{value}</div>
-                  <div class="name">{name}</div>
-                </div>
-              ))}
-            </div>
-            {stats.totalClicks === 0 ? <Empty>No clicks in this range yet. Share {link.shortUrl} and press Refresh.</Empty> : <Chart stats={stats} />}
-          </>
-        ) : null}
-      </div>
-      {stats && stats.totalClicks > 0 ? (
-        <div class="breakdowns">
-          <Bars title="Referrers" rows={stats.referrers} />
-          <Bars title="Countries" rows={stats.countries} />
-          <Bars title="Browsers" rows={stats.browsers} />
-          <Bars title="Operating systems" rows={stats.os} />
-          <Bars title="Devices" rows={stats.devices} />
-        </div>
+    <div class="card public-stats">
+      <h2>Public statistics</h2>
+      <label class="inline-check">
+        <input
+          type="checkbox"
+          checked={link.publicStats}
+          disabled={!canWrite || busy}
+          onChange={asyncHandler((e: Event) => toggle((e.currentTarget as HTMLInputElement).checked))}
+        />{' '}
+        Anyone with the address can see this link’s statistics, without signing in
+      </label>
+      {link.publicStats ? (
+        <p class="public-url" data-testid="public-url">
+          <a href={url} target="_blank" rel="noopener">
+            {url}
+          </a>{' '}
+          <CopyButton text={url} />
+        </p>
       ) : null}
+      <ErrorBox error={error} />
     </div>
   )
 }
 
-export function LinkDetailPage({ id }: { id: string; canWrite: boolean }) {
+export function LinkDetailPage({ id, canWrite }: { id: string; canWrite: boolean }) {
   const [link, setLink] = useState<Link | null>(null)
   const [error, setError] = useState<unknown>(null)
   useEffect(() => {
@@ -271,8 +163,11 @@ export function LinkDetailPage({ id }: { id: string; canWrite: boolean }) {
         <CopyButton text={link.shortUrl} /> → {link.destination}
       </p>
       <div class="detail">
-        <QrPanel link={link} />
-        <StatsPanel link={link} />
+        <div class="side">
+          <QrPanel link={link} />
+          <PublicStats link={link} canWrite={canWrite} onChange={setLink} />
+        </div>
+        <AnalyticsView scope={{ kind: 'link', linkId: link.id }} csv emptyHint={<>No clicks in this range yet. Share {link.shortUrl} and press Refresh.</>} />
       </div>
     </section>
   )

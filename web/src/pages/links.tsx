@@ -1,32 +1,52 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, client, type Domain, type Link, type operations } from '../api'
-import { navigate } from '../router'
+import { useQueryState } from '../router'
 import { asyncHandler, A, confirmed, CopyButton, Empty, ErrorBox, Loading, formatDate, formatDay } from '../ui'
 import { LinkForm } from './link-form'
 
 type LinkPage = operations['getLinks']['responses'][200]['content']['application/json']
-type SearchField = 'title' | 'destination' | 'path'
+type Sort = 'createdAt' | 'clicks' | 'lastClickedAt'
+const SORTS = [
+  ['-createdAt', 'Newest first'],
+  ['createdAt', 'Oldest first'],
+  ['-clicks', 'Most clicks'],
+  ['clicks', 'Fewest clicks'],
+  ['-lastClickedAt', 'Clicked lately'],
+  ['lastClickedAt', 'Clicked longest ago'],
+] as const
 
-const SEARCH_FIELDS: { value: SearchField; label: string }[] = [
-  { value: 'title', label: 'Title' },
-  { value: 'destination', label: 'Destination' },
-  { value: 'path', label: 'Path' },
-]
+/** The list's state is its URL (`?q=sale&sort=-clicks&tag=print&domain=go.example.com&page=2`): reload and Back keep it. */
+function listQuery(query: URLSearchParams): string {
+  const params = new URLSearchParams()
+  params.set('limit', '20')
+  params.set('page', query.get('page') ?? '1')
+  const q = query.get('q')?.trim()
+  if (q) params.set('q', q)
+  const sort = query.get('sort')
+  if (sort) params.set('sort', sort)
+  for (const tag of query.getAll('tag')) params.append('query[tag]', tag)
+  const domain = query.get('domain')
+  if (domain) params.set('query[domain]', domain)
+  return params.toString()
+}
 
 export function LinksPage({ canWrite }: { canWrite: boolean }) {
-  const [page, setPage] = useState(1)
-  const [searchField, setSearchField] = useState<SearchField>('title')
-  const [search, setSearch] = useState('')
-  const [applied, setApplied] = useState<{ field: SearchField; value: string }>({ field: 'title', value: '' })
-  const [domain, setDomain] = useState('')
-  const [tagInput, setTagInput] = useState('')
-  const [tag, setTag] = useState('')
+  const { query, set } = useQueryState()
+  const page = Math.max(1, Number(query.get('page')) || 1)
+  const q = query.get('q') ?? ''
+  const sort = query.get('sort') ?? '-createdAt'
+  const tags = query.getAll('tag')
+  const tag = tags[0] ?? ''
+  const domain = query.get('domain') ?? ''
+  const [search, setSearch] = useState(q)
+  const [tagInput, setTagInput] = useState(tag)
   const [data, setData] = useState<LinkPage | null>(null)
   const [domains, setDomains] = useState<Domain[]>([])
   const [error, setError] = useState<unknown>(null)
   const [editing, setEditing] = useState<Link | 'new' | null>(null)
   const [selected, setSelected] = useState<Set<string>>(new Set())
   const [version, setVersion] = useState(0)
+  const setPage = (n: number) => set({ page: n === 1 ? null : String(n) })
 
   useEffect(() => {
     call(client.GET('/v1/domains')).then(
@@ -34,23 +54,28 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
       () => setDomains([]),
     )
   }, [])
+  // Back or a reload brings another URL: the boxes follow it.
+  useEffect(() => setSearch(q), [q])
+  useEffect(() => setTagInput(tag), [tag])
+  // Typing searches after a short pause: one request per pause, not per keystroke.
+  useEffect(() => {
+    if (search.trim() === q.trim()) return
+    const timer = setTimeout(() => set({ q: search.trim(), page: null }), 300)
+    return () => clearTimeout(timer)
+  }, [search])
 
+  const listed = listQuery(query)
   useEffect(() => {
     let live = true
     setError(null)
-    // Exact-match filters, sent as query[title]=…; an empty box filters nothing.
-    const filters: Partial<Record<SearchField | 'domain' | 'tag', string>> = {}
-    if (applied.value !== '') filters[applied.field] = applied.field === 'path' && !applied.value.startsWith('/') ? `/${applied.value}` : applied.value
-    if (domain !== '') filters.domain = domain
-    if (tag !== '') filters.tag = tag
-    call(client.GET('/v1/links', { params: { query: { page, limit: 20, query: Object.keys(filters).length > 0 ? filters : undefined } } })).then(
+    call(client.GET('/v1/links', { querySerializer: () => listed })).then(
       (r) => live && setData(r),
       (e) => live && (setError(e), setData(null)),
     )
     return () => {
       live = false
     }
-  }, [page, applied, domain, tag, version])
+  }, [listed, version])
 
   const reload = () => setVersion((v) => v + 1)
   const remove = async (link: Link) => {
@@ -74,9 +99,21 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
     reload()
   }
   const filterByTag = (value: string) => {
-    setPage(1)
     setTagInput(value)
-    setTag(value)
+    set({ tag: value, page: null })
+  }
+  /** A header's first click sorts the busiest (or newest) first; the next one reverses. */
+  const sortBy = (field: Sort) => set({ sort: sort === `-${field}` ? field : `-${field}`, page: null })
+  const sortHeader = (field: Sort, label: string, className?: string) => {
+    const direction = sort === field ? 'ascending' : sort === `-${field}` ? 'descending' : undefined
+    return (
+      <th class={className} aria-sort={direction}>
+        <button type="button" class="sort" data-sort={field} onClick={() => sortBy(field)}>
+          {label}
+          <span aria-hidden="true">{direction === 'ascending' ? ' ↑' : direction === 'descending' ? ' ↓' : ''}</span>
+        </button>
+      </th>
+    )
   }
   const toggle = (id: string) => {
     const next = new Set(selected)
@@ -102,7 +139,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
           onCancel={() => setEditing(null)}
           onSaved={() => {
             setEditing(null)
-            setPage(1)
+            if (page !== 1) setPage(1)
             reload()
           }}
         />
@@ -112,28 +149,29 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
         role="search"
         onSubmit={(e) => {
           e.preventDefault()
-          setPage(1)
-          setApplied({ field: searchField, value: search.trim() })
-          setTag(tagInput.trim())
+          set({ q: search.trim(), tag: tagInput.trim(), page: null })
         }}
       >
-        <select aria-label="Search in" value={searchField} onChange={(e) => setSearchField(e.currentTarget.value as SearchField)}>
-          {SEARCH_FIELDS.map((f) => (
-            <option key={f.value} value={f.value}>
-              {f.label}
+        <input
+          type="search"
+          name="search"
+          aria-label="Search links"
+          placeholder="Search title, path, destination, tag"
+          value={search}
+          onInput={(e) => setSearch(e.currentTarget.value)}
+        />
+        <select
+          aria-label="Sort by"
+          value={sort}
+          onChange={(e) => set({ sort: e.currentTarget.value === '-createdAt' ? null : e.currentTarget.value, page: null })}
+        >
+          {SORTS.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
             </option>
           ))}
         </select>
-        <input type="search" name="search" placeholder="Exact title, destination or path" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
-        <button type="submit">Search</button>
-        <select
-          aria-label="Domain"
-          value={domain}
-          onChange={(e) => {
-            setPage(1)
-            setDomain(e.currentTarget.value)
-          }}
-        >
+        <select aria-label="Domain" value={domain} onChange={(e) => set({ domain: e.currentTarget.value, page: null })}>
           <option value="">All domains</option>
           {domains.map((d) => (
             <option key={d.name} value={d.name}>
@@ -164,9 +202,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
       <ErrorBox error={error} />
       {data === null && error === null ? <Loading what="links" /> : null}
       {data !== null && data.data.length === 0 ? (
-        <Empty>
-          {applied.value !== '' || domain !== '' || tag !== '' ? 'No link matches this search.' : 'No links yet. Create the first one with “New link”.'}
-        </Empty>
+        <Empty>{q !== '' || domain !== '' || tag !== '' ? 'No link matches this search.' : 'No links yet. Create the first one with “New link”.'}</Empty>
       ) : null}
       {data !== null && data.data.length > 0 ? (
         <div class="table-wrap">
@@ -184,7 +220,9 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                 <th>Short URL</th>
                 <th>Destination</th>
                 <th>Title and tags</th>
-                <th>Created</th>
+                {sortHeader('clicks', 'Clicks', 'num')}
+                {sortHeader('lastClickedAt', 'Last click')}
+                {sortHeader('createdAt', 'Created')}
                 <th></th>
               </tr>
             </thead>
@@ -217,13 +255,18 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                       ))}
                     </span>
                   </td>
+                  <td class="num" data-label="Clicks" data-clicks={link.clicks}>
+                    <A to={`/links/${link.id}`} title="Statistics and QR code">
+                      {link.clicks.toLocaleString()}
+                    </A>
+                  </td>
+                  <td class="nowrap" data-label="Last click" title={link.lastClickedAt ? formatDate(link.lastClickedAt) : 'Never clicked'}>
+                    {link.lastClickedAt ? formatDay(link.lastClickedAt) : <span class="muted">never</span>}
+                  </td>
                   <td class="nowrap" title={formatDate(link.createdAt)} data-label="Created">
                     {formatDay(link.createdAt)}
                   </td>
                   <td class="row-actions">
-                    <button class="small" onClick={() => navigate(`/links/${link.id}`)}>
-                      Stats &amp; QR
-                    </button>
                     {canWrite ? (
                       <button class="small" onClick={() => setEditing(link)}>
                         Edit
