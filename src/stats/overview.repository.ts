@@ -5,6 +5,7 @@ import { bucketStart } from '../storage/dialect.js'
 import { addFacets, readFacets, type Facets } from './stats.dimensions.js'
 import type { PeriodCounts } from './stats.series.js'
 import { facetSpans } from './facet-spans.js'
+import { hourBreakdowns } from './rollup.repository.js'
 import { TopLinks } from './top-links.js'
 
 /** The links an overview covers: a workspace's live links, narrowed by every filter given. */
@@ -228,17 +229,8 @@ export function createOverviewRepository(db: Db) {
             .execute()
           for (const r of days) addFacets(sums, readFacets(r.counts))
         }
-        for (const [start, end] of hourParts) {
-          const hours = await db
-            .selectFrom('link_click_rollups')
-            .select('facets')
-            .where('link_id', 'in', part)
-            .where('hour', '>=', start)
-            .where('hour', '<', end)
-            .where('facets', 'is not', null)
-            .execute()
-          for (const r of hours) addFacets(sums, readFacets(r.facets as string))
-        }
+        // hourBreakdowns: hours still in the rollups and those of releases that kept them apart alike.
+        for (const [start, end] of hourParts) for (const r of await hourBreakdowns(db, part, start, end)) addFacets(sums, readFacets(r.counts))
       }
       return sums
     },

@@ -1,6 +1,7 @@
-import { sql, type Compilable, type Insertable } from 'kysely'
+import { sql, type Compilable, type Insertable, type SelectQueryBuilder } from 'kysely'
 import { chunks } from '../shared/chunks.js'
 import type { Db } from '../storage/database.js'
+import type { Database } from '../storage/schema.js'
 import { repeatedStatement } from '../storage/repeated-statement.js'
 import type { Transaction } from '../storage/transaction.js'
 import { dayOf, hourOf } from './classify.js'
@@ -293,7 +294,7 @@ async function putDayFacets(
  */
 export async function hourBreakdowns(
   db: Db,
-  linkIds: readonly string[],
+  linkIds: readonly string[] | SelectQueryBuilder<Database, 'links', { id: string }>,
   from: number,
   to: number,
 ): Promise<{ link_id: string; period_start: number; counts: string }[]> {
