@@ -13,6 +13,8 @@ import { createConversationsService } from './conversations/conversations.servic
 import { createDomainsRepository } from './domains/domains.repository.js'
 import { createDomainsService } from './domains/domains.service.js'
 import { systemTxtResolver, type TxtResolver } from './domains/domains.verification.js'
+import { createOutboundFetch } from './outbound/outbound.js'
+import { systemResolve, type Resolve } from './outbound/resolve.js'
 import { createOneTimeLinkFlows, mailInvitation } from './invitations/flows.js'
 import type { InvitationNotice } from './invitations/invitations.service.js'
 import { createIdempotencyRepository } from './idempotency/idempotency.repository.js'
@@ -50,7 +52,6 @@ import { createSessionsService } from './sessions/sessions.service.js'
 import { createSso } from './sso/sso.service.js'
 import { createTokensRepository } from './tokens/tokens.repository.js'
 import { createTokensService } from './tokens/tokens.service.js'
-import { systemResolve, type Resolve } from './webhooks/addresses.js'
 import { createDispatcher } from './webhooks/dispatcher.js'
 import { readOrCreateKeyFile, sealStoredSecrets } from './webhooks/secret-key.js'
 import { createSecretBox } from './webhooks/signing.js'
@@ -70,8 +71,8 @@ export interface ContainerOptions {
   sqliteWriter?: StorageOptions['sqliteWriter']
   /** Where custom-domain verification looks TXT records up; by default `node:dns`. */
   txtResolver?: TxtResolver
-  /** How webhook deliveries resolve host names (and so which addresses they reach); by default `node:dns`. */
-  webhookResolve?: Resolve
+  /** How outbound requests (webhooks, titles, checks) resolve host names (and so which addresses they reach); by default `node:dns`. */
+  outboundResolve?: Resolve
   /** How long the redirect cache trusts a 404 (redirect.cache.ts); tests lengthen it to tell an invalidation from an expiry. */
   notFoundTtlMs?: number
   /** Told of every new invitation (to mail it); none by default. */
@@ -97,15 +98,16 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const webhooksRepo = createWebhooksRepository(db, storage.adapter)
   // Without LINKLINE_WEBHOOKS_SECRET_KEY, a key file beside the data (created at the first start).
   const secretBox = createSecretBox(() => config.webhooksSecretKey ?? readOrCreateKeyFile(config.webhooksSecretKeyFile, logger))
-  const webhookResolve = options.webhookResolve ?? systemResolve
+  const outboundResolve = options.outboundResolve ?? systemResolve
+  // The one client of every request Linkline makes (outbound/outbound.ts).
+  const outbound = createOutboundFetch({ allowPrivate: config.fetchAllowPrivate, resolve: outboundResolve })
   // Runs in server processes only (start()), never in the CLI.
   const dispatcher = createDispatcher({
     repo: webhooksRepo,
     box: secretBox,
     clock,
     logger,
-    resolve: webhookResolve,
-    allowPrivate: config.webhooksAllowPrivate,
+    outbound,
     pollIntervalMs: config.webhooksPollIntervalMs,
     onOutcome: (outcome) => metrics.countWebhookDelivery(outcome),
   })
@@ -115,8 +117,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     repo: webhooksRepo,
     box: secretBox,
     clock,
-    resolve: webhookResolve,
-    allowPrivate: config.webhooksAllowPrivate,
+    resolve: outboundResolve,
+    allowPrivate: config.fetchAllowPrivate,
     onEnqueued: () => dispatcher.kick(),
   })
 
@@ -267,6 +269,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     metrics,
     faults,
     redirectCache,
+    outbound,
     sharedClickLimit,
     passwordHashing,
     accountHashing,
