@@ -1095,6 +1095,7 @@ export interface components {
     Link: {
       id: string
       title: string | null
+      titleSource: ('page' | 'user') | null
       domain: string
       path: string
       destination: string

@@ -71,8 +71,8 @@ export interface Config {
   readonly qrPerOwner: number
   /** Requests per minute and client address answered 4xx without a valid token (401, 404, 405…); 429 beyond. */
   readonly anonymousRateLimitPerMinute: number
-  /** Whether webhooks may target loopback, private and link-local addresses (closed networks, tests). */
-  readonly webhooksAllowPrivate: boolean
+  /** Whether outbound requests (webhooks, titles, checks) may reach loopback, private and link-local addresses (closed networks, tests). */
+  readonly fetchAllowPrivate: boolean
   /** Key material that encrypts webhook signing secrets at rest (docs/adr/0006-webhook-secrets-at-rest.md). */
   readonly webhooksSecretKey: string | undefined
   /**
@@ -259,7 +259,8 @@ export function loadConfig(env: Env = process.env): Config {
     // By default a quarter of the pool (threads and queue): four busy workspaces at once fill it.
     qrPerOwner: int('LINKLINE_QR_PER_OWNER', Math.ceil((qrThreads + qrQueue) / 4)),
     anonymousRateLimitPerMinute: int('LINKLINE_ANONYMOUS_RATE_LIMIT'),
-    webhooksAllowPrivate: flag('LINKLINE_WEBHOOKS_ALLOW_PRIVATE'),
+    // LINKLINE_WEBHOOKS_ALLOW_PRIVATE: the setting's former name, still read.
+    fetchAllowPrivate: flag('LINKLINE_FETCH_ALLOW_PRIVATE') || flag('LINKLINE_WEBHOOKS_ALLOW_PRIVATE'),
     webhooksSecretKey,
     webhooksSecretKeyFile: resolve(dataDir, 'linkline.key'),
     webhooksPollIntervalMs: int('LINKLINE_WEBHOOKS_POLL_INTERVAL_MS'),

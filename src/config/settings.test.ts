@@ -30,7 +30,9 @@ test('each documented default is the one loadConfig applies', () => {
   const config = loadConfig({})
   assert.equal(config.port, SETTINGS.PORT.default)
   assert.equal(config.databaseUrl, SETTINGS.DATABASE_URL.default)
-  assert.equal(config.webhooksAllowPrivate, SETTINGS.LINKLINE_WEBHOOKS_ALLOW_PRIVATE.default)
+  assert.equal(config.fetchAllowPrivate, SETTINGS.LINKLINE_FETCH_ALLOW_PRIVATE.default)
+  // The former name stays accepted.
+  assert.equal(loadConfig({ LINKLINE_WEBHOOKS_ALLOW_PRIVATE: 'true' }).fetchAllowPrivate, true)
   // Derived from the threads and the queue; the table shows its value for their defaults.
   assert.equal(config.qrPerOwner, SETTINGS.LINKLINE_QR_PER_OWNER.default)
   assert.equal(loadConfig({ LINKLINE_QR_THREADS: '4', LINKLINE_QR_QUEUE: '0' }).qrPerOwner, 1)

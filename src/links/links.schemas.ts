@@ -31,6 +31,7 @@ export const LIMITS = {
   search: 200,
 } as const
 export const DEVICES = ['ios', 'android', 'mobile', 'tablet', 'desktop'] as const
+export const TITLE_SOURCES = ['page', 'user'] as const
 
 const RedirectType = Type.Integer({
   enum: [301, 302, 307, 308],
@@ -113,6 +114,12 @@ export const LinkObject = Type.Object(
   {
     id: Type.String(),
     title: Nullable(Type.String()),
+    titleSource: Nullable(
+      StringEnum(TITLE_SOURCES, {
+        description:
+          "Where title came from: page (the destination page's og:title or <title>, fetched after a create without a title), user (written through the API or an import); null: no title given yet (a fetch may still be under way) or none found",
+      }),
+    ),
     domain: Type.String(),
     path: Type.String(),
     destination: Type.String(),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { sql, type Kysely } from 'kysely'
 import { backends } from '../../test/backends.js'
-import { linkRowBefore0020 } from '../../test/factories.js'
+import { linkRow, linkRowBefore0020 } from '../../test/factories.js'
 import { openTestStorage } from '../../test/storage.js'
 import { migrateToLatest } from '../storage/migrate.js'
 import { trigramSchema } from '../storage/migrations/0020-link-list-analytics.js'
@@ -95,5 +95,27 @@ for (const backend of backends) {
         }
       })
     }
+  })
+}
+
+for (const backend of backends) {
+  describe(`migration 0023 (${backend})`, () => {
+    test('links titled before it were titled by their owners; untitled links have no title source', async () => {
+      const t = await openTestStorage(backend, '0022-workspace-click-rollups')
+      const db = t.storage.db
+      try {
+        const { title_source: _titled, ...titled } = linkRow({ owner_id: 'old', title: 'Spring' })
+        const { title_source: _untitled, ...untitled } = linkRow({ owner_id: 'old' })
+        await (db as unknown as Kysely<{ links: typeof titled }>).insertInto('links').values([titled, untitled]).execute()
+        await migrateToLatest(t.storage)
+        const rows = await db.selectFrom('links').select(['id', 'title', 'title_source']).where('owner_id', '=', 'old').execute()
+        assert.deepEqual(Object.fromEntries(rows.map((r) => [r.id, [r.title, r.title_source]])), {
+          [titled.id]: ['Spring', 'user'],
+          [untitled.id]: [null, null],
+        })
+      } finally {
+        await t.close()
+      }
+    })
   })
 }
