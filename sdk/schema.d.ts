@@ -1086,31 +1086,45 @@ export interface components {
       /** @enum {boolean} */
       success: false
       error: {
+        /** @example not_found */
         code: string
+        /** @example no such link */
         message: string
         /** @description The parameter at fault, or null */
         param: string | null
       }
     }
     Link: {
+      /** @example lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
       id: string
       title: string | null
       titleSource: ('page' | 'user') | null
+      /** @example go.acme.example */
       domain: string
+      /** @example /summer */
       path: string
+      /** @example https://shop.acme.example/summer?utm_source=poster */
       destination: string
+      /** @example https://go.acme.example/summer */
       shortUrl: string
       /** Format: date-time */
       createdAt: string
       createdBy: {
         type: 'user' | 'token'
-        /** @description usr_… or tok_… */
+        /**
+         * @description usr_… or tok_…
+         * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+         */
         id: string
-        /** @description the person's email or the token's name, as it was then */
+        /**
+         * @description the person's email or the token's name, as it was then
+         * @example ada@example.com
+         */
         label: string
       } | null
       /** Format: date-time */
       updatedAt: string
+      /** @example acme */
       ownerId: string
       /** @enum {string} */
       schemaVersion: '1'
@@ -1143,7 +1157,10 @@ export interface components {
       lastClickedAt: string | null
     }
     Domain: {
-      /** @description host[:port], lower case, IDN in punycode, default ports dropped */
+      /**
+       * @description host[:port], lower case, IDN in punycode, default ports dropped
+       * @example go.acme.example
+       */
       name: string
       isDefault: boolean
       /** @description a pending domain serves no redirect and takes no link until its TXT record is found; default domains are verified */
@@ -1151,9 +1168,15 @@ export interface components {
       createdAt: string | null
       createdBy: {
         type: 'user' | 'token'
-        /** @description usr_… or tok_… */
+        /**
+         * @description usr_… or tok_…
+         * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+         */
         id: string
-        /** @description the person's email or the token's name, as it was then */
+        /**
+         * @description the person's email or the token's name, as it was then
+         * @example ada@example.com
+         */
         label: string
       } | null
       verifiedAt: string | null
@@ -1161,12 +1184,17 @@ export interface components {
       verification: {
         /** @enum {string} */
         type: 'dns-txt'
-        /** @description the TXT record to publish: _linkline.<host name, without port> */
+        /**
+         * @description the TXT record to publish: _linkline.<host name, without port>
+         * @example _linkline.go.acme.example
+         */
         name: string
+        /** @example linkline-verify=3f9c2a7e1b5d4c8e9a0f6b2d7c1e5a3b */
         value: string
       } | null
     }
     Conversation: {
+      /** @example conv_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
       id: string
       contact_id: string | null
       group_id: string | null
@@ -1181,15 +1209,19 @@ export interface components {
       archived_at: number | null
     }
     Message: {
+      /** @example msg_01JDQ80A1B2C3D4E5F6G7H8J9K */
       id: string
+      /** @example conv_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
       conversation_id: string
       /** @enum {string} */
       direction: 'outbound' | 'inbound'
+      /** @example Your order has shipped. */
       text: string
       /** @description Unix seconds */
       created_at: number
     }
     LinkStats: {
+      /** @example lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
       linkId: string
       /** Format: date-time */
       from: string
@@ -1200,7 +1232,10 @@ export interface components {
       to: string
       /** @enum {string} */
       interval: 'hour' | 'day' | 'month'
-      /** @description The time zone of the day and month buckets, as canonically named */
+      /**
+       * @description The time zone of the day and month buckets, as canonically named
+       * @example Europe/Berlin
+       */
       tz: string
       /** @description humanClicks + botClicks */
       totalClicks: number
@@ -1218,58 +1253,82 @@ export interface components {
       }[]
       /** @description The Referer's host name, lower-cased; `direct` without one. Top 10 values by human clicks; an 11th row "other" sums the rest */
       referrers: {
+        /** @example news.ycombinator.com */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The browser named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       browsers: {
+        /** @example Chrome */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The operating system named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       os: {
+        /** @example iOS */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The device type named by the User-Agent (a browser without one is a desktop). Top 10 values by human clicks; an 11th row "other" sums the rest */
       devices: {
+        /** @example mobile */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description ISO 3166-1 alpha-2 code: the trusted country header's, else the client address's in the IP database. Top 10 values by human clicks; an 11th row "other" sums the rest */
       countries: {
+        /** @example DE */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The first Accept-Language tag, lower-cased, as language or language-region (`fr-ch`; a script is left out). Top 10 values by human clicks; an 11th row "other" sums the rest */
       languages: {
+        /** @example de-at */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description utm_source of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
       utmSources: {
+        /** @example newsletter */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description utm_medium of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
       utmMediums: {
+        /** @example email */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description utm_campaign of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
       utmCampaigns: {
+        /** @example summer-sale */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description "City, CC" from a city database (LINKLINE_GEOIP_DB); empty without one, and visits recorded without one are left out. Top 10 values by human clicks; an 11th row "other" sums the rest */
       cities: {
+        /** @example Berlin, DE */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
     }
     MissingPath: {
+      /** @example go.acme.example */
       domain: string
-      /** @description As visited (one trailing slash dropped, at most 129 characters); "(other)" sums the paths beyond the hourly bound */
+      /**
+       * @description As visited (one trailing slash dropped, at most 129 characters); "(other)" sums the paths beyond the hourly bound
+       * @example /summer-sael
+       */
       path: string
       /** @description Human visits in the range */
       clicks: number
@@ -1289,7 +1348,10 @@ export interface components {
       to: string
       /** @enum {string} */
       interval: 'hour' | 'day' | 'month'
-      /** @description The time zone of the day and month buckets, as canonically named */
+      /**
+       * @description The time zone of the day and month buckets, as canonically named
+       * @example Europe/Berlin
+       */
       tz: string
       /** @description humanClicks + botClicks */
       totalClicks: number
@@ -1307,52 +1369,72 @@ export interface components {
       }[]
       /** @description The Referer's host name, lower-cased; `direct` without one. Top 10 values by human clicks; an 11th row "other" sums the rest */
       referrers: {
+        /** @example news.ycombinator.com */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The browser named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       browsers: {
+        /** @example Chrome */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The operating system named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       os: {
+        /** @example iOS */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The device type named by the User-Agent (a browser without one is a desktop). Top 10 values by human clicks; an 11th row "other" sums the rest */
       devices: {
+        /** @example mobile */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description ISO 3166-1 alpha-2 code: the trusted country header's, else the client address's in the IP database. Top 10 values by human clicks; an 11th row "other" sums the rest */
       countries: {
+        /** @example DE */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The first Accept-Language tag, lower-cased, as language or language-region (`fr-ch`; a script is left out). Top 10 values by human clicks; an 11th row "other" sums the rest */
       languages: {
+        /** @example de-at */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description utm_source of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
       utmSources: {
+        /** @example newsletter */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description utm_medium of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
       utmMediums: {
+        /** @example email */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description utm_campaign of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
       utmCampaigns: {
+        /** @example summer-sale */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description "City, CC" from a city database (LINKLINE_GEOIP_DB); empty without one, and visits recorded without one are left out. Top 10 values by human clicks; an 11th row "other" sums the rest */
       cities: {
+        /** @example Berlin, DE */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The filters as applied (duplicates dropped) */
@@ -1365,8 +1447,11 @@ export interface components {
       }
       /** @description The 10 matching links with the most human clicks in the range, most first (ties by id) */
       topLinks: {
+        /** @example lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
         linkId: string
+        /** @example go.acme.example */
         domain: string
+        /** @example /summer */
         path: string
         title: string | null
         /** @description Human clicks in the range */
@@ -1374,7 +1459,10 @@ export interface components {
       }[]
     }
     Session: {
-      /** @description the workspace acted in */
+      /**
+       * @description the workspace acted in
+       * @example acme
+       */
       ownerId: string
       scopes: string[]
       tokenId: string | null
@@ -1383,9 +1471,14 @@ export interface components {
       via: 'session' | 'bearer'
     }
     User: {
-      /** @description usr_… */
+      /**
+       * @description usr_…
+       * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+       */
       id: string
+      /** @example ada@example.com */
       email: string
+      /** @example Ada Lovelace */
       name: string
       /** Format: date-time */
       createdAt: string
@@ -1394,6 +1487,7 @@ export interface components {
     Me: {
       user: components['schemas']['User'] | null
       principal: {
+        /** @example acme */
         workspaceId: string
         scopes: string[]
         /**
@@ -1405,7 +1499,9 @@ export interface components {
         via: 'session' | 'token'
       }
       memberships: {
+        /** @example acme */
         workspaceId: string
+        /** @example Acme */
         workspaceName: string
         /**
          * @description viewer < member < admin < owner, each holding the scopes of the one before
@@ -1415,8 +1511,11 @@ export interface components {
       }[]
     }
     Member: {
+      /** @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0 */
       userId: string
+      /** @example ada@example.com */
       email: string
+      /** @example Ada Lovelace */
       name: string
       /**
        * @description viewer < member < admin < owner, each holding the scopes of the one before
@@ -1431,22 +1530,33 @@ export interface components {
       lastSignInAt: string | null
     }
     Invitation: {
-      /** @description inv_… */
+      /**
+       * @description inv_…
+       * @example inv_01JDQ8B1C2D3E4F5G6H7J8K9M0
+       */
       id: string
+      /** @example grace@example.com */
       email: string
       /**
        * @description viewer < member < admin < owner, each holding the scopes of the one before
        * @enum {string}
        */
       role: 'viewer' | 'member' | 'admin' | 'owner'
+      /** @example acme */
       workspaceId: string
       /** Format: date-time */
       createdAt: string
       createdBy: {
         type: 'user' | 'token'
-        /** @description usr_… or tok_… */
+        /**
+         * @description usr_… or tok_…
+         * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+         */
         id: string
-        /** @description the person's email or the token's name, as it was then */
+        /**
+         * @description the person's email or the token's name, as it was then
+         * @example ada@example.com
+         */
         label: string
       } | null
       /**
@@ -1454,33 +1564,52 @@ export interface components {
        * @description seven days after it was made
        */
       expiresAt: string
-      /** @description the one-time link to /app/invite/<secret>: in the response that creates it, and never again (only a hash is stored) */
+      /**
+       * @description the one-time link to /app/invite/<secret>: in the response that creates it, and never again (only a hash is stored)
+       * @example https://links.acme.example/app/invite/hV3p4Yx0S2c1l8mQf9rT7uWz6aB5nE3kJ0dG1iO2qLs
+       */
       url?: string
     }
     Token: {
+      /** @example tok_01JDQ6A1B2C3D4E5F6G7H8J9K0 */
       id: string
       name: string | null
+      /** @example acme */
       ownerId: string
       scopes: string[]
-      /** @description the first characters of the token, not a secret: enough to recognise it */
+      /**
+       * @description the first characters of the token, not a secret: enough to recognise it
+       * @example ll_Hk3v9Q
+       */
       prefix: string
       /** Format: date-time */
       createdAt: string
       createdBy: {
         type: 'user' | 'token'
-        /** @description usr_… or tok_… */
+        /**
+         * @description usr_… or tok_…
+         * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+         */
         id: string
-        /** @description the person's email or the token's name, as it was then */
+        /**
+         * @description the person's email or the token's name, as it was then
+         * @example ada@example.com
+         */
         label: string
       } | null
       lastUsedAt: string | null
       /** @description in lists: whether this is the token making the request (or behind its session) */
       current?: boolean
-      /** @description the token itself: in the response that creates it, and never again */
+      /**
+       * @description the token itself: in the response that creates it, and never again
+       * @example ll_Hk3v9Qp2Xr7Lm4Tz8Wc1Nb6Ys0Ud5Fe3GaK2jR8wP0v
+       */
       token?: string
     }
     Webhook: {
+      /** @example whk_01JDQ8C1D2E3F4G5H6J7K8M9N0 */
       id: string
+      /** @example https://hooks.acme.example/linkline */
       url: string
       events: string[]
       description: string | null
@@ -1492,16 +1621,27 @@ export interface components {
       updatedAt: string
       createdBy: {
         type: 'user' | 'token'
-        /** @description usr_… or tok_… */
+        /**
+         * @description usr_… or tok_…
+         * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+         */
         id: string
-        /** @description the person's email or the token's name, as it was then */
+        /**
+         * @description the person's email or the token's name, as it was then
+         * @example ada@example.com
+         */
         label: string
       } | null
     }
     WebhookDelivery: {
+      /** @example whd_01JDQ8D1E2F3G4H5J6K7M8N9P0 */
       id: string
-      /** @description the webhook-id header: the same on every attempt */
+      /**
+       * @description the webhook-id header: the same on every attempt
+       * @example evt_01JDQ8E1F2G3H4J5K6M7N8P9Q0
+       */
       eventId: string
+      /** @example link.created */
       eventType: string
       /** @enum {string} */
       status: 'pending' | 'delivered' | 'failed'
@@ -1518,16 +1658,25 @@ export interface components {
     }
     /** @description One change made through the API, or a sign-in */
     AuditEntry: {
-      /** @description aud_…; ids are time-ordered */
+      /**
+       * @description aud_…; ids are time-ordered
+       * @example aud_01JDQ8F1G2H3J4K5M6N7P8Q9R0
+       */
       id: string
       /** Format: date-time */
       at: string
       /** @description who did it */
       actor: {
         type: 'user' | 'token'
-        /** @description usr_… or tok_… */
+        /**
+         * @description usr_… or tok_…
+         * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+         */
         id: string
-        /** @description the person's email or the token's name, as it was then */
+        /**
+         * @description the person's email or the token's name, as it was then
+         * @example ada@example.com
+         */
         label: string
       }
       /**
@@ -1538,6 +1687,7 @@ export interface components {
       /** @example link */
       resourceType: string
       resourceId: string | null
+      /** @example acme */
       workspaceId: string
     }
   }
@@ -1565,6 +1715,7 @@ export interface operations {
         }
         content: {
           'application/json': {
+            /** @example ok */
             status: string
           }
         }
@@ -1587,6 +1738,7 @@ export interface operations {
         }
         content: {
           'application/json': {
+            /** @example ok */
             status: string
           }
         }
@@ -1860,7 +2012,9 @@ export interface operations {
                   /** @enum {boolean} */
                   ok: false
                   error: {
+                    /** @example validation_error */
                     code: string
+                    /** @example destination must be an absolute http or https URL with a host */
                     message: string
                     param: string | null
                   }
@@ -1921,6 +2075,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
               id: string
               deleted: boolean
             }[]
@@ -2107,6 +2262,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
               id: string
               /** @enum {boolean} */
               deleted: true
@@ -2840,6 +2996,7 @@ export interface operations {
         }
         content: {
           'application/json': {
+            /** @example conv_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
             id: string
             /** @enum {boolean} */
             deleted: true
@@ -3130,6 +3287,7 @@ export interface operations {
         }
         content: {
           'application/json': {
+            /** @example conv_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
             id: string
             /** @enum {boolean} */
             deleted: true
@@ -3328,6 +3486,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example go.acme.example */
               name: string
               /** @enum {boolean} */
               deleted: true
@@ -3922,6 +4081,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0 */
               userId: string
               /** @enum {boolean} */
               deleted: true
@@ -4183,6 +4343,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example inv_01JDQ8B1C2D3E4F5G6H7J8K9M0 */
               id: string
               /** @enum {boolean} */
               deleted: true
@@ -4294,7 +4455,10 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
-              /** @description the one-time link to /app/reset/<secret>, shown only here */
+              /**
+               * @description the one-time link to /app/reset/<secret>, shown only here
+               * @example https://links.acme.example/app/reset/hV3p4Yx0S2c1l8mQf9rT7uWz6aB5nE3kJ0dG1iO2qLs
+               */
               url: string
               /**
                * Format: date-time
@@ -4359,7 +4523,9 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0 */
               userId: string
+              /** @example ada@example.com */
               email: string
             }
           }
@@ -4641,6 +4807,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example tok_01JDQ6A1B2C3D4E5F6G7H8J9K0 */
               id: string
               /** @enum {boolean} */
               deleted: true
@@ -4762,7 +4929,9 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example whk_01JDQ8C1D2E3F4G5H6J7K8M9N0 */
               id: string
+              /** @example https://hooks.acme.example/linkline */
               url: string
               events: string[]
               description: string | null
@@ -4774,12 +4943,21 @@ export interface operations {
               updatedAt: string
               createdBy: {
                 type: 'user' | 'token'
-                /** @description usr_… or tok_… */
+                /**
+                 * @description usr_… or tok_…
+                 * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+                 */
                 id: string
-                /** @description the person's email or the token's name, as it was then */
+                /**
+                 * @description the person's email or the token's name, as it was then
+                 * @example ada@example.com
+                 */
                 label: string
               } | null
-              /** @description whsec_ + base64 of 32 random bytes: shown in this response only; keep it to verify signatures */
+              /**
+               * @description whsec_ + base64 of 32 random bytes: shown in this response only; keep it to verify signatures
+               * @example whsec_MfKQ9r8GKYqXUpXKyOPCcTSsHqJbmh5B8gCwOoXx3hE=
+               */
               secret: string
             }
           }
@@ -4945,6 +5123,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example whk_01JDQ8C1D2E3F4G5H6J7K8M9N0 */
               id: string
               /** @enum {boolean} */
               deleted: true

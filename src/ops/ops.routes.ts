@@ -12,7 +12,7 @@ const security: [] = []
 // Probes and scrapes come every few seconds: logging each at info would drown the log. Their failures
 // still show, unless the operator chose a quieter level (error, fatal, silent), which stays.
 const QUIETER_THAN_WARN = new Set(['error', 'fatal', 'silent'])
-const Status = Type.Object({ status: Type.String() })
+const Status = Type.Object({ status: Type.String({ examples: ['ok'] }) })
 
 export function opsRoutes(app: App, { storage, health, metrics }: { storage: Storage; health: DatabaseHealth; metrics: Metrics }): void {
   const PROBE_LOG_LEVEL = (QUIETER_THAN_WARN.has(app.log.level) ? app.log.level : 'warn') as LogLevel
