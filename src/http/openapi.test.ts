@@ -83,6 +83,17 @@ describe('the OpenAPI document and /docs', () => {
     assert.equal((await s.request('POST', '/v1/links/bulk-delete', { json: examples['post /v1/links/bulk-delete'] })).status, 200)
   })
 
+  test('every operation has a summary and a description, which names the scope it needs', () => {
+    type Operation = { summary?: string; description?: string }
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops as Record<string, Operation>).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, ...op })),
+    )
+    const missing = operations.filter((o) => !o.summary || !o.description || o.description.length < 40).map((o) => o.name)
+    assert.deepEqual(missing, [])
+    assert.match(doc.paths['/v1/links'].post.description, /Needs the `links:write` scope.*Recorded in the audit log\./s)
+    assert.doesNotMatch(doc.paths['/healthz'].get.description, /scope/)
+  })
+
   test("the document is Linkline's: its version, and an operationId on every operation", () => {
     assert.deepEqual([doc.info.title, doc.info.version], ['Linkline API', PACKAGE_VERSION])
     const ids = Object.values(doc.paths).flatMap((operations) => Object.values(operations as Record<string, { operationId: string }>).map((o) => o.operationId))
