@@ -78,7 +78,7 @@ export interface paths {
     put?: never
     /**
      * Create a link
-     * @description Creates a short link to `destination` (an absolute http or https URL) on `domain` (a default domain or one of your verified custom domains) at `path` (random when omitted). A taken domain and path is 409; every invalid field is 400 with its `param`. Send an `Idempotency-Key` to retry safely.
+     * @description Creates a short link to `destination` (an absolute http or https URL) on `domain` (a default domain or one of your verified custom domains) at `path` (random when omitted). A taken domain and path is 409; every invalid field is 400 with its `param`. Without a `title`, the destination page's title is fetched in the background and appears on the link shortly (`titleSource: page`). Send an `Idempotency-Key` to retry safely.
      *
      *     Needs the `links:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
      */
@@ -100,7 +100,7 @@ export interface paths {
     put?: never
     /**
      * Create up to 1000 links (at most 100 with a password); one result per item, in order (a bad item fails only itself)
-     * @description Each item is validated and created on its own: the answer holds one `{ok, data | error}` per item, in the order sent, so one bad item never fails the others. At most 1000 items, 100 of them with a password (hashing is slow on purpose).
+     * @description Each item is validated and created on its own: the answer holds one `{ok, data | error}` per item, in the order sent, so one bad item never fails the others. At most 1000 items, 100 of them with a password (hashing is slow on purpose). Items without a `title` get their page's title in the background, as a single create does.
      *
      *     Needs the `links:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
      */

@@ -164,7 +164,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onDeleted: purger.kick,
     events,
     transaction: transactional(db, (trx) => createLinksRepository(trx, storage.adapter)),
-    onUntitled: (link) => titles.enqueue(link),
+    onUntitled: config.pageTitles ? (link) => titles.enqueue(link) : undefined,
   }
   const links = createLinksService(linkWrites)
   const linksBulk = createLinksBulk(linkWrites)

@@ -285,6 +285,14 @@ export const SETTINGS = {
       'link-local and other non-public addresses (closed networks, tests); otherwise every address is checked after resolution, on every redirect',
     scaleOut: '`true` only where every tenant is trusted: links and webhooks could otherwise probe the internal network',
   }),
+  LINKLINE_PAGE_TITLES: text({
+    group: 'Outbound requests',
+    default: 'on',
+    meaning:
+      '`off`: a link created without a title keeps none, and no request goes to its destination (privacy, networks without egress); ' +
+      '`on`: the title is read from the destination page in the background',
+    scaleOut: 'each instance fetches the titles of the links it creates: at most 4 at once, 1000 waiting',
+  }),
   LINKLINE_WEBHOOKS_ALLOW_PRIVATE: flag({
     group: 'Outbound requests',
     meaning: 'the former name of `LINKLINE_FETCH_ALLOW_PRIVATE`, still accepted: `true` there is `true` here',

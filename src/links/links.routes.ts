@@ -54,7 +54,7 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
         security,
         summary: 'Create a link',
         description:
-          'Creates a short link to `destination` (an absolute http or https URL) on `domain` (a default domain or one of your verified custom domains) at `path` (random when omitted). A taken domain and path is 409; every invalid field is 400 with its `param`. Send an `Idempotency-Key` to retry safely.',
+          "Creates a short link to `destination` (an absolute http or https URL) on `domain` (a default domain or one of your verified custom domains) at `path` (random when omitted). A taken domain and path is 409; every invalid field is 400 with its `param`. Without a `title`, the destination page's title is fetched in the background and appears on the link shortly (`titleSource: page`). Send an `Idempotency-Key` to retry safely.",
         body: CreateLinkBody,
         response: { 201: LinkEnvelope, ...errorResponses },
       },
@@ -75,7 +75,7 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
         security,
         summary: 'Create up to 1000 links (at most 100 with a password); one result per item, in order (a bad item fails only itself)',
         description:
-          'Each item is validated and created on its own: the answer holds one `{ok, data | error}` per item, in the order sent, so one bad item never fails the others. At most 1000 items, 100 of them with a password (hashing is slow on purpose).',
+          "Each item is validated and created on its own: the answer holds one `{ok, data | error}` per item, in the order sent, so one bad item never fails the others. At most 1000 items, 100 of them with a password (hashing is slow on purpose). Items without a `title` get their page's title in the background, as a single create does.",
         body: BulkCreateBody,
         response: { 200: BulkCreateEnvelope, ...errorResponses },
       },

@@ -8,6 +8,7 @@ import { migrateToLatest } from '../storage/migrate.js'
 import { trigramSchema } from '../storage/migrations/0020-link-list-analytics.js'
 import type { LinkSort } from './link-list.js'
 import { createLinksRepository } from './links.repository.js'
+import type { LinkRow } from './links.table.js'
 
 const HOUR = 3_600_000
 const NEWEST: LinkSort = { column: 'created_at', descending: true }
@@ -104,8 +105,9 @@ for (const backend of backends) {
       const t = await openTestStorage(backend, '0022-workspace-click-rollups')
       const db = t.storage.db
       try {
-        const { title_source: _titled, ...titled } = linkRow({ owner_id: 'old', title: 'Spring' })
-        const { title_source: _untitled, ...untitled } = linkRow({ owner_id: 'old' })
+        // Rows as the releases before 0023 stored them: no title_source.
+        const before0023 = ({ title_source: _source, ...row }: LinkRow) => row
+        const [titled, untitled] = [before0023(linkRow({ owner_id: 'old', title: 'Spring' })), before0023(linkRow({ owner_id: 'old' }))]
         await (db as unknown as Kysely<{ links: typeof titled }>).insertInto('links').values([titled, untitled]).execute()
         await migrateToLatest(t.storage)
         const rows = await db.selectFrom('links').select(['id', 'title', 'title_source']).where('owner_id', '=', 'old').execute()

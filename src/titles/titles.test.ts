@@ -10,11 +10,13 @@ const HTML = { 'content-type': 'text/html; charset=utf-8' }
 
 /** Pages on 127.0.0.1, one per path; `/hold` answers only once the test releases it. */
 async function startPages() {
+  const asked: string[] = []
   const holds: (() => void)[] = []
   const hanging = new Set<ServerResponse>()
   let hungUp: () => void = () => {}
   const hangUp = new Promise<void>((resolve) => (hungUp = resolve))
   const server = createServer((req, res) => {
+    asked.push(req.url ?? '')
     res.on('error', () => {})
     switch (req.url) {
       case '/title':
@@ -84,6 +86,7 @@ async function startPages() {
     url: (path: string) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
     holds,
     hangUp,
+    asked,
     close: () => {
       for (const res of hanging) res.destroy()
       return new Promise<void>((resolve) => server.close(() => resolve()))
@@ -224,3 +227,21 @@ for (const backend of backends) {
     })
   })
 }
+
+describe('LINKLINE_PAGE_TITLES=off', () => {
+  test('a link created without a title keeps none, and its destination is never asked', async () => {
+    const pages = await startPages()
+    const s = await startTestServer({ env: { LINKLINE_FETCH_ALLOW_PRIVATE: 'true', LINKLINE_PAGE_TITLES: 'off' } })
+    try {
+      const created = await s.request('POST', '/v1/links', { json: { destination: pages.url('/title') } })
+      assert.equal(created.status, 201, created.text)
+      await s.container.titles.idle()
+      const link = (await s.request('GET', `/v1/links/${created.body.data.id}`)).body.data
+      assert.deepEqual([link.title, link.titleSource], [null, null])
+      assert.deepEqual(pages.asked, [])
+    } finally {
+      await s.close()
+      await pages.close()
+    }
+  })
+})
