@@ -20,6 +20,57 @@ function merge(fresh: WebhookDelivery[], old: WebhookDelivery[]): WebhookDeliver
 
 const STATUS_CLASS = { pending: 'tag warn', delivered: 'tag', failed: 'tag danger' } as const
 
+const HEADINGS = ['Event', 'Status', 'Attempts', 'HTTP', 'Last error', 'Response', 'Times']
+
+/** One delivery of the log; `onReplay` is there for `webhooks:write`. */
+function DeliveryRow({ delivery, onReplay }: { delivery: WebhookDelivery; onReplay: ((delivery: WebhookDelivery) => Promise<void>) | null }) {
+  return (
+    <tr data-delivery={delivery.id} data-status={delivery.status}>
+      <td>
+        <strong>{delivery.eventType}</strong>
+        <span class="muted small-print block-line">
+          <code>{delivery.eventId}</code>
+        </span>
+      </td>
+      <td data-label="Status">
+        <span class={STATUS_CLASS[delivery.status]}>{delivery.status}</span>
+      </td>
+      <td class="num" data-label="Attempts">
+        {delivery.attempts}
+      </td>
+      <td data-label="HTTP status">{delivery.lastStatusCode ?? <span class="muted">—</span>}</td>
+      <td data-label="Last error" class="wrap-anywhere">
+        {delivery.lastError ?? <span class="muted">—</span>}
+      </td>
+      <td data-label="Response" class="wrap-anywhere">
+        {delivery.responseExcerpt ? <code>{delivery.responseExcerpt}</code> : <span class="muted">—</span>}
+      </td>
+      <td data-label="Times" class="small-print">
+        <span>
+          <span class="block-line">Queued {formatDate(delivery.createdAt)}</span>
+          {delivery.lastAttemptAt ? <span class="block-line">Last attempt {formatDate(delivery.lastAttemptAt)}</span> : null}
+          {delivery.deliveredAt ? <span class="block-line">Delivered {formatDate(delivery.deliveredAt)}</span> : null}
+          {delivery.status === 'pending' && delivery.nextAttemptAt ? <span class="block-line">Next attempt {formatDate(delivery.nextAttemptAt)}</span> : null}
+        </span>
+      </td>
+      {onReplay ? (
+        <td class="row-actions">
+          {delivery.status === 'pending' ? null : (
+            <button
+              type="button"
+              class="small"
+              onClick={asyncHandler(() => onReplay(delivery))}
+              aria-label={`Replay ${delivery.eventType} ${delivery.eventId}`}
+            >
+              Replay
+            </button>
+          )}
+        </td>
+      ) : null}
+    </tr>
+  )
+}
+
 /**
  * One endpoint's delivery log (GET /v1/webhooks/{id}/deliveries, paged by cursor), newest first; it
  * asks again while a delivery is pending, so a test or a replay is seen arriving. `version` changes
@@ -110,56 +161,17 @@ export function DeliveryLog(props: { webhook: Webhook; canWrite: boolean; versio
           <table class="cards deliveries">
             <thead>
               <tr>
-                <th>Event</th>
-                <th>Status</th>
-                <th class="num">Attempts</th>
-                <th>HTTP</th>
-                <th>Last error</th>
-                <th>Response</th>
-                <th>Times</th>
+                {HEADINGS.map((h) => (
+                  <th key={h} class={h === 'Attempts' ? 'num' : undefined}>
+                    {h}
+                  </th>
+                ))}
                 {props.canWrite ? <th>Actions</th> : null}
               </tr>
             </thead>
             <tbody>
               {rows.map((d) => (
-                <tr key={d.id} data-delivery={d.id} data-status={d.status}>
-                  <td>
-                    <strong>{d.eventType}</strong>
-                    <span class="muted small-print block-line">
-                      <code>{d.eventId}</code>
-                    </span>
-                  </td>
-                  <td data-label="Status">
-                    <span class={STATUS_CLASS[d.status]}>{d.status}</span>
-                  </td>
-                  <td class="num" data-label="Attempts">
-                    {d.attempts}
-                  </td>
-                  <td data-label="HTTP status">{d.lastStatusCode ?? <span class="muted">—</span>}</td>
-                  <td data-label="Last error" class="wrap-anywhere">
-                    {d.lastError ?? <span class="muted">—</span>}
-                  </td>
-                  <td data-label="Response" class="wrap-anywhere">
-                    {d.responseExcerpt ? <code>{d.responseExcerpt}</code> : <span class="muted">—</span>}
-                  </td>
-                  <td data-label="Times" class="small-print">
-                    <span>
-                      <span class="block-line">Queued {formatDate(d.createdAt)}</span>
-                      {d.lastAttemptAt ? <span class="block-line">Last attempt {formatDate(d.lastAttemptAt)}</span> : null}
-                      {d.deliveredAt ? <span class="block-line">Delivered {formatDate(d.deliveredAt)}</span> : null}
-                      {d.status === 'pending' && d.nextAttemptAt ? <span class="block-line">Next attempt {formatDate(d.nextAttemptAt)}</span> : null}
-                    </span>
-                  </td>
-                  {props.canWrite ? (
-                    <td class="row-actions">
-                      {d.status === 'pending' ? null : (
-                        <button type="button" class="small" onClick={asyncHandler(() => replay(d))} aria-label={`Replay ${d.eventType} ${d.eventId}`}>
-                          Replay
-                        </button>
-                      )}
-                    </td>
-                  ) : null}
-                </tr>
+                <DeliveryRow key={d.id} delivery={d} onReplay={props.canWrite ? replay : null} />
               ))}
             </tbody>
           </table>

@@ -72,6 +72,7 @@ export function WebhookForm(props: { webhook: Webhook | null; onSaved: (saved: W
   }
   const eventsError = fieldError(error, 'events')
   const title = editing ? 'Edit endpoint' : 'New endpoint'
+  const submitLabel = editing ? 'Save changes' : 'Create endpoint'
   return (
     <form class="card webhook-form" onSubmit={asyncHandler(submit)} onKeyDown={closeOnEscape} noValidate aria-label={title}>
       <h2>{title}</h2>
@@ -114,10 +115,10 @@ export function WebhookForm(props: { webhook: Webhook | null; onSaved: (saved: W
       </fieldset>
       <ErrorBox error={generalError(error, ['url', 'description', 'events'])} />
       <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : editing ? 'Save changes' : 'Create endpoint'}
+        <button type="submit" class="primary" disabled={busy} aria-busy={busy}>
+          {busy ? 'Saving…' : submitLabel}
         </button>
-        <button type="button" onClick={props.onCancel}>
+        <button type="button" onClick={props.onCancel} title="Esc">
           Cancel
         </button>
       </div>

@@ -27,6 +27,70 @@ function SigningSecret({ created, onDone }: { created: NewWebhook; onDone: () =>
   )
 }
 
+const HEADINGS = ['Endpoint', 'Events', 'Status', 'Created', 'Actions']
+
+interface RowActions {
+  toggleLog: (webhook: Webhook) => void
+  sendTest: (webhook: Webhook) => Promise<void>
+  edit: (webhook: Webhook) => void
+  setEnabled: (webhook: Webhook, enabled: boolean) => Promise<void>
+  remove: (webhook: Webhook) => Promise<void>
+}
+
+/** One endpoint: a row on a wide screen, a card on a narrow one; its buttons are named with its URL. */
+function WebhookRow({ webhook, canWrite, logOpen, actions }: { webhook: Webhook; canWrite: boolean; logOpen: boolean; actions: RowActions }) {
+  return (
+    <tr data-webhook={webhook.url}>
+      <td class="wrap-anywhere">
+        <strong>{webhook.url}</strong>
+        {webhook.description ? <span class="muted small-print block-line">{webhook.description}</span> : null}
+      </td>
+      <td data-label="Events" class="small-print">
+        <span>{webhook.events.includes('*') ? 'all events' : webhook.events.join(', ')}</span>
+      </td>
+      <td data-label="Status">
+        {webhook.enabled ? (
+          <span class="tag">enabled</span>
+        ) : (
+          <span>
+            <span class="tag warn">disabled</span>
+            {webhook.disabledReason ? <span class="small-print block-line">{webhook.disabledReason}</span> : null}
+          </span>
+        )}
+      </td>
+      <td class="nowrap" data-label="Created">
+        {formatDate(webhook.createdAt)}
+      </td>
+      <td class="row-actions">
+        <button type="button" class="small" aria-label={`Deliveries of ${webhook.url}`} aria-expanded={logOpen} onClick={() => actions.toggleLog(webhook)}>
+          Deliveries
+        </button>
+        {canWrite ? (
+          <>
+            <button type="button" class="small" aria-label={`Send test to ${webhook.url}`} onClick={asyncHandler(() => actions.sendTest(webhook))}>
+              Send test
+            </button>
+            <button type="button" class="small" aria-label={`Edit ${webhook.url}`} onClick={() => actions.edit(webhook)}>
+              Edit
+            </button>
+            <button
+              type="button"
+              class="small"
+              aria-label={`${webhook.enabled ? 'Disable' : 'Enable'} ${webhook.url}`}
+              onClick={asyncHandler(() => actions.setEnabled(webhook, !webhook.enabled))}
+            >
+              {webhook.enabled ? 'Disable' : 'Enable'}
+            </button>
+            <button type="button" class="small danger" aria-label={`Delete ${webhook.url}`} onClick={asyncHandler(() => actions.remove(webhook))}>
+              Delete
+            </button>
+          </>
+        ) : null}
+      </td>
+    </tr>
+  )
+}
+
 /**
  * Webhook endpoints (docs/api/webhooks.md): the list for `webhooks:read`; adding, editing, turning
  * on and off, deleting, a test event and replays for `webhooks:write`. The delivery log of one
@@ -88,6 +152,13 @@ export function WebhooksPage({ canWrite }: { canWrite: boolean }) {
       await call(client.POST('/v1/webhooks/{id}/test', { ...path(w), body: {} }))
       setLog((l) => ({ id: w.id, version: (l?.version ?? 0) + 1 }))
     })
+  const rowActions: RowActions = {
+    toggleLog: (w) => setLog(log?.id === w.id ? null : { id: w.id, version: 0 }),
+    sendTest,
+    edit: open,
+    setEnabled,
+    remove,
+  }
   const shown = webhooks?.find((w) => w.id === log?.id) ?? null
 
   return (
@@ -118,74 +189,19 @@ export function WebhooksPage({ canWrite }: { canWrite: boolean }) {
       <ErrorBox error={error} />
       {webhooks === null && !error ? <Loading what="webhook endpoints" /> : null}
       {webhooks?.length === 0 ? <Empty>No webhook endpoints{canWrite ? ': add one to be told when things change.' : '.'}</Empty> : null}
-      {webhooks && webhooks.length > 0 ? (
+      {webhooks?.length ? (
         <div class="table-wrap">
           <table class="cards webhooks">
             <thead>
               <tr>
-                <th>Endpoint</th>
-                <th>Events</th>
-                <th>Status</th>
-                <th>Created</th>
-                <th>Actions</th>
+                {HEADINGS.map((h) => (
+                  <th key={h}>{h}</th>
+                ))}
               </tr>
             </thead>
             <tbody>
               {webhooks.map((w) => (
-                <tr key={w.id} data-webhook={w.url}>
-                  <td class="wrap-anywhere">
-                    <strong>{w.url}</strong>
-                    {w.description ? <span class="muted small-print block-line">{w.description}</span> : null}
-                  </td>
-                  <td data-label="Events" class="small-print">
-                    <span>{w.events.includes('*') ? 'all events' : w.events.join(', ')}</span>
-                  </td>
-                  <td data-label="Status">
-                    {w.enabled ? (
-                      <span class="tag">enabled</span>
-                    ) : (
-                      <span>
-                        <span class="tag warn">disabled</span>
-                        {w.disabledReason ? <span class="small-print block-line">{w.disabledReason}</span> : null}
-                      </span>
-                    )}
-                  </td>
-                  <td class="nowrap" data-label="Created">
-                    {formatDate(w.createdAt)}
-                  </td>
-                  <td class="row-actions">
-                    <button
-                      type="button"
-                      class="small"
-                      aria-label={`Deliveries of ${w.url}`}
-                      aria-expanded={log?.id === w.id}
-                      onClick={() => setLog(log?.id === w.id ? null : { id: w.id, version: 0 })}
-                    >
-                      Deliveries
-                    </button>
-                    {canWrite ? (
-                      <>
-                        <button type="button" class="small" aria-label={`Send test to ${w.url}`} onClick={asyncHandler(() => sendTest(w))}>
-                          Send test
-                        </button>
-                        <button type="button" class="small" aria-label={`Edit ${w.url}`} onClick={() => open(w)}>
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          class="small"
-                          aria-label={`${w.enabled ? 'Disable' : 'Enable'} ${w.url}`}
-                          onClick={asyncHandler(() => setEnabled(w, !w.enabled))}
-                        >
-                          {w.enabled ? 'Disable' : 'Enable'}
-                        </button>
-                        <button type="button" class="small danger" aria-label={`Delete ${w.url}`} onClick={asyncHandler(() => remove(w))}>
-                          Delete
-                        </button>
-                      </>
-                    ) : null}
-                  </td>
-                </tr>
+                <WebhookRow key={w.id} webhook={w} canWrite={canWrite} logOpen={log?.id === w.id} actions={rowActions} />
               ))}
             </tbody>
           </table>
