@@ -221,6 +221,24 @@ describe('the webhooks page in a real browser', { skip: chromiumMissing }, () =>
     await s.request('DELETE', `/v1/webhooks/${hook.id}`)
   })
 
+  test('a failing receiver: the log shows its status, error and answer, and when it is tried next', async () => {
+    receiver.answer('/hooks/failing', 500, 'receiver is down')
+    const created = await s.request('POST', '/v1/webhooks', { json: { url: receiver.url('/hooks/failing'), events: ['*'] } })
+    assert.equal(created.status, 201)
+    const page = await signedIn('admin', DESKTOP)
+    await page.goto('/app/webhooks')
+    const row = page.locator(`tr[data-webhook="${created.body.data.url}"]`)
+    assert.match(await row.innerText(), /all events/)
+    await row.getByRole('button', { name: /^Send test/ }).click()
+    const failed = page.getByTestId('delivery-log').locator('tr[data-status="pending"]', { hasText: '500' })
+    await failed.waitFor()
+    const text = await failed.innerText()
+    assert.match(text, /receiver is down/)
+    assert.match(text, /Next attempt/)
+    assert.equal(await failed.getByRole('button', { name: /^Replay/ }).count(), 0, 'a pending delivery is queued already')
+    await s.request('DELETE', `/v1/webhooks/${created.body.data.id}`)
+  })
+
   test('a viewer reads the endpoints and their log, and is offered nothing to change', async () => {
     const hook = await endpointWithDelivery('/hooks/viewer')
     const page = await signedIn('viewer', DESKTOP)
