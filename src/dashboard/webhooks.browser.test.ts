@@ -196,6 +196,7 @@ describe('the webhooks page in a real browser', { skip: chromiumMissing }, () =>
     await press(page, page.getByRole('button', { name: `Delete ${target}` }))
     await row.waitFor({ state: 'detached' })
     assert.match(dialogs.at(-1) ?? '', /Delete the endpoint .*hooks\/keyboard/)
+    await focusReaches(newEndpoint)
     assert.equal((await s.request('GET', '/v1/webhooks')).body.data.length, 0)
   })
 

@@ -142,10 +142,13 @@ export function WebhooksPage({ canWrite }: { canWrite: boolean }) {
   }
   const path = (w: Webhook) => ({ params: { path: { id: w.id } } })
   const setEnabled = (w: Webhook, enabled: boolean) => act(() => call(client.PATCH('/v1/webhooks/{id}', { ...path(w), body: { enabled } })))
-  const remove = (w: Webhook) => {
-    if (!confirmed(`Delete the endpoint ${w.url}? Nothing more is sent to it, and its delivery log goes with it.`)) return Promise.resolve()
+  const remove = async (w: Webhook) => {
+    if (!confirmed(`Delete the endpoint ${w.url}? Nothing more is sent to it, and its delivery log goes with it.`)) return
     if (log?.id === w.id) setLog(null)
-    return act(() => call(client.DELETE('/v1/webhooks/{id}', path(w))))
+    await act(() => call(client.DELETE('/v1/webhooks/{id}', path(w))))
+    // Its row, and the button that had the focus, are gone: the focus goes back to the page's first action.
+    opener.current = null
+    refocus()
   }
   const sendTest = (w: Webhook) =>
     act(async () => {
