@@ -1598,6 +1598,7 @@ export interface components {
         label: string
       } | null
       lastUsedAt: string | null
+      expiresAt: string | null
       /** @description in lists: whether this is the token making the request (or behind its session) */
       current?: boolean
       /**
@@ -4737,6 +4738,16 @@ export interface operations {
     }
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "reporting",
+         *       "scopes": [
+         *         "links:read",
+         *         "domains:read"
+         *       ],
+         *       "expiresAt": "2027-06-30T00:00:00.000Z"
+         *     }
+         */
         'application/json': {
           /** @example reporting */
           name?: string | null
@@ -4761,6 +4772,7 @@ export interface operations {
             | 'members:write'
             | 'audit:read'
           )[]
+          expiresAt?: string | null
         }
       }
     }

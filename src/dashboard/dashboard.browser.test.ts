@@ -275,9 +275,10 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
     assert.ok(saved.pinned_message_id)
   })
 
-  test('tokens: create one with fewer scopes (shown once), then revoke it', async () => {
+  test('tokens: create one with fewer scopes and a lifetime (shown once), see when it was used and expires, then revoke it', async () => {
     await page.getByRole('link', { name: 'Tokens' }).click()
     await page.getByLabel('Name').fill('reporting')
+    await page.getByLabel('Expires').selectOption({ label: '30 days' })
     for (const scope of ['links:write', 'conversations:read', 'conversations:write', 'domains:write', 'tokens:write'])
       await page.getByLabel(scope, { exact: true }).uncheck()
     await page.getByRole('button', { name: 'Create token' }).click()
@@ -289,8 +290,15 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
       (await send(s.url, 'POST', '/v1/links', { token: secret, json: { destination: 'https://example.com' }, headers: { host: s.host } })).status,
       403,
     )
+    const listed = (await s.request('GET', '/v1/tokens')).body.data.find((t: { name: string }) => t.name === 'reporting')
+    const days = (Date.parse(listed.expiresAt) - Date.now()) / 86_400_000
+    assert.ok(days > 29.9 && days <= 30, `expires in 30 days, not ${days}`)
+    await page.reload()
     const row = page.locator('tr', { hasText: 'reporting' })
     assert.match(await row.innerText(), /links:read, domains:read/)
+    const cells = await row.locator('td').allInnerTexts()
+    assert.notEqual(cells[4], 'never', 'used once, by the request above')
+    assert.notEqual(cells[5], 'never', 'it expires')
     await row.getByRole('button', { name: 'Revoke' }).click()
     await row.waitFor({ state: 'detached' })
     assert.equal((await send(s.url, 'GET', '/v1/links', { token: secret, headers: { host: s.host } })).status, 401)
