@@ -822,6 +822,11 @@ export interface components {
         | null
       tags: string[]
       publicStats: boolean
+      preview: {
+        title: string | null
+        description: string | null
+        image: string | null
+      } | null
       /** @description Human clicks, all time, as the statistics count them: a visit is here once rolled up (within 15 s) */
       clicks: number
       lastClickedAt: string | null
@@ -1416,6 +1421,11 @@ export interface operations {
           tags?: string[]
           /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
           publicStats?: boolean
+          preview?: {
+            title?: string | null
+            description?: string | null
+            image?: string | null
+          } | null
         }
       }
     }
@@ -1520,6 +1530,11 @@ export interface operations {
             tags?: string[]
             /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
             publicStats?: boolean
+            preview?: {
+              title?: string | null
+              description?: string | null
+              image?: string | null
+            } | null
           }[]
         }
       }
@@ -1733,6 +1748,11 @@ export interface operations {
           tags?: string[]
           /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
           publicStats?: boolean
+          preview?: {
+            title?: string | null
+            description?: string | null
+            image?: string | null
+          } | null
         }
       }
     }
@@ -1876,6 +1896,11 @@ export interface operations {
           tags?: string[]
           /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
           publicStats?: boolean
+          preview?: {
+            title?: string | null
+            description?: string | null
+            image?: string | null
+          } | null
         }
       }
     }

@@ -29,6 +29,10 @@ export const LIMITS = {
   bulk: 1000,
   /** The list's `q`, in characters. */
   search: 200,
+  /** A social preview's fields, in characters (docs/api/links.md#social-previews). */
+  previewTitle: 200,
+  previewDescription: 500,
+  previewImage: 2048,
 } as const
 export const DEVICES = ['ios', 'android', 'mobile', 'tablet', 'desktop'] as const
 
@@ -97,6 +101,25 @@ const PublicStats = Type.Boolean({
     'Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false',
 })
 
+/** What a link-preview crawler shows of the link (link-previews.ts); null or no field set: no preview. */
+const PreviewFields = {
+  title: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: LIMITS.previewTitle, description: "The card's title; absent: the link's title" }))),
+  description: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: LIMITS.previewDescription, description: "The card's text" }))),
+  image: Type.Optional(
+    Nullable(
+      Type.String({ maxLength: LIMITS.previewImage, description: "The card's image: an absolute https URL", examples: ['https://shop.example/card.png'] }),
+    ),
+  ),
+}
+const Preview = Nullable(
+  Type.Object(PreviewFields, {
+    additionalProperties: false,
+    description:
+      'The social preview that link-preview crawlers (Slack, Facebook, X, LinkedIn, Discord, WhatsApp, iMessage, Telegram…) get instead of the redirect; null removes it. On update, the object replaces the old one',
+  }),
+)
+export type LinkPreview = { title: string | null; description: string | null; image: string | null }
+
 /** The controls, accepted alike by create, update and bulk create. */
 const controls = {
   redirectType: Type.Optional(RedirectType),
@@ -107,6 +130,7 @@ const controls = {
   rules: Type.Optional(Rules),
   tags: Type.Optional(Tags),
   publicStats: Type.Optional(PublicStats),
+  preview: Type.Optional(Preview),
 }
 
 export const LinkObject = Type.Object(
@@ -130,6 +154,12 @@ export const LinkObject = Type.Object(
     rules: Nullable(Type.Array(Rule)),
     tags: Type.Array(Type.String()),
     publicStats: Type.Boolean(),
+    preview: Nullable(
+      Type.Object(
+        { title: Nullable(Type.String()), description: Nullable(Type.String()), image: Nullable(Type.String()) },
+        { description: 'The social preview; null: none' },
+      ),
+    ),
     clicks: Type.Integer({ minimum: 0, description: 'Human clicks, all time, as the statistics count them: a visit is here once rolled up (within 15 s)' }),
     lastClickedAt: Nullable(Type.String({ format: 'date-time', description: 'The latest human click rolled up; null before the first' })),
   },
