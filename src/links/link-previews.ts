@@ -58,38 +58,6 @@ export interface Preview {
 export const compilePreview = (stored: string | null, linkTitle: string | null): Preview | undefined =>
   stored === null ? undefined : { fields: JSON.parse(stored) as LinkPreview, linkTitle, page: undefined }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-const PAGE_STYLE = 'font-family:system-ui,sans-serif;text-align:center;padding:4rem'
-
-/**
- * The crawler's page: Open Graph and Twitter card tags, a `<title>`, and a refresh to the short URL
- * (which a crawler does not follow; a person taken for one would get this page again, and has the
- * link). Every value is HTML-escaped; the page holds no script.
- */
-export function previewPage(preview: Preview, shortUrl: string): string {
-  const { title, description, image } = preview.fields
-  const cardTitle = title ?? preview.linkTitle ?? shortUrl
-  const meta = (attribute: 'property' | 'name', key: string, value: string | null) =>
-    value === null ? '' : `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`
-  const url = escapeHtml(shortUrl)
-  return (
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
-    `<title>${escapeHtml(cardTitle)}</title>` +
-    meta('name', 'description', description) +
-    meta('property', 'og:type', 'website') +
-    meta('property', 'og:url', shortUrl) +
-    meta('property', 'og:title', cardTitle) +
-    meta('property', 'og:description', description) +
-    meta('property', 'og:image', image) +
-    meta('name', 'twitter:card', image === null ? 'summary' : 'summary_large_image') +
-    meta('name', 'twitter:title', cardTitle) +
-    meta('name', 'twitter:description', description) +
-    meta('name', 'twitter:image', image) +
-    `<meta http-equiv="refresh" content="0; url=${url}"></head>` +
-    `<body style="${PAGE_STYLE}"><h1>${escapeHtml(cardTitle)}</h1><p><a href="${url}">${url}</a></p></body></html>`
-  )
-}
-
 // eslint-disable-next-line no-control-regex -- the control characters are what this looks for
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
 
