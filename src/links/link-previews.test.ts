@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { linkRequests } from '../../test/link-requests.js'
 import { isPreviewCrawler } from './link-previews.js'
 import { LIMITS } from './links.schemas.js'
 
@@ -44,24 +45,9 @@ for (const backend of backends) {
     })
     after(() => s.close())
 
-    const create = async (fields: Record<string, unknown>) => {
-      const r = await s.request('POST', '/v1/links', { json: fields })
-      assert.equal(r.status, 201, r.text)
-      return r.body.data
-    }
-    const update = async (id: string, fields: Record<string, unknown>) => {
-      const r = await s.request('PATCH', `/v1/links/${id}`, { json: fields })
-      assert.equal(r.status, 200, r.text)
-      return r.body.data
-    }
+    const { create, update, refused } = linkRequests(() => s)
     const visit = (path: string, userAgent: string | undefined, method = 'GET') =>
       s.request(method, path, { token: null, headers: userAgent === undefined ? {} : { 'user-agent': userAgent } })
-    const refused = async (fields: Record<string, unknown>, param: string, method = 'POST', path = '/v1/links') => {
-      const r = await s.request(method, path, { json: fields })
-      assert.equal(r.status, 400, `${JSON.stringify(fields)}: ${r.text}`)
-      assert.equal(r.body.error.code, 'validation_error')
-      assert.equal(r.body.error.param, param, r.text)
-    }
     /** The content of each meta tag, by property or name, unescaped. */
     const metaOf = (html: string) =>
       Object.fromEntries(
