@@ -38,6 +38,8 @@ export function linklineEnv(database: string | { databaseUrl: string; redisUrl: 
     // The API benches send far more than the default 1200 requests a minute from one token.
     LINKLINE_RATE_LIMIT: '10000000',
     LOG_LEVEL: 'warn',
+    // The seeded destinations are not pages to fetch: no request leaves the machine.
+    LINKLINE_PAGE_TITLES: 'off',
   }
 }
 

@@ -8,7 +8,10 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** The process is up */
+    /**
+     * The process is up
+     * @description Answers 200 while the process runs, whatever the database's state: a liveness probe. No token needed; never logged below warn.
+     */
     get: operations['getHealthz']
     put?: never
     post?: never
@@ -25,7 +28,10 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** The database answers */
+    /**
+     * The database answers
+     * @description Answers 200 while the database answers and takes writes, 503 while it does not (unreachable, a full disk): a readiness probe for a load balancer. No token needed.
+     */
     get: operations['getReadyz']
     put?: never
     post?: never
@@ -42,7 +48,10 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** Prometheus metrics */
+    /**
+     * Prometheus metrics
+     * @description The process's metrics in the Prometheus text format: requests by route and status, redirects and their latency, visits recorded, dropped and waiting, webhook outcomes and backlog, Redis state. No token needed; restrict it at the proxy if it must stay private.
+     */
     get: operations['getMetrics']
     put?: never
     post?: never
@@ -59,10 +68,20 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** List your links, newest first */
+    /**
+     * List your links, newest first
+     * @description One page of the workspace's links (`limit` 1–100, default 20; `page` from 1), with `pagination.hasMore`. Filter with `query[domain]`, `query[path]`, `query[destination]`, `query[title]` (exact), `query[tag]` (repeatable: links carrying every tag) and `q` (a case-insensitive substring of the title, path, destination or a tag); order with `sort=createdAt|clicks|lastClickedAt`, `-` for descending.
+     *
+     *     Needs the `links:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getLinks']
     put?: never
-    /** Create a link */
+    /**
+     * Create a link
+     * @description Creates a short link to `destination` (an absolute http or https URL) on `domain` (a default domain or one of your verified custom domains) at `path` (random when omitted). A taken domain and path is 409; every invalid field is 400 with its `param`. Without a `title`, the destination page's title is fetched in the background and appears on the link shortly (`titleSource: page`). Send an `Idempotency-Key` to retry safely.
+     *
+     *     Needs the `links:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     post: operations['postLinks']
     delete?: never
     options?: never
@@ -79,7 +98,12 @@ export interface paths {
     }
     get?: never
     put?: never
-    /** Create up to 1000 links (at most 100 with a password); one result per item, in order (a bad item fails only itself) */
+    /**
+     * Create up to 1000 links (at most 100 with a password); one result per item, in order (a bad item fails only itself)
+     * @description Each item is validated and created on its own: the answer holds one `{ok, data | error}` per item, in the order sent, so one bad item never fails the others. At most 1000 items, 100 of them with a password (hashing is slow on purpose). Items without a `title` get their page's title in the background, as a single create does.
+     *
+     *     Needs the `links:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     post: operations['postLinksBulk']
     delete?: never
     options?: never
@@ -96,7 +120,12 @@ export interface paths {
     }
     get?: never
     put?: never
-    /** Delete up to 1000 links; one result per id, in order */
+    /**
+     * Delete up to 1000 links; one result per id, in order
+     * @description Deletes each id as `DELETE /v1/links/{id}` would; an id that is not one of your links gets its own 404 result and the others still go.
+     *
+     *     Needs the `links:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     post: operations['postLinksBulkDelete']
     delete?: never
     options?: never
@@ -111,16 +140,36 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** Retrieve a link */
+    /**
+     * Retrieve a link
+     * @description The link with its settings, click counts and `shortUrl`. Another workspace's link is 404, as an unknown one.
+     *
+     *     Needs the `links:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getLinksById']
-    /** Update a link (partial: only the fields sent change) */
+    /**
+     * Update a link (partial: only the fields sent change)
+     * @description Changes the fields sent and nothing else; `null` clears an optional field. The redirect follows the change on the very next request, on every instance. A moved domain or path must be free (409 otherwise).
+     *
+     *     Needs the `links:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     put: operations['putLinksById']
     post?: never
-    /** Delete a link, its statistics and its conversations */
+    /**
+     * Delete a link, its statistics and its conversations
+     * @description The redirect answers 404 at once and the domain and path are free again; statistics, recorded visits and the conversations attached to the link go with it (purged in the background).
+     *
+     *     Needs the `links:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     delete: operations['deleteLinksById']
     options?: never
     head?: never
-    /** Update a link (partial: only the fields sent change) */
+    /**
+     * Update a link (partial: only the fields sent change)
+     * @description Changes the fields sent and nothing else; `null` clears an optional field. The redirect follows the change on the very next request, on every instance. A moved domain or path must be free (409 otherwise).
+     *
+     *     Needs the `links:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     patch: operations['patchLinksById']
     trace?: never
   }
@@ -134,6 +183,8 @@ export interface paths {
     /**
      * A link's click statistics: totals, time series and top-10 breakdowns, from hourly rollups
      * @description Day and month buckets, and from/to given as dates, are in the time zone `tz`. With `format=csv`, the same as a CSV download: `section,value,clicks` rows (totals, then each breakdown), then `timeseries,<start>,<clicks>` rows.
+     *
+     *     Needs the `links:read` scope (a token's, or the signed-in member's role).
      */
     get: operations['getLinksByIdStats']
     put?: never
@@ -154,6 +205,8 @@ export interface paths {
     /**
      * Statistics of your links together (all, or those of a domain, tags or ids), with the 10 most clicked
      * @description The link statistics' shape for every matching live link of yours together, plus `topLinks`. Filters combine: `domain`, `tag` (may repeat: links carrying every tag), `linkId` (may repeat, up to 100). An id or domain that is not yours matches nothing. uniqueVisitors is the sum over the links (a visitor of two links counts twice). Hours are not split: in a zone whose midnights fall within an hour (Asia/Kolkata), each hour counts in the bucket holding its start. `format=csv` as for one link, with `topLinks` rows.
+     *
+     *     Needs the `links:read` scope (a token's, or the signed-in member's role).
      */
     get: operations['getStats']
     put?: never
@@ -171,7 +224,10 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** A link's statistics when its owner made them public (publicStats): as the owner's, without referrer hosts beyond the top 10; else 404 */
+    /**
+     * A link's statistics when its owner made them public (publicStats): as the owner's, without referrer hosts beyond the top 10; else 404
+     * @description No token needed. Answers only for a link whose owner set `publicStats: true`; any other id, known or not, is the same 404. Cached for 15 seconds and counted against the anonymous rate limit.
+     */
     get: operations['getPublicLinksByIdStats']
     put?: never
     post?: never
@@ -188,7 +244,12 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** The 50 most visited paths that name no link on your verified domains (the bootstrap workspace: the default domains too), human visits per path */
+    /**
+     * The 50 most visited paths that name no link on your verified domains (the bootstrap workspace: the default domains too), human visits per path
+     * @description Counts people's visits (bots left out) to paths that match no link, per domain and path, over `from`–`to`: typos on printed material, links deleted too early. Each instance keeps at most 10,000 paths an hour; the rest are counted as `(other)`.
+     *
+     *     Needs the `links:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getStatsNotFound']
     put?: never
     post?: never
@@ -205,7 +266,12 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** Export every link of yours (the list's filters apply), streamed as CSV or NDJSON */
+    /**
+     * Export every link of yours (the list's filters apply), streamed as CSV or NDJSON
+     * @description Streams every link the filters select (`format=csv|ndjson`), without paging; CSV cells that a spreadsheet would run as a formula are prefixed with `'`. The result imports back with the import command.
+     *
+     *     Needs the `links:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getLinksExport']
     put?: never
     post?: never
@@ -222,7 +288,12 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** A link's recorded visits within the retention period, oldest first, streamed as CSV or NDJSON (never an IP) */
+    /**
+     * A link's recorded visits within the retention period, oldest first, streamed as CSV or NDJSON (never an IP)
+     * @description One row per recorded visit between `from` and `to` within the retention period: time, referrer host, browser, OS, device, country, language, UTM fields, bot or human, QR scan. Addresses are never stored, so never exported.
+     *
+     *     Needs the `links:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getLinksByIdClicks']
     put?: never
     post?: never
@@ -239,7 +310,12 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** A link's QR code (PNG or SVG), cacheable with ETag / If-None-Match */
+    /**
+     * A link's QR code (PNG or SVG), cacheable with ETag / If-None-Match
+     * @description Encodes the short URL with a `qr=1` marker, so that scans are counted apart (the redirect strips the marker). `size` 64–4096 px, `margin` 0–32 modules, `ecc` L|M|Q|H, `color` and `background` as `#rrggbb`; `download=1` adds a file name. Large codes are drawn off the event loop.
+     *
+     *     Needs the `links:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getLinksByIdQr']
     put?: never
     post?: never
@@ -256,10 +332,20 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** List your conversations, most recently active first */
+    /**
+     * List your conversations, most recently active first
+     * @description Ordered by last activity (or creation), newest first; `limit` 1–100 (default 10) with `starting_after` or `ending_before` cursors. Filter with `muted`, `archived`, `pinned` (`true` only those, `false` only the others), `contact_id`, `group_id` and `link_id`. The answer is `{has_more, data}`.
+     *
+     *     Needs the `conversations:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getConversations']
     put?: never
-    /** Get or create the conversation with a contact or a group (201 created, 200 existing) */
+    /**
+     * Get or create the conversation with a contact or a group (201 created, 200 existing)
+     * @description There is one conversation per contact or group: asking again returns the existing one with 200 and creates nothing. Exactly one of `contact_id` and `group_id`; `link_id`, when sent, must be one of your links (404 otherwise) and ties the conversation to it.
+     *
+     *     Needs the `conversations:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     post: operations['postConversations']
     delete?: never
     options?: never
@@ -274,16 +360,36 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** Retrieve a conversation (changes nothing) */
+    /**
+     * Retrieve a conversation (changes nothing)
+     * @description Reading never moves `last_opened_at`; mark a conversation read with `POST /v1/conversations/{id}/open`. Timestamps are Unix seconds.
+     *
+     *     Needs the `conversations:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getConversationsById']
-    /** Update a conversation (partial): pin, mute, archive or restore, pinned message */
+    /**
+     * Update a conversation (partial): pin, mute, archive or restore, pinned message
+     * @description Send any of `is_pinned`, `is_muted`, `archived_at` (a Unix time archives, `null` restores) and `pinned_message_id` (a message of this conversation; `null` unpins). Fields not sent stay as they are.
+     *
+     *     Needs the `conversations:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     put: operations['putConversationsById']
     post?: never
-    /** Delete a conversation and its messages */
+    /**
+     * Delete a conversation and its messages
+     * @description Permanent: the conversation and every message in it go.
+     *
+     *     Needs the `conversations:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     delete: operations['deleteConversationsById']
     options?: never
     head?: never
-    /** Update a conversation (partial): pin, mute, archive or restore, pinned message */
+    /**
+     * Update a conversation (partial): pin, mute, archive or restore, pinned message
+     * @description Send any of `is_pinned`, `is_muted`, `archived_at` (a Unix time archives, `null` restores) and `pinned_message_id` (a message of this conversation; `null` unpins). Fields not sent stay as they are.
+     *
+     *     Needs the `conversations:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     patch: operations['patchConversationsById']
     trace?: never
   }
@@ -296,7 +402,12 @@ export interface paths {
     }
     get?: never
     put?: never
-    /** Mark a conversation opened now (last_opened_at never moves back) */
+    /**
+     * Mark a conversation opened now (last_opened_at never moves back)
+     * @description Sets `last_opened_at` to now: a conversation whose `last_active_at` is later has unread messages.
+     *
+     *     Needs the `conversations:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     post: operations['postConversationsByIdOpen']
     delete?: never
     options?: never
@@ -311,10 +422,20 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** List a conversation's messages, newest first */
+    /**
+     * List a conversation's messages, newest first
+     * @description `limit` 1–100 (default 10) with `starting_after` or `ending_before` cursors; the answer is `{has_more, data}`.
+     *
+     *     Needs the `conversations:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getConversationsByIdMessages']
     put?: never
-    /** Add a message (moves the conversation's last_active_at) */
+    /**
+     * Add a message (moves the conversation's last_active_at)
+     * @description `text` of 1–4000 characters; `direction` is `outbound` (sent by you, the default) or `inbound` (received). The conversation's `last_active_at` becomes the message's time.
+     *
+     *     Needs the `conversations:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     post: operations['postConversationsByIdMessages']
     delete?: never
     options?: never
@@ -329,11 +450,21 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** Retrieve a message */
+    /**
+     * Retrieve a message
+     * @description One message of the conversation; a message of another conversation is 404.
+     *
+     *     Needs the `conversations:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getConversationsByIdMessagesByMessageId']
     put?: never
     post?: never
-    /** Delete a message (unpins it if it was the pinned message) */
+    /**
+     * Delete a message (unpins it if it was the pinned message)
+     * @description Permanent. When the message was the conversation's pinned message, `pinned_message_id` becomes `null`.
+     *
+     *     Needs the `conversations:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     delete: operations['deleteConversationsByIdMessagesByMessageId']
     options?: never
     head?: never
@@ -347,10 +478,20 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** The default domains and your custom domains */
+    /**
+     * The default domains and your custom domains
+     * @description Every domain your links may use: the server's default domains (`isDefault: true`, always verified) and your custom domains with their `status` and the DNS TXT record that verifies them.
+     *
+     *     Needs the `domains:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getDomains']
     put?: never
-    /** Claim a custom domain (pending until its DNS TXT record is found); 200 renews your own pending claim */
+    /**
+     * Claim a custom domain (pending until its DNS TXT record is found); 200 renews your own pending claim
+     * @description The answer holds the TXT record to publish (`_linkline.<name>`). Until it is found the domain is `pending`: it takes no link and serves no redirect. It is looked up periodically and on `POST /v1/domains/{name}/verify`. A name another workspace verified is 409; an IP address, a default or reserved host is 400.
+     *
+     *     Needs the `domains:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     post: operations['postDomains']
     delete?: never
     options?: never
@@ -365,11 +506,21 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** One of your custom domains, with its verification record */
+    /**
+     * One of your custom domains, with its verification record
+     * @description Its `status`, when it was verified, and the TXT record that verifies it. Another workspace's domain is 404.
+     *
+     *     Needs the `domains:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getDomainsByName']
     put?: never
     post?: never
-    /** Release a custom domain (409 while links use it) */
+    /**
+     * Release a custom domain (409 while links use it)
+     * @description Move or delete its links first: a domain that links still use is 409.
+     *
+     *     Needs the `domains:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     delete: operations['deleteDomainsByName']
     options?: never
     head?: never
@@ -385,7 +536,12 @@ export interface paths {
     }
     get?: never
     put?: never
-    /** Look the verification TXT record up now */
+    /**
+     * Look the verification TXT record up now
+     * @description Looks `_linkline.<name>` up at once instead of waiting for the periodic check; answers the domain with its `status`, verified once the record holds the expected value.
+     *
+     *     Needs the `domains:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     post: operations['postDomainsByNameVerify']
     delete?: never
     options?: never
@@ -402,9 +558,19 @@ export interface paths {
     }
     get?: never
     put?: never
-    /** Sign in with an email and password, or an API token: sets the dashboard session cookie */
+    /**
+     * Sign in with an email and password, or an API token: sets the dashboard session cookie
+     * @description Sets the `linkline_session` cookie (HttpOnly) that the dashboard uses. Wrong credentials are 401 with one message, whichever field was wrong; password checks are paced, and repeated failures are answered 429.
+     *
+     *     Recorded in the audit log.
+     */
     post: operations['postSessions']
-    /** Sign out everywhere: every session of this person (or of this request's token) */
+    /**
+     * Sign out everywhere: every session of this person (or of this request's token)
+     * @description Ends every dashboard session of the signed-in person, on every device; API tokens keep working (revoke them under tokens).
+     *
+     *     Recorded in the audit log.
+     */
     delete: operations['deleteSessions']
     options?: never
     head?: never
@@ -418,16 +584,34 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** Who is calling: workspace, scopes and how the request authenticated */
+    /**
+     * Who is calling: workspace, scopes and how the request authenticated
+     * @description What the dashboard reads at start: the workspace, the scopes granted, and whether the request came with a session cookie or a token.
+     */
     get: operations['getSessionsCurrent']
-    /** Switch the signed-in person's session to another of their workspaces */
+    /**
+     * Switch the signed-in person's session to another of their workspaces
+     * @description Send `workspaceId`, one of the workspaces in `GET /v1/me`; the session's role and scopes become those of that workspace.
+     *
+     *     Recorded in the audit log.
+     */
     put: operations['putSessionsCurrent']
     post?: never
-    /** Sign out: end this session */
+    /**
+     * Sign out: end this session
+     * @description Ends the session of this cookie and clears it; other devices stay signed in.
+     *
+     *     Recorded in the audit log.
+     */
     delete: operations['deleteSessionsCurrent']
     options?: never
     head?: never
-    /** Switch the signed-in person's session to another of their workspaces */
+    /**
+     * Switch the signed-in person's session to another of their workspaces
+     * @description Send `workspaceId`, one of the workspaces in `GET /v1/me`; the session's role and scopes become those of that workspace.
+     *
+     *     Recorded in the audit log.
+     */
     patch: operations['patchSessionsCurrent']
     trace?: never
   }
@@ -438,7 +622,10 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** How people sign in here: with a password, and with single sign-on (its name and where its button leads) */
+    /**
+     * How people sign in here: with a password, and with single sign-on (its name and where its button leads)
+     * @description No token needed: the sign-in page reads it to show the password form and the single sign-on button that are enabled on this server.
+     */
     get: operations['getAuthMethods']
     put?: never
     post?: never
@@ -455,7 +642,10 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** Who is calling: the person (if any), the workspace, scopes and role, and every workspace they belong to */
+    /**
+     * Who is calling: the person (if any), the workspace, scopes and role, and every workspace they belong to
+     * @description For a person: their name, email, role here and every workspace they belong to. For an API token: the workspace and the token's scopes (no person).
+     */
     get: operations['getMe']
     put?: never
     post?: never
@@ -472,7 +662,12 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** The workspace's members and their roles */
+    /**
+     * The workspace's members and their roles
+     * @description Every member with their role: `owner`, `admin`, `member` or `viewer`.
+     *
+     *     Needs the `members:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getMembers']
     put?: never
     post?: never
@@ -490,14 +685,29 @@ export interface paths {
       cookie?: never
     }
     get?: never
-    /** Change a member's role (only an owner grants or takes owner; the last owner stays) */
+    /**
+     * Change a member's role (only an owner grants or takes owner; the last owner stays)
+     * @description Send `role`. An admin manages members and viewers; only an owner makes or unmakes an owner, and the last owner cannot be demoted (409).
+     *
+     *     Needs the `members:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     put: operations['putMembersByUserId']
     post?: never
-    /** Remove a member: their sessions here end and the tokens they made are revoked */
+    /**
+     * Remove a member: their sessions here end and the tokens they made are revoked
+     * @description The person keeps their account and other workspaces. The last owner cannot be removed (409).
+     *
+     *     Needs the `members:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     delete: operations['deleteMembersByUserId']
     options?: never
     head?: never
-    /** Change a member's role (only an owner grants or takes owner; the last owner stays) */
+    /**
+     * Change a member's role (only an owner grants or takes owner; the last owner stays)
+     * @description Send `role`. An admin manages members and viewers; only an owner makes or unmakes an owner, and the last owner cannot be demoted (409).
+     *
+     *     Needs the `members:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     patch: operations['patchMembersByUserId']
     trace?: never
   }
@@ -508,7 +718,12 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** The workspace's audit log, newest first (cursor: starting_after): every change made through the API, and sign-ins; kept 90 days */
+    /**
+     * The workspace's audit log, newest first (cursor: starting_after): every change made through the API, and sign-ins; kept 90 days
+     * @description Who did what and when: each entry names the actor (person or token), the action (`link.created`, `member.role_changed`, `session.failed`…), the resource and the request's address. Filter by `action`, `actorId` or `resourceType`.
+     *
+     *     Needs the `audit:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getAuditLog']
     put?: never
     post?: never
@@ -525,10 +740,20 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** Invitations that can still be accepted (never their link) */
+    /**
+     * Invitations that can still be accepted (never their link)
+     * @description Pending invitations with their email, role, inviter and expiry; accepted, revoked and expired ones are not listed.
+     *
+     *     Needs the `members:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getInvitations']
     put?: never
-    /** Invite a person to this workspace: a one-time link, valid 7 days, shown only in this response */
+    /**
+     * Invite a person to this workspace: a one-time link, valid 7 days, shown only in this response
+     * @description Send `email` and `role`. The answer carries the invitation link once (only a hash is kept); it is also mailed when mail is configured. A new invitation to the same email replaces the pending one.
+     *
+     *     Needs the `members:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     post: operations['postInvitations']
     delete?: never
     options?: never
@@ -546,7 +771,12 @@ export interface paths {
     get?: never
     put?: never
     post?: never
-    /** Revoke a pending invitation: its link stops working */
+    /**
+     * Revoke a pending invitation: its link stops working
+     * @description Its link stops working at once; an invitation already used or expired is 404.
+     *
+     *     Needs the `members:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     delete: operations['deleteInvitationsById']
     options?: never
     head?: never
@@ -562,7 +792,12 @@ export interface paths {
     }
     get?: never
     put?: never
-    /** Accept an invitation and sign in: create an account (secret, name, password), or join signed in (secret alone) */
+    /**
+     * Accept an invitation and sign in: create an account (secret, name, password), or join signed in (secret alone)
+     * @description No token needed: the secret is the credential. A new person sends a name and a password; a person already signed in sends the secret alone and the workspace is added to theirs. A used, revoked or expired secret is 410.
+     *
+     *     Recorded in the audit log.
+     */
     post: operations['postInvitationsAccept']
     delete?: never
     options?: never
@@ -579,7 +814,12 @@ export interface paths {
     }
     get?: never
     put?: never
-    /** A one-time link (1 hour) that sets a member's new password; only an owner makes one for an owner */
+    /**
+     * A one-time link (1 hour) that sets a member's new password; only an owner makes one for an owner
+     * @description The answer carries the link once; hand it to the member. It works once, for an hour.
+     *
+     *     Needs the `members:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     post: operations['postMembersByUserIdPasswordReset']
     delete?: never
     options?: never
@@ -596,7 +836,12 @@ export interface paths {
     }
     get?: never
     put?: never
-    /** Set a new password with a reset link's secret: every session of that person ends */
+    /**
+     * Set a new password with a reset link's secret: every session of that person ends
+     * @description No token needed: the secret is the credential. The new password needs at least 10 characters; the person is signed out everywhere and signs in again.
+     *
+     *     Recorded in the audit log.
+     */
     post: operations['postPasswordReset']
     delete?: never
     options?: never
@@ -613,7 +858,12 @@ export interface paths {
     }
     get?: never
     put?: never
-    /** Change your password (signed in): your other sessions end */
+    /**
+     * Change your password (signed in): your other sessions end
+     * @description Send the current and the new password; this session stays signed in, every other one ends.
+     *
+     *     Recorded in the audit log.
+     */
     post: operations['postMePassword']
     delete?: never
     options?: never
@@ -630,7 +880,12 @@ export interface paths {
     }
     get?: never
     put?: never
-    /** Create the first owner of a new server's workspace with the setup code it printed, and sign in */
+    /**
+     * Create the first owner of a new server's workspace with the setup code it printed, and sign in
+     * @description Works once, for a workspace that has no member yet, with the setup code the server printed at start; afterwards the code is 410.
+     *
+     *     Recorded in the audit log.
+     */
     post: operations['postSetup']
     delete?: never
     options?: never
@@ -645,10 +900,20 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** Your active tokens (never the tokens themselves) */
+    /**
+     * Your active tokens (never the tokens themselves)
+     * @description Each token's name, scopes, creation and last use, and the first characters that identify it; the token itself is shown only when it is created.
+     *
+     *     Needs the `tokens:write` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getTokens']
     put?: never
-    /** Create a token (shown in this response only) with at most your scopes */
+    /**
+     * Create a token (shown in this response only) with at most your scopes
+     * @description Send a `name` and the `scopes` it needs (a subset of yours). Store the token from this answer: only its hash is kept.
+     *
+     *     Needs the `tokens:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     post: operations['postTokens']
     delete?: never
     options?: never
@@ -666,7 +931,12 @@ export interface paths {
     get?: never
     put?: never
     post?: never
-    /** Revoke a token: it and its sessions stop working at once */
+    /**
+     * Revoke a token: it and its sessions stop working at once
+     * @description Requests with the token are 401 from the next one on, on every instance.
+     *
+     *     Needs the `tokens:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     delete: operations['deleteTokensById']
     options?: never
     head?: never
@@ -680,10 +950,20 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** Your webhook endpoints, newest first */
+    /**
+     * Your webhook endpoints, newest first
+     * @description Each endpoint's URL, events, whether it is enabled and why it was disabled; never the secret.
+     *
+     *     Needs the `webhooks:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getWebhooks']
     put?: never
-    /** Add a webhook endpoint (its signing secret is in this response only) */
+    /**
+     * Add a webhook endpoint (its signing secret is in this response only)
+     * @description Send the receiver's https `url` and the `events` it wants. Deliveries are signed (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`) with the secret in this answer, retried with growing delays for about a day, and never sent to private or loopback addresses.
+     *
+     *     Needs the `webhooks:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     post: operations['postWebhooks']
     delete?: never
     options?: never
@@ -698,16 +978,36 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** Retrieve a webhook endpoint */
+    /**
+     * Retrieve a webhook endpoint
+     * @description Its URL, events and state; never the secret. Another workspace's endpoint is 404.
+     *
+     *     Needs the `webhooks:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getWebhooksById']
-    /** Update a webhook endpoint (partial); enabled: true resumes a disabled one */
+    /**
+     * Update a webhook endpoint (partial); enabled: true resumes a disabled one
+     * @description Change `url`, `events`, `description` or `enabled`. An endpoint the service disabled (every attempt failed for about a day) resumes with `enabled: true`.
+     *
+     *     Needs the `webhooks:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     put: operations['putWebhooksById']
     post?: never
-    /** Delete a webhook endpoint and its delivery log */
+    /**
+     * Delete a webhook endpoint and its delivery log
+     * @description No delivery is attempted after this, including retries already scheduled.
+     *
+     *     Needs the `webhooks:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     delete: operations['deleteWebhooksById']
     options?: never
     head?: never
-    /** Update a webhook endpoint (partial); enabled: true resumes a disabled one */
+    /**
+     * Update a webhook endpoint (partial); enabled: true resumes a disabled one
+     * @description Change `url`, `events`, `description` or `enabled`. An endpoint the service disabled (every attempt failed for about a day) resumes with `enabled: true`.
+     *
+     *     Needs the `webhooks:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     patch: operations['patchWebhooksById']
     trace?: never
   }
@@ -718,7 +1018,12 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** The delivery log of an endpoint, newest first (cursor: starting_after) */
+    /**
+     * The delivery log of an endpoint, newest first (cursor: starting_after)
+     * @description Each delivery's event, status (`pending`, `delivered`, `failed`), attempts, last HTTP status, last error and the start of the receiver's answer.
+     *
+     *     Needs the `webhooks:read` scope (a token's, or the signed-in member's role).
+     */
     get: operations['getWebhooksByIdDeliveries']
     put?: never
     post?: never
@@ -737,7 +1042,12 @@ export interface paths {
     }
     get?: never
     put?: never
-    /** Send a webhook.test event to this endpoint */
+    /**
+     * Send a webhook.test event to this endpoint
+     * @description Queues one signed `webhook.test` delivery now, to check the receiver and its signature check; it appears in the delivery log like any other.
+     *
+     *     Needs the `webhooks:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     post: operations['postWebhooksByIdTest']
     delete?: never
     options?: never
@@ -754,7 +1064,12 @@ export interface paths {
     }
     get?: never
     put?: never
-    /** Replay a delivery: a fresh round of attempts, starting now */
+    /**
+     * Replay a delivery: a fresh round of attempts, starting now
+     * @description Answers 202 and sends the same body again (same `webhook-id`, so a receiver that already has it can drop it), with a full set of retries.
+     *
+     *     Needs the `webhooks:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
     post: operations['postWebhooksByIdDeliveriesByDeliveryIdRetry']
     delete?: never
     options?: never
@@ -771,30 +1086,45 @@ export interface components {
       /** @enum {boolean} */
       success: false
       error: {
+        /** @example not_found */
         code: string
+        /** @example no such link */
         message: string
         /** @description The parameter at fault, or null */
         param: string | null
       }
     }
     Link: {
+      /** @example lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
       id: string
       title: string | null
+      titleSource: ('page' | 'user') | null
+      /** @example go.acme.example */
       domain: string
+      /** @example /summer */
       path: string
+      /** @example https://shop.acme.example/summer?utm_source=poster */
       destination: string
+      /** @example https://go.acme.example/summer */
       shortUrl: string
       /** Format: date-time */
       createdAt: string
       createdBy: {
         type: 'user' | 'token'
-        /** @description usr_… or tok_… */
+        /**
+         * @description usr_… or tok_…
+         * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+         */
         id: string
-        /** @description the person's email or the token's name, as it was then */
+        /**
+         * @description the person's email or the token's name, as it was then
+         * @example ada@example.com
+         */
         label: string
       } | null
       /** Format: date-time */
       updatedAt: string
+      /** @example acme */
       ownerId: string
       /** @enum {string} */
       schemaVersion: '1'
@@ -832,7 +1162,10 @@ export interface components {
       lastClickedAt: string | null
     }
     Domain: {
-      /** @description host[:port], lower case, IDN in punycode, default ports dropped */
+      /**
+       * @description host[:port], lower case, IDN in punycode, default ports dropped
+       * @example go.acme.example
+       */
       name: string
       isDefault: boolean
       /** @description a pending domain serves no redirect and takes no link until its TXT record is found; default domains are verified */
@@ -840,9 +1173,15 @@ export interface components {
       createdAt: string | null
       createdBy: {
         type: 'user' | 'token'
-        /** @description usr_… or tok_… */
+        /**
+         * @description usr_… or tok_…
+         * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+         */
         id: string
-        /** @description the person's email or the token's name, as it was then */
+        /**
+         * @description the person's email or the token's name, as it was then
+         * @example ada@example.com
+         */
         label: string
       } | null
       verifiedAt: string | null
@@ -850,12 +1189,17 @@ export interface components {
       verification: {
         /** @enum {string} */
         type: 'dns-txt'
-        /** @description the TXT record to publish: _linkline.<host name, without port> */
+        /**
+         * @description the TXT record to publish: _linkline.<host name, without port>
+         * @example _linkline.go.acme.example
+         */
         name: string
+        /** @example linkline-verify=3f9c2a7e1b5d4c8e9a0f6b2d7c1e5a3b */
         value: string
       } | null
     }
     Conversation: {
+      /** @example conv_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
       id: string
       contact_id: string | null
       group_id: string | null
@@ -870,15 +1214,19 @@ export interface components {
       archived_at: number | null
     }
     Message: {
+      /** @example msg_01JDQ80A1B2C3D4E5F6G7H8J9K */
       id: string
+      /** @example conv_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
       conversation_id: string
       /** @enum {string} */
       direction: 'outbound' | 'inbound'
+      /** @example Your order has shipped. */
       text: string
       /** @description Unix seconds */
       created_at: number
     }
     LinkStats: {
+      /** @example lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
       linkId: string
       /** Format: date-time */
       from: string
@@ -889,7 +1237,10 @@ export interface components {
       to: string
       /** @enum {string} */
       interval: 'hour' | 'day' | 'month'
-      /** @description The time zone of the day and month buckets, as canonically named */
+      /**
+       * @description The time zone of the day and month buckets, as canonically named
+       * @example Europe/Berlin
+       */
       tz: string
       /** @description humanClicks + botClicks */
       totalClicks: number
@@ -907,58 +1258,82 @@ export interface components {
       }[]
       /** @description The Referer's host name, lower-cased; `direct` without one. Top 10 values by human clicks; an 11th row "other" sums the rest */
       referrers: {
+        /** @example news.ycombinator.com */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The browser named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       browsers: {
+        /** @example Chrome */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The operating system named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       os: {
+        /** @example iOS */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The device type named by the User-Agent (a browser without one is a desktop). Top 10 values by human clicks; an 11th row "other" sums the rest */
       devices: {
+        /** @example mobile */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description ISO 3166-1 alpha-2 code: the trusted country header's, else the client address's in the IP database. Top 10 values by human clicks; an 11th row "other" sums the rest */
       countries: {
+        /** @example DE */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The first Accept-Language tag, lower-cased, as language or language-region (`fr-ch`; a script is left out). Top 10 values by human clicks; an 11th row "other" sums the rest */
       languages: {
+        /** @example de-at */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description utm_source of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
       utmSources: {
+        /** @example newsletter */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description utm_medium of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
       utmMediums: {
+        /** @example email */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description utm_campaign of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
       utmCampaigns: {
+        /** @example summer-sale */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description "City, CC" from a city database (LINKLINE_GEOIP_DB); empty without one, and visits recorded without one are left out. Top 10 values by human clicks; an 11th row "other" sums the rest */
       cities: {
+        /** @example Berlin, DE */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
     }
     MissingPath: {
+      /** @example go.acme.example */
       domain: string
-      /** @description As visited (one trailing slash dropped, at most 129 characters); "(other)" sums the paths beyond the hourly bound */
+      /**
+       * @description As visited (one trailing slash dropped, at most 129 characters); "(other)" sums the paths beyond the hourly bound
+       * @example /summer-sael
+       */
       path: string
       /** @description Human visits in the range */
       clicks: number
@@ -978,7 +1353,10 @@ export interface components {
       to: string
       /** @enum {string} */
       interval: 'hour' | 'day' | 'month'
-      /** @description The time zone of the day and month buckets, as canonically named */
+      /**
+       * @description The time zone of the day and month buckets, as canonically named
+       * @example Europe/Berlin
+       */
       tz: string
       /** @description humanClicks + botClicks */
       totalClicks: number
@@ -996,52 +1374,72 @@ export interface components {
       }[]
       /** @description The Referer's host name, lower-cased; `direct` without one. Top 10 values by human clicks; an 11th row "other" sums the rest */
       referrers: {
+        /** @example news.ycombinator.com */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The browser named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       browsers: {
+        /** @example Chrome */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The operating system named by the User-Agent. Top 10 values by human clicks; an 11th row "other" sums the rest */
       os: {
+        /** @example iOS */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The device type named by the User-Agent (a browser without one is a desktop). Top 10 values by human clicks; an 11th row "other" sums the rest */
       devices: {
+        /** @example mobile */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description ISO 3166-1 alpha-2 code: the trusted country header's, else the client address's in the IP database. Top 10 values by human clicks; an 11th row "other" sums the rest */
       countries: {
+        /** @example DE */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The first Accept-Language tag, lower-cased, as language or language-region (`fr-ch`; a script is left out). Top 10 values by human clicks; an 11th row "other" sums the rest */
       languages: {
+        /** @example de-at */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description utm_source of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
       utmSources: {
+        /** @example newsletter */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description utm_medium of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
       utmMediums: {
+        /** @example email */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description utm_campaign of the final destination's query (the visit's query merged in). Top 10 values by human clicks; an 11th row "other" sums the rest */
       utmCampaigns: {
+        /** @example summer-sale */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description "City, CC" from a city database (LINKLINE_GEOIP_DB); empty without one, and visits recorded without one are left out. Top 10 values by human clicks; an 11th row "other" sums the rest */
       cities: {
+        /** @example Berlin, DE */
         value: string
+        /** @example 42 */
         clicks: number
       }[]
       /** @description The filters as applied (duplicates dropped) */
@@ -1054,8 +1452,11 @@ export interface components {
       }
       /** @description The 10 matching links with the most human clicks in the range, most first (ties by id) */
       topLinks: {
+        /** @example lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
         linkId: string
+        /** @example go.acme.example */
         domain: string
+        /** @example /summer */
         path: string
         title: string | null
         /** @description Human clicks in the range */
@@ -1063,7 +1464,10 @@ export interface components {
       }[]
     }
     Session: {
-      /** @description the workspace acted in */
+      /**
+       * @description the workspace acted in
+       * @example acme
+       */
       ownerId: string
       scopes: string[]
       tokenId: string | null
@@ -1072,9 +1476,14 @@ export interface components {
       via: 'session' | 'bearer'
     }
     User: {
-      /** @description usr_… */
+      /**
+       * @description usr_…
+       * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+       */
       id: string
+      /** @example ada@example.com */
       email: string
+      /** @example Ada Lovelace */
       name: string
       /** Format: date-time */
       createdAt: string
@@ -1083,6 +1492,7 @@ export interface components {
     Me: {
       user: components['schemas']['User'] | null
       principal: {
+        /** @example acme */
         workspaceId: string
         scopes: string[]
         /**
@@ -1094,7 +1504,9 @@ export interface components {
         via: 'session' | 'token'
       }
       memberships: {
+        /** @example acme */
         workspaceId: string
+        /** @example Acme */
         workspaceName: string
         /**
          * @description viewer < member < admin < owner, each holding the scopes of the one before
@@ -1104,8 +1516,11 @@ export interface components {
       }[]
     }
     Member: {
+      /** @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0 */
       userId: string
+      /** @example ada@example.com */
       email: string
+      /** @example Ada Lovelace */
       name: string
       /**
        * @description viewer < member < admin < owner, each holding the scopes of the one before
@@ -1120,22 +1535,33 @@ export interface components {
       lastSignInAt: string | null
     }
     Invitation: {
-      /** @description inv_… */
+      /**
+       * @description inv_…
+       * @example inv_01JDQ8B1C2D3E4F5G6H7J8K9M0
+       */
       id: string
+      /** @example grace@example.com */
       email: string
       /**
        * @description viewer < member < admin < owner, each holding the scopes of the one before
        * @enum {string}
        */
       role: 'viewer' | 'member' | 'admin' | 'owner'
+      /** @example acme */
       workspaceId: string
       /** Format: date-time */
       createdAt: string
       createdBy: {
         type: 'user' | 'token'
-        /** @description usr_… or tok_… */
+        /**
+         * @description usr_… or tok_…
+         * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+         */
         id: string
-        /** @description the person's email or the token's name, as it was then */
+        /**
+         * @description the person's email or the token's name, as it was then
+         * @example ada@example.com
+         */
         label: string
       } | null
       /**
@@ -1143,33 +1569,52 @@ export interface components {
        * @description seven days after it was made
        */
       expiresAt: string
-      /** @description the one-time link to /app/invite/<secret>: in the response that creates it, and never again (only a hash is stored) */
+      /**
+       * @description the one-time link to /app/invite/<secret>: in the response that creates it, and never again (only a hash is stored)
+       * @example https://links.acme.example/app/invite/hV3p4Yx0S2c1l8mQf9rT7uWz6aB5nE3kJ0dG1iO2qLs
+       */
       url?: string
     }
     Token: {
+      /** @example tok_01JDQ6A1B2C3D4E5F6G7H8J9K0 */
       id: string
       name: string | null
+      /** @example acme */
       ownerId: string
       scopes: string[]
-      /** @description the first characters of the token, not a secret: enough to recognise it */
+      /**
+       * @description the first characters of the token, not a secret: enough to recognise it
+       * @example ll_Hk3v9Q
+       */
       prefix: string
       /** Format: date-time */
       createdAt: string
       createdBy: {
         type: 'user' | 'token'
-        /** @description usr_… or tok_… */
+        /**
+         * @description usr_… or tok_…
+         * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+         */
         id: string
-        /** @description the person's email or the token's name, as it was then */
+        /**
+         * @description the person's email or the token's name, as it was then
+         * @example ada@example.com
+         */
         label: string
       } | null
       lastUsedAt: string | null
       /** @description in lists: whether this is the token making the request (or behind its session) */
       current?: boolean
-      /** @description the token itself: in the response that creates it, and never again */
+      /**
+       * @description the token itself: in the response that creates it, and never again
+       * @example ll_Hk3v9Qp2Xr7Lm4Tz8Wc1Nb6Ys0Ud5Fe3GaK2jR8wP0v
+       */
       token?: string
     }
     Webhook: {
+      /** @example whk_01JDQ8C1D2E3F4G5H6J7K8M9N0 */
       id: string
+      /** @example https://hooks.acme.example/linkline */
       url: string
       events: string[]
       description: string | null
@@ -1181,16 +1626,27 @@ export interface components {
       updatedAt: string
       createdBy: {
         type: 'user' | 'token'
-        /** @description usr_… or tok_… */
+        /**
+         * @description usr_… or tok_…
+         * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+         */
         id: string
-        /** @description the person's email or the token's name, as it was then */
+        /**
+         * @description the person's email or the token's name, as it was then
+         * @example ada@example.com
+         */
         label: string
       } | null
     }
     WebhookDelivery: {
+      /** @example whd_01JDQ8D1E2F3G4H5J6K7M8N9P0 */
       id: string
-      /** @description the webhook-id header: the same on every attempt */
+      /**
+       * @description the webhook-id header: the same on every attempt
+       * @example evt_01JDQ8E1F2G3H4J5K6M7N8P9Q0
+       */
       eventId: string
+      /** @example link.created */
       eventType: string
       /** @enum {string} */
       status: 'pending' | 'delivered' | 'failed'
@@ -1207,16 +1663,25 @@ export interface components {
     }
     /** @description One change made through the API, or a sign-in */
     AuditEntry: {
-      /** @description aud_…; ids are time-ordered */
+      /**
+       * @description aud_…; ids are time-ordered
+       * @example aud_01JDQ8F1G2H3J4K5M6N7P8Q9R0
+       */
       id: string
       /** Format: date-time */
       at: string
       /** @description who did it */
       actor: {
         type: 'user' | 'token'
-        /** @description usr_… or tok_… */
+        /**
+         * @description usr_… or tok_…
+         * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+         */
         id: string
-        /** @description the person's email or the token's name, as it was then */
+        /**
+         * @description the person's email or the token's name, as it was then
+         * @example ada@example.com
+         */
         label: string
       }
       /**
@@ -1227,6 +1692,7 @@ export interface components {
       /** @example link */
       resourceType: string
       resourceId: string | null
+      /** @example acme */
       workspaceId: string
     }
   }
@@ -1254,6 +1720,7 @@ export interface operations {
         }
         content: {
           'application/json': {
+            /** @example ok */
             status: string
           }
         }
@@ -1276,6 +1743,7 @@ export interface operations {
         }
         content: {
           'application/json': {
+            /** @example ok */
             status: string
           }
         }
@@ -1559,7 +2027,9 @@ export interface operations {
                   /** @enum {boolean} */
                   ok: false
                   error: {
+                    /** @example validation_error */
                     code: string
+                    /** @example destination must be an absolute http or https URL with a host */
                     message: string
                     param: string | null
                   }
@@ -1620,6 +2090,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
               id: string
               deleted: boolean
             }[]
@@ -1811,6 +2282,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
               id: string
               /** @enum {boolean} */
               deleted: true
@@ -2549,6 +3021,7 @@ export interface operations {
         }
         content: {
           'application/json': {
+            /** @example conv_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
             id: string
             /** @enum {boolean} */
             deleted: true
@@ -2839,6 +3312,7 @@ export interface operations {
         }
         content: {
           'application/json': {
+            /** @example conv_01JDQ7Z8K9M2N3P4Q5R6S7T8V9 */
             id: string
             /** @enum {boolean} */
             deleted: true
@@ -3037,6 +3511,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example go.acme.example */
               name: string
               /** @enum {boolean} */
               deleted: true
@@ -3631,6 +4106,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0 */
               userId: string
               /** @enum {boolean} */
               deleted: true
@@ -3892,6 +4368,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example inv_01JDQ8B1C2D3E4F5G6H7J8K9M0 */
               id: string
               /** @enum {boolean} */
               deleted: true
@@ -4003,7 +4480,10 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
-              /** @description the one-time link to /app/reset/<secret>, shown only here */
+              /**
+               * @description the one-time link to /app/reset/<secret>, shown only here
+               * @example https://links.acme.example/app/reset/hV3p4Yx0S2c1l8mQf9rT7uWz6aB5nE3kJ0dG1iO2qLs
+               */
               url: string
               /**
                * Format: date-time
@@ -4068,7 +4548,9 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0 */
               userId: string
+              /** @example ada@example.com */
               email: string
             }
           }
@@ -4350,6 +4832,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example tok_01JDQ6A1B2C3D4E5F6G7H8J9K0 */
               id: string
               /** @enum {boolean} */
               deleted: true
@@ -4471,7 +4954,9 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example whk_01JDQ8C1D2E3F4G5H6J7K8M9N0 */
               id: string
+              /** @example https://hooks.acme.example/linkline */
               url: string
               events: string[]
               description: string | null
@@ -4483,12 +4968,21 @@ export interface operations {
               updatedAt: string
               createdBy: {
                 type: 'user' | 'token'
-                /** @description usr_… or tok_… */
+                /**
+                 * @description usr_… or tok_…
+                 * @example usr_01JDQ6A1B2C3D4E5F6G7H8J9K0
+                 */
                 id: string
-                /** @description the person's email or the token's name, as it was then */
+                /**
+                 * @description the person's email or the token's name, as it was then
+                 * @example ada@example.com
+                 */
                 label: string
               } | null
-              /** @description whsec_ + base64 of 32 random bytes: shown in this response only; keep it to verify signatures */
+              /**
+               * @description whsec_ + base64 of 32 random bytes: shown in this response only; keep it to verify signatures
+               * @example whsec_MfKQ9r8GKYqXUpXKyOPCcTSsHqJbmh5B8gCwOoXx3hE=
+               */
               secret: string
             }
           }
@@ -4654,6 +5148,7 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: {
+              /** @example whk_01JDQ8C1D2E3F4G5H6J7K8M9N0 */
               id: string
               /** @enum {boolean} */
               deleted: true

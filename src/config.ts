@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path'
 import { isHostName, normalizeHostAndPort, parseHost } from './shared/hosts.js'
-import proxyAddr from '@fastify/proxy-addr'
 import type { TrustProxy } from './http/client-address.js'
+import { parseTrustProxy } from './config/trust-proxy.js'
 import { isMailbox, parseSmtpUrl, redactSmtpUrl } from './mail/addresses.js'
 import { SETTINGS, type FlagName, type IntName, type TextName, type TextSetting } from './config/settings.js'
 import { geoDatabaseProblem } from './stats/geoip.js'
@@ -71,8 +71,10 @@ export interface Config {
   readonly qrPerOwner: number
   /** Requests per minute and client address answered 4xx without a valid token (401, 404, 405…); 429 beyond. */
   readonly anonymousRateLimitPerMinute: number
-  /** Whether webhooks may target loopback, private and link-local addresses (closed networks, tests). */
-  readonly webhooksAllowPrivate: boolean
+  /** Whether links created without a title get their destination page's title (titles/). */
+  readonly pageTitles: boolean
+  /** Whether outbound requests (webhooks, titles, checks) may reach loopback, private and link-local addresses (closed networks, tests). */
+  readonly fetchAllowPrivate: boolean
   /** Key material that encrypts webhook signing secrets at rest (docs/adr/0006-webhook-secrets-at-rest.md). */
   readonly webhooksSecretKey: string | undefined
   /**
@@ -214,6 +216,9 @@ export function loadConfig(env: Env = process.env): Config {
   const bootstrapOwner = str('LINKLINE_BOOTSTRAP_OWNER')
   const signIn = parseSignIn(str, bootstrapOwner, problems)
 
+  const pageTitles = str('LINKLINE_PAGE_TITLES')
+  if (pageTitles !== 'on' && pageTitles !== 'off') problems.push(`LINKLINE_PAGE_TITLES must be on or off (got "${pageTitles}")`)
+
   const qrThreads = int('LINKLINE_QR_THREADS')
   const qrQueue = int('LINKLINE_QR_QUEUE')
 
@@ -259,7 +264,8 @@ export function loadConfig(env: Env = process.env): Config {
     // By default a quarter of the pool (threads and queue): four busy workspaces at once fill it.
     qrPerOwner: int('LINKLINE_QR_PER_OWNER', Math.ceil((qrThreads + qrQueue) / 4)),
     anonymousRateLimitPerMinute: int('LINKLINE_ANONYMOUS_RATE_LIMIT'),
-    webhooksAllowPrivate: flag('LINKLINE_WEBHOOKS_ALLOW_PRIVATE'),
+    pageTitles: pageTitles !== 'off',
+    fetchAllowPrivate: flag('LINKLINE_FETCH_ALLOW_PRIVATE') || flag('LINKLINE_WEBHOOKS_ALLOW_PRIVATE'),
     webhooksSecretKey,
     webhooksSecretKeyFile: resolve(dataDir, 'linkline.key'),
     webhooksPollIntervalMs: int('LINKLINE_WEBHOOKS_POLL_INTERVAL_MS'),
@@ -269,27 +275,6 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
   return Object.freeze(config)
-}
-
-/**
- * LINKLINE_TRUST_PROXY: `false` (the default), `true` (one proxy in front: the same as `1`), a number
- * of hops, or a comma-separated list of proxy addresses and CIDR ranges (`10.0.0.0/8, loopback`).
- */
-function parseTrustProxy(raw: string, problems: string[]): TrustProxy {
-  if (['false', 'no', '0'].includes(raw)) return false
-  if (['true', 'yes'].includes(raw)) return 1
-  if (/^\d{1,2}$/.test(raw)) return Number(raw)
-  const list = raw
-    .split(',')
-    .map((a) => a.trim())
-    .filter(Boolean)
-  try {
-    proxyAddr.compile(list)
-    return Object.freeze(list)
-  } catch {
-    problems.push(`LINKLINE_TRUST_PROXY must be true, false, a number of hops or a list of addresses / CIDR ranges (got "${raw}")`)
-    return false
-  }
 }
 
 const isHttpUrl = (url: URL | undefined): url is URL =>

@@ -13,6 +13,8 @@ import { createConversationsService } from './conversations/conversations.servic
 import { createDomainsRepository } from './domains/domains.repository.js'
 import { createDomainsService } from './domains/domains.service.js'
 import { systemTxtResolver, type TxtResolver } from './domains/domains.verification.js'
+import { createOutboundFetch } from './outbound/outbound.js'
+import { systemResolve, type Resolve } from './outbound/resolve.js'
 import { createOneTimeLinkFlows, mailInvitation } from './invitations/flows.js'
 import type { InvitationNotice } from './invitations/invitations.service.js'
 import { createIdempotencyRepository } from './idempotency/idempotency.repository.js'
@@ -50,12 +52,9 @@ import { createSessionsService } from './sessions/sessions.service.js'
 import { createSso } from './sso/sso.service.js'
 import { createTokensRepository } from './tokens/tokens.repository.js'
 import { createTokensService } from './tokens/tokens.service.js'
-import { systemResolve, type Resolve } from './webhooks/addresses.js'
-import { createDispatcher } from './webhooks/dispatcher.js'
-import { readOrCreateKeyFile, sealStoredSecrets } from './webhooks/secret-key.js'
-import { createSecretBox } from './webhooks/signing.js'
-import { createWebhooksRepository } from './webhooks/webhooks.repository.js'
-import { createEventRecorder, createWebhooksService } from './webhooks/webhooks.service.js'
+import { createTitleFetcher } from './titles/title-fetcher.js'
+import { sealStoredSecrets } from './webhooks/secret-key.js'
+import { createWebhooksFeature } from './webhooks/webhooks.wiring.js'
 import { transactional } from './storage/transaction.js'
 
 export interface ContainerOptions {
@@ -70,8 +69,10 @@ export interface ContainerOptions {
   sqliteWriter?: StorageOptions['sqliteWriter']
   /** Where custom-domain verification looks TXT records up; by default `node:dns`. */
   txtResolver?: TxtResolver
-  /** How webhook deliveries resolve host names (and so which addresses they reach); by default `node:dns`. */
-  webhookResolve?: Resolve
+  /** How outbound requests (webhooks, titles, checks) resolve host names (and so which addresses they reach); by default `node:dns`. */
+  outboundResolve?: Resolve
+  /** The whole fetch of a destination page's title (default 10 s, the outbound client's); tests shorten it. */
+  titleTimeoutMs?: number
   /** How long the redirect cache trusts a 404 (redirect.cache.ts); tests lengthen it to tell an invalidation from an expiry. */
   notFoundTtlMs?: number
   /** Told of every new invitation (to mail it); none by default. */
@@ -94,31 +95,11 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const shared = storage.adapter.sharedAcrossInstances
   const redirectCache = createRedirectCache(shared && !redis ? 0 : config.redirectCacheSize, { notFoundTtlMs: options.notFoundTtlMs })
 
-  const webhooksRepo = createWebhooksRepository(db, storage.adapter)
-  // Without LINKLINE_WEBHOOKS_SECRET_KEY, a key file beside the data (created at the first start).
-  const secretBox = createSecretBox(() => config.webhooksSecretKey ?? readOrCreateKeyFile(config.webhooksSecretKeyFile, logger))
-  const webhookResolve = options.webhookResolve ?? systemResolve
-  // Runs in server processes only (start()), never in the CLI.
-  const dispatcher = createDispatcher({
-    repo: webhooksRepo,
-    box: secretBox,
-    clock,
-    logger,
-    resolve: webhookResolve,
-    allowPrivate: config.webhooksAllowPrivate,
-    pollIntervalMs: config.webhooksPollIntervalMs,
-    onOutcome: (outcome) => metrics.countWebhookDelivery(outcome),
-  })
-  metrics.watchWebhookBacklog(() => webhooksRepo.backlog())
-  const events = createEventRecorder({ adapter: storage.adapter, clock, onRecorded: () => dispatcher.kick() })
-  const webhooks = createWebhooksService({
-    repo: webhooksRepo,
-    box: secretBox,
-    clock,
-    resolve: webhookResolve,
-    allowPrivate: config.webhooksAllowPrivate,
-    onEnqueued: () => dispatcher.kick(),
-  })
+  const outboundResolve = options.outboundResolve ?? systemResolve
+  // The one client of every request Linkline makes (outbound/outbound.ts).
+  const outbound = createOutboundFetch({ allowPrivate: config.fetchAllowPrivate, resolve: outboundResolve })
+  const webhooksFeature = createWebhooksFeature({ config, storage, clock, logger, metrics, outbound, resolve: outboundResolve })
+  const { repo: webhooksRepo, box: secretBox, dispatcher, events, webhooks } = webhooksFeature
 
   const tokens = createTokensService({ repo: createTokensRepository(db), clock })
   // Every change through the API and every sign-in (audit/); features that record outside a route call audit.record.
@@ -183,9 +164,12 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onDeleted: purger.kick,
     events,
     transaction: transactional(db, (trx) => createLinksRepository(trx, storage.adapter)),
+    onUntitled: config.pageTitles ? (link) => titles.enqueue(link) : undefined,
   }
   const links = createLinksService(linkWrites)
   const linksBulk = createLinksBulk(linkWrites)
+  // Titles of links created without one, from their pages, in the background (titles/).
+  const titles = createTitleFetcher({ outbound, logger, fill: (id, title) => links.fillPageTitle(id, title), timeoutMs: options.titleTimeoutMs })
   const linkResolver = createLinkResolver({
     repo: linksRepo,
     cache: redirectCache,
@@ -267,6 +251,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     metrics,
     faults,
     redirectCache,
+    outbound,
     sharedClickLimit,
     passwordHashing,
     accountHashing,
@@ -283,6 +268,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     domains,
     links,
     linksBulk,
+    titles,
     linkResolver,
     purger,
     conversations,
@@ -323,6 +309,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     close(deadline?: number): Promise<number> {
       closed ??= (async () => {
         await jobs.stop()
+        titles.close()
         const dropped = await clicks.close(deadline)
         await writer.close()
         await qrRenderer.close()

@@ -7,6 +7,7 @@ import { buildApp } from '../src/app.js'
 import { loadConfig, type Env } from '../src/config.js'
 import { createContainer, type Container, type ContainerOptions } from '../src/container.js'
 import type { App } from '../src/http/types.js'
+import type { Resolve } from '../src/outbound/resolve.js'
 import type { Scope } from '../src/tokens/tokens.service.js'
 import type { Backend } from './backends.js'
 import { freePort } from './free-port.js'
@@ -77,6 +78,16 @@ async function withAdmin(url: string, work: (client: pg.Client) => Promise<unkno
 }
 
 /**
+ * How test servers resolve the host names of their outbound requests (page titles, webhooks) unless a
+ * test brings its own: loopback names only, and never through DNS, so that no test sends traffic beyond
+ * loopback (destinations such as https://shop.example/ fail as names that do not exist).
+ */
+export const loopbackResolve: Resolve = async (host) => {
+  if (host === 'localhost' || host.endsWith('.localhost')) return [{ address: '127.0.0.1', family: 4 }]
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host} (test servers resolve loopback names only)`), { code: 'ENOTFOUND' })
+}
+
+/**
  * Starts the real server (the same buildApp and container as production) on an ephemeral port over
  * a database of its own (or the one `database` / `databaseUrl` names, left in place), and talks HTTP to it.
  * `env` overrides configuration; `container` passes options to the container (a clock, a wrapped click sink).
@@ -91,7 +102,7 @@ export async function startTestServer(
   const port = await freePort()
   const env: Env = { PORT: String(port), LOG_LEVEL: 'silent', ...database.env, ...options.env }
   const config = loadConfig(env)
-  const container = createContainer(config, options.container)
+  const container = createContainer(config, { outboundResolve: loopbackResolve, ...options.container })
   const app = await (async () => {
     try {
       await container.start()

@@ -12,7 +12,8 @@ export const ROOT = new URL('../../', import.meta.url).pathname
 export const MAIN = `${ROOT}dist/src/main.js`
 export const CLI = `${ROOT}dist/src/cli/main.js`
 
-const baseEnv = (env: Env): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env })
+// No page titles: a spawned server resolves names through the system's DNS, and tests send no traffic beyond loopback.
+const baseEnv = (env: Env): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', LINKLINE_PAGE_TITLES: 'off', ...env })
 
 /** The processes this test file started that have not exited yet. */
 const running = new Set<ChildProcess>()

@@ -16,6 +16,8 @@ export function accountsRoutes(app: App, { accounts, members }: { accounts: Acco
         tags: ['sessions'],
         security,
         summary: 'Who is calling: the person (if any), the workspace, scopes and role, and every workspace they belong to',
+        description:
+          "For a person: their name, email, role here and every workspace they belong to. For an API token: the workspace and the token's scopes (no person).",
         response: { 200: MeEnvelope, ...errorResponses },
       },
     },
@@ -43,7 +45,13 @@ export function accountsRoutes(app: App, { accounts, members }: { accounts: Acco
     '/v1/members',
     {
       config: { scope: 'members:read' },
-      schema: { tags, security, summary: "The workspace's members and their roles", response: { 200: MemberListEnvelope, ...errorResponses } },
+      schema: {
+        tags,
+        security,
+        summary: "The workspace's members and their roles",
+        description: 'Every member with their role: `owner`, `admin`, `member` or `viewer`.',
+        response: { 200: MemberListEnvelope, ...errorResponses },
+      },
     },
     async (req) => ({ success: true as const, data: await members.list(principalOf(req)) }),
   )
@@ -57,6 +65,7 @@ export function accountsRoutes(app: App, { accounts, members }: { accounts: Acco
         tags,
         security,
         summary: "Change a member's role (only an owner grants or takes owner; the last owner stays)",
+        description: 'Send `role`. An admin manages members and viewers; only an owner makes or unmakes an owner, and the last owner cannot be demoted (409).',
         params: MemberParams,
         body: ChangeRoleBody,
         response: { 200: MemberEnvelope, ...errorResponses },
@@ -73,6 +82,7 @@ export function accountsRoutes(app: App, { accounts, members }: { accounts: Acco
         tags,
         security,
         summary: 'Remove a member: their sessions here end and the tokens they made are revoked',
+        description: 'The person keeps their account and other workspaces. The last owner cannot be removed (409).',
         params: MemberParams,
         response: { 200: MemberDeletedEnvelope, ...errorResponses },
       },

@@ -142,8 +142,16 @@ for (const backend of backends) {
         assert.deepEqual(after.sessions[0]?.token_id, 'tok_all')
         assert.deepEqual(
           after.links,
-          // Later migrations' columns at their defaults too (0020: click counters from the rollups, none here; 0021: statistics not public).
-          before.links.map((row) => ({ ...row, ...NO_CREATOR, clicks: 0, last_clicked_at: null, public_stats: 0 })),
+          // Later migrations' columns at their defaults too (0020: click counters from the rollups, none here; 0021: statistics
+          // not public; 0023: a title there was its owner's).
+          before.links.map((row) => ({
+            ...row,
+            ...NO_CREATOR,
+            clicks: 0,
+            last_clicked_at: null,
+            public_stats: 0,
+            title_source: row.title === null ? null : 'user',
+          })),
         )
         assert.deepEqual(
           after.domains,

@@ -15,6 +15,8 @@ export function auditRoutes(app: App, { audit }: { audit: AuditService }): void 
         tags: ['members'],
         security,
         summary: "The workspace's audit log, newest first (cursor: starting_after): every change made through the API, and sign-ins; kept 90 days",
+        description:
+          "Who did what and when: each entry names the actor (person or token), the action (`link.created`, `member.role_changed`, `session.failed`…), the resource and the request's address. Filter by `action`, `actorId` or `resourceType`.",
         querystring: ListAuditLogQuery,
         response: { 200: AuditLogEnvelope, ...errorResponses },
       },

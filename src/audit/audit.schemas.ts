@@ -3,13 +3,13 @@ import { Nullable } from '../shared/schema.js'
 
 export const AuditEntryObject = Type.Object(
   {
-    id: Type.String({ description: 'aud_…; ids are time-ordered' }),
+    id: Type.String({ examples: ['aud_01JDQ8F1G2H3J4K5M6N7P8Q9R0'], description: 'aud_…; ids are time-ordered' }),
     at: Type.String({ format: 'date-time' }),
     actor: Type.Object(
       {
         type: Type.Union([Type.Literal('user'), Type.Literal('token')]),
-        id: Type.String({ description: 'usr_… or tok_…' }),
-        label: Type.String({ description: "the person's email or the token's name, as it was then" }),
+        id: Type.String({ examples: ['usr_01JDQ6A1B2C3D4E5F6G7H8J9K0'], description: 'usr_… or tok_…' }),
+        label: Type.String({ examples: ['ada@example.com'], description: "the person's email or the token's name, as it was then" }),
       },
       { description: 'who did it' },
     ),
@@ -17,10 +17,11 @@ export const AuditEntryObject = Type.Object(
     resourceType: Type.String({ examples: ['link'] }),
     resourceId: Nullable(
       Type.String({
+        examples: ['lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9'],
         description: "the resource's id (a domain's name, a member's user id); null where there is none (signing out everywhere, a failed sign-in)",
       }),
     ),
-    workspaceId: Type.String(),
+    workspaceId: Type.String({ examples: ['acme'] }),
   },
   { $id: 'AuditEntry', description: 'One change made through the API, or a sign-in' },
 )
@@ -43,5 +44,9 @@ export type ListAuditLogQuery = Static<typeof ListAuditLogQuery>
 export const AuditLogEnvelope = Type.Object({
   success: Type.Literal(true),
   data: Type.Array(Type.Ref('AuditEntry')),
-  pagination: Type.Object({ limit: Type.Integer(), hasMore: Type.Boolean(), nextCursor: Nullable(Type.String()) }),
+  pagination: Type.Object({
+    limit: Type.Integer(),
+    hasMore: Type.Boolean(),
+    nextCursor: Nullable(Type.String({ examples: ['aud_01JDQ8F1G2H3J4K5M6N7P8Q9R0'] })),
+  }),
 })

@@ -12,6 +12,7 @@ export const GROUPS = [
   'People and sign-in',
   'Visits and statistics',
   'QR codes',
+  'Outbound requests',
   'Webhooks',
 ] as const
 

@@ -30,7 +30,12 @@ test('each documented default is the one loadConfig applies', () => {
   const config = loadConfig({})
   assert.equal(config.port, SETTINGS.PORT.default)
   assert.equal(config.databaseUrl, SETTINGS.DATABASE_URL.default)
-  assert.equal(config.webhooksAllowPrivate, SETTINGS.LINKLINE_WEBHOOKS_ALLOW_PRIVATE.default)
+  assert.equal(config.fetchAllowPrivate, SETTINGS.LINKLINE_FETCH_ALLOW_PRIVATE.default)
+  assert.equal(config.pageTitles, true)
+  assert.equal(loadConfig({ LINKLINE_PAGE_TITLES: 'off' }).pageTitles, false)
+  assert.throws(() => loadConfig({ LINKLINE_PAGE_TITLES: 'no' }), { message: /LINKLINE_PAGE_TITLES must be on or off/ })
+  // The former name stays accepted.
+  assert.equal(loadConfig({ LINKLINE_WEBHOOKS_ALLOW_PRIVATE: 'true' }).fetchAllowPrivate, true)
   // Derived from the threads and the queue; the table shows its value for their defaults.
   assert.equal(config.qrPerOwner, SETTINGS.LINKLINE_QR_PER_OWNER.default)
   assert.equal(loadConfig({ LINKLINE_QR_THREADS: '4', LINKLINE_QR_QUEUE: '0' }).qrPerOwner, 1)

@@ -278,6 +278,26 @@ export const SETTINGS = {
     meaning: 'renders one owner may have running or waiting; beyond, 429 `rate_limited` for that owner alone',
   }),
 
+  LINKLINE_FETCH_ALLOW_PRIVATE: flag({
+    group: 'Outbound requests',
+    meaning:
+      '`true` lets the requests Linkline makes (webhook deliveries, page titles, destination checks) reach loopback, private, ' +
+      'link-local and other non-public addresses (closed networks, tests); otherwise every address is checked after resolution, on every redirect',
+    scaleOut: '`true` only where every tenant is trusted: links and webhooks could otherwise probe the internal network',
+  }),
+  LINKLINE_PAGE_TITLES: text({
+    group: 'Outbound requests',
+    default: 'on',
+    meaning:
+      '`off`: a link created without a title keeps none, and no request goes to its destination (privacy, networks without egress); ' +
+      '`on`: the title is read from the destination page in the background',
+    scaleOut: 'each instance fetches the titles of the links it creates: at most 4 at once, 1000 waiting',
+  }),
+  LINKLINE_WEBHOOKS_ALLOW_PRIVATE: flag({
+    group: 'Outbound requests',
+    meaning: 'the former name of `LINKLINE_FETCH_ALLOW_PRIVATE`, still accepted: `true` there is `true` here',
+  }),
+
   LINKLINE_WEBHOOKS_SECRET_KEY: text({
     group: 'Webhooks',
     common: true,
@@ -291,11 +311,6 @@ export const SETTINGS = {
     group: 'Webhooks',
     derived: 'beside the SQLite file; `./data` with PostgreSQL; `/data` in the image',
     meaning: 'where the webhook secret key file `linkline.key` is created at the first start (mode 0600) when `LINKLINE_WEBHOOKS_SECRET_KEY` is unset',
-  }),
-  LINKLINE_WEBHOOKS_ALLOW_PRIVATE: flag({
-    group: 'Webhooks',
-    meaning: '`true` lets webhooks reach loopback, private and link-local addresses (closed networks, tests)',
-    scaleOut: '`true` only where every tenant is trusted: webhooks could otherwise probe the internal network',
   }),
   LINKLINE_WEBHOOKS_POLL_INTERVAL_MS: int({
     group: 'Webhooks',

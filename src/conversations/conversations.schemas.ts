@@ -11,11 +11,11 @@ const ResourceId = Type.String({ minLength: 1, maxLength: 64 })
 
 export const ConversationObject = Type.Object(
   {
-    id: Type.String(),
-    contact_id: Nullable(Type.String()),
-    group_id: Nullable(Type.String()),
-    link_id: Nullable(Type.String()),
-    pinned_message_id: Nullable(Type.String()),
+    id: Type.String({ examples: ['conv_01JDQ7Z8K9M2N3P4Q5R6S7T8V9'] }),
+    contact_id: Nullable(Type.String({ examples: ['contact-42'] })),
+    group_id: Nullable(Type.String({ examples: ['group-7'] })),
+    link_id: Nullable(Type.String({ examples: ['lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9'] })),
+    pinned_message_id: Nullable(Type.String({ examples: ['msg_01JDQ80A1B2C3D4E5F6G7H8J9K'] })),
     is_pinned: Type.Boolean(),
     is_muted: Type.Boolean(),
     last_active_at: Nullable(UnixSeconds),
@@ -29,10 +29,10 @@ export type ConversationObject = Static<typeof ConversationObject>
 
 export const MessageObject = Type.Object(
   {
-    id: Type.String(),
-    conversation_id: Type.String(),
+    id: Type.String({ examples: ['msg_01JDQ80A1B2C3D4E5F6G7H8J9K'] }),
+    conversation_id: Type.String({ examples: ['conv_01JDQ7Z8K9M2N3P4Q5R6S7T8V9'] }),
     direction: Direction,
-    text: Type.String(),
+    text: Type.String({ examples: ['Your order has shipped.'] }),
     created_at: UnixSeconds,
   },
   { $id: 'Message' },
@@ -107,4 +107,4 @@ export type CreateMessageBody = Static<typeof CreateMessageBody>
 const List = (item: string) => Type.Object({ has_more: Type.Boolean(), data: Type.Array(Type.Ref(item)) })
 export const ConversationList = List('Conversation')
 export const MessageList = List('Message')
-export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) })
+export const Deleted = Type.Object({ id: Type.String({ examples: ['conv_01JDQ7Z8K9M2N3P4Q5R6S7T8V9'] }), deleted: Type.Literal(true) })

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
@@ -19,9 +21,16 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
   let page: Page
   /** What the page itself reported: script errors, CSP refusals (answers of 4xx the page expects are not counted). */
   const problems: string[] = []
+  /** A destination page on 127.0.0.1 that answers (its title) only once the test releases it. */
+  let destination: Server
+  const held: (() => void)[] = []
 
   before(async () => {
-    s = await startTestServer({ env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50', LINKLINE_DOMAIN_VERIFICATION: 'off' } })
+    destination = createServer((_, res) => held.push(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Autumn collection</title>')))
+    await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve))
+    s = await startTestServer({
+      env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50', LINKLINE_DOMAIN_VERIFICATION: 'off', LINKLINE_FETCH_ALLOW_PRIVATE: 'true' },
+    })
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
@@ -36,6 +45,8 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
   after(async () => {
     await browser?.close()
     await s?.close()
+    destination?.closeAllConnections()
+    destination?.close()
   })
 
   const field = (name: string) => page.locator(`[data-field="${name}"]`)
@@ -122,6 +133,20 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
     await page.locator('tr', { hasText: `${s.host}/bulk-a` }).waitFor({ state: 'detached' })
     for (const id of ids) assert.equal((await s.request('GET', `/v1/links/${id}`)).status, 404)
     assert.ok(await row.isVisible())
+  })
+
+  test("a link created without a title shows its page's title once fetched, without a reload", async () => {
+    await page.getByRole('button', { name: 'New link' }).click()
+    await page.getByLabel('Destination').fill(`http://127.0.0.1:${(destination.address() as AddressInfo).port}/autumn`)
+    await page.getByLabel('Path').fill('/untitled')
+    await page.getByRole('button', { name: 'Create link' }).click()
+    const row = page.locator('tr', { hasText: `${s.host}/untitled` })
+    await row.waitFor()
+    // Listed before the page has answered: no title yet.
+    assert.doesNotMatch(await row.innerText(), /Autumn collection/)
+    for (let i = 0; i < 200 && held.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    held.shift()?.()
+    await row.locator('td.title', { hasText: 'Autumn collection' }).waitFor()
   })
 
   test('link controls: tags, a click limit (its 400 at the field) and a password; the tag filter; removing the password', async () => {

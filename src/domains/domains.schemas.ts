@@ -5,7 +5,7 @@ const DateTime = Nullable(Type.String({ format: 'date-time' }))
 
 export const DomainObject = Type.Object(
   {
-    name: Type.String({ description: 'host[:port], lower case, IDN in punycode, default ports dropped' }),
+    name: Type.String({ examples: ['go.acme.example'], description: 'host[:port], lower case, IDN in punycode, default ports dropped' }),
     isDefault: Type.Boolean(),
     status: Type.Union([Type.Literal('pending'), Type.Literal('verified')], {
       description: 'a pending domain serves no redirect and takes no link until its TXT record is found; default domains are verified',
@@ -18,8 +18,8 @@ export const DomainObject = Type.Object(
       Type.Object(
         {
           type: Type.Literal('dns-txt'),
-          name: Type.String({ description: 'the TXT record to publish: _linkline.<host name, without port>' }),
-          value: Type.String(),
+          name: Type.String({ examples: ['_linkline.go.acme.example'], description: 'the TXT record to publish: _linkline.<host name, without port>' }),
+          value: Type.String({ examples: ['linkline-verify=3f9c2a7e1b5d4c8e9a0f6b2d7c1e5a3b'] }),
         },
         { description: 'null for default domains and for domains claimed before verification existed' },
       ),
@@ -46,4 +46,4 @@ export const CreateDomainBody = Type.Object(
 export const DomainNameParams = Type.Object({ name: Type.String({ maxLength: 300 }) })
 export const DomainEnvelope = Envelope(Type.Ref('Domain'))
 export const DomainListEnvelope = Envelope(Type.Array(Type.Ref('Domain')))
-export const DomainDeletedEnvelope = Envelope(Type.Object({ name: Type.String(), deleted: Type.Literal(true) }))
+export const DomainDeletedEnvelope = Envelope(Type.Object({ name: Type.String({ examples: ['go.acme.example'] }), deleted: Type.Literal(true) }))

@@ -83,6 +83,42 @@ describe('the OpenAPI document and /docs', () => {
     assert.equal((await s.request('POST', '/v1/links/bulk-delete', { json: examples['post /v1/links/bulk-delete'] })).status, 200)
   })
 
+  test('every operation has a summary and a description, which names the scope it needs', () => {
+    type Operation = { summary?: string; description?: string }
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops as Record<string, Operation>).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, ...op })),
+    )
+    const missing = operations.filter((o) => !o.summary || !o.description || o.description.length < 40).map((o) => o.name)
+    assert.deepEqual(missing, [])
+    assert.match(doc.paths['/v1/links'].post.description, /Needs the `links:write` scope.*Recorded in the audit log\./s)
+    assert.doesNotMatch(doc.paths['/healthz'].get.description, /scope/)
+  })
+
+  test('every text field of an answer has a real example, so that /docs shows no "string" placeholders', () => {
+    type Schema = { type?: string; examples?: unknown[]; enum?: unknown[]; const?: unknown; format?: string; properties?: Record<string, Schema> }
+    const bare: string[] = []
+    const walk = (schema: unknown, where: string): void => {
+      if (schema === null || typeof schema !== 'object') return
+      if (Array.isArray(schema)) return schema.forEach((s) => walk(s, where))
+      const s = schema as Schema
+      if (s.type === 'string' && s.examples === undefined && s.enum === undefined && s.const === undefined && s.format === undefined) bare.push(where)
+      for (const [key, value] of Object.entries(s)) {
+        if (key === 'properties') for (const [name, property] of Object.entries(value as Record<string, Schema>)) walk(property, `${where}.${name}`)
+        else walk(value, where)
+      }
+    }
+    type Operation = { responses?: Record<string, { content?: Record<string, { schema: unknown }> }> }
+    for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, Operation>>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const [code, answer] of Object.entries(operation.responses ?? {})) {
+          if (code.startsWith('2')) walk(answer.content?.['application/json']?.schema, `${method.toUpperCase()} ${path} ${code}`)
+        }
+      }
+    }
+    for (const [name, schema] of Object.entries(doc.components.schemas)) walk(schema, name)
+    assert.deepEqual(bare, [])
+  })
+
   test("the document is Linkline's: its version, and an operationId on every operation", () => {
     assert.deepEqual([doc.info.title, doc.info.version], ['Linkline API', PACKAGE_VERSION])
     const ids = Object.values(doc.paths).flatMap((operations) => Object.values(operations as Record<string, { operationId: string }>).map((o) => o.operationId))

@@ -27,6 +27,17 @@ export function operationId(method: string, url: string): string {
 }
 
 /**
+ * An operation's description with what it takes to call it, read from the route's own settings
+ * (the scope that auth.ts checks, the audit declaration), so that the reference cannot drift from them.
+ */
+function withAccess(description: string, config: unknown): string {
+  const { scope, audit } = (config ?? {}) as { scope?: string; audit?: unknown }
+  const access = scope === undefined ? [] : [`Needs the \`${scope}\` scope (a token's, or the signed-in member's role).`]
+  if (audit !== undefined) access.push('Recorded in the audit log.')
+  return access.length === 0 ? description : `${description}\n\n${access.join(' ')}`
+}
+
+/**
  * The OpenAPI 3.1 document is generated from the very schemas that validate requests; it is served
  * at /v1/openapi.json (no token needed) with an interactive reference at /docs.
  */
@@ -57,7 +68,11 @@ export async function registerOpenApi(app: App, schemas: object[]): Promise<void
       },
     },
     transform: ({ schema, url, route }) => ({
-      schema: { ...schema, operationId: operationId(String(route.method), url) } as typeof schema,
+      schema: {
+        ...schema,
+        operationId: operationId(String(route.method), url),
+        ...(schema.description !== undefined && { description: withAccess(schema.description, route.config) }),
+      } as typeof schema,
       url,
     }),
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },

@@ -51,6 +51,8 @@ export function invitationsRoutes(
         tags,
         security,
         summary: 'Invite a person to this workspace: a one-time link, valid 7 days, shown only in this response',
+        description:
+          'Send `email` and `role`. The answer carries the invitation link once (only a hash is kept); it is also mailed when mail is configured. A new invitation to the same email replaces the pending one.',
         body: CreateInvitationBody,
         response: { 201: InvitationEnvelope, ...errorResponses },
       },
@@ -66,6 +68,7 @@ export function invitationsRoutes(
         tags,
         security,
         summary: 'Invitations that can still be accepted (never their link)',
+        description: 'Pending invitations with their email, role, inviter and expiry; accepted, revoked and expired ones are not listed.',
         response: { 200: InvitationListEnvelope, ...errorResponses },
       },
     },
@@ -80,6 +83,7 @@ export function invitationsRoutes(
         tags,
         security,
         summary: 'Revoke a pending invitation: its link stops working',
+        description: 'Its link stops working at once; an invitation already used or expired is 404.',
         params: InvitationParams,
         response: { 200: InvitationDeletedEnvelope, ...errorResponses },
       },
@@ -95,6 +99,8 @@ export function invitationsRoutes(
         tags,
         security: [],
         summary: 'Accept an invitation and sign in: create an account (secret, name, password), or join signed in (secret alone)',
+        description:
+          'No token needed: the secret is the credential. A new person sends a name and a password; a person already signed in sends the secret alone and the workspace is added to theirs. A used, revoked or expired secret is 410.',
         body: AcceptInvitationBody,
         response: { 201: SessionEnvelope, ...errorResponses },
       },

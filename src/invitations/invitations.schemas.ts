@@ -16,15 +16,18 @@ const Email = Type.String({ maxLength: 320, examples: ['ada@example.com'] })
 
 export const InvitationObject = Type.Object(
   {
-    id: Type.String({ description: 'inv_…' }),
-    email: Type.String(),
+    id: Type.String({ examples: ['inv_01JDQ8B1C2D3E4F5G6H7J8K9M0'], description: 'inv_…' }),
+    email: Type.String({ examples: ['grace@example.com'] }),
     role: RoleSchema,
-    workspaceId: Type.String(),
+    workspaceId: Type.String({ examples: ['acme'] }),
     createdAt: Type.String({ format: 'date-time' }),
     createdBy: CreatedBy,
     expiresAt: Type.String({ format: 'date-time', description: 'seven days after it was made' }),
     url: Type.Optional(
-      Type.String({ description: 'the one-time link to /app/invite/<secret>: in the response that creates it, and never again (only a hash is stored)' }),
+      Type.String({
+        examples: ['https://links.acme.example/app/invite/hV3p4Yx0S2c1l8mQf9rT7uWz6aB5nE3kJ0dG1iO2qLs'],
+        description: 'the one-time link to /app/invite/<secret>: in the response that creates it, and never again (only a hash is stored)',
+      }),
     ),
   },
   { $id: 'Invitation' },
@@ -62,14 +65,21 @@ export const SetupBody = Type.Object(
 
 export const InvitationEnvelope = Envelope(Type.Ref('Invitation'))
 export const InvitationListEnvelope = Envelope(Type.Array(Type.Ref('Invitation')))
-export const InvitationDeletedEnvelope = Envelope(Type.Object({ id: Type.String(), deleted: Type.Literal(true) }))
+export const InvitationDeletedEnvelope = Envelope(
+  Type.Object({ id: Type.String({ examples: ['inv_01JDQ8B1C2D3E4F5G6H7J8K9M0'] }), deleted: Type.Literal(true) }),
+)
 export const ResetLinkEnvelope = Envelope(
   Type.Object({
-    url: Type.String({ description: 'the one-time link to /app/reset/<secret>, shown only here' }),
+    url: Type.String({
+      examples: ['https://links.acme.example/app/reset/hV3p4Yx0S2c1l8mQf9rT7uWz6aB5nE3kJ0dG1iO2qLs'],
+      description: 'the one-time link to /app/reset/<secret>, shown only here',
+    }),
     expiresAt: Type.String({ format: 'date-time', description: 'an hour after it was made' }),
   }),
 )
-export const PasswordResetEnvelope = Envelope(Type.Object({ userId: Type.String(), email: Type.String() }))
+export const PasswordResetEnvelope = Envelope(
+  Type.Object({ userId: Type.String({ examples: ['usr_01JDQ6A1B2C3D4E5F6G7H8J9K0'] }), email: Type.String({ examples: ['ada@example.com'] }) }),
+)
 export const PasswordChangedEnvelope = Envelope(
   Type.Object({ changed: Type.Literal(true), sessionsEnded: Type.Integer({ description: "how many of the person's other sessions ended" }) }),
 )

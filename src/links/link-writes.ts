@@ -31,6 +31,11 @@ export type LinkWritesDeps = {
   onDeleted?: () => void
   /** A new password's hash, computed for its owner (the container's fair queue: password-hashing.ts). */
   hashPassword?: (ownerId: string, password: string) => Promise<string>
+  /**
+   * Told of each link created without a title (create and bulk create, not imports), so that the
+   * destination page's title is fetched in the background (titles/title-fetcher.ts).
+   */
+  onUntitled?: (link: { id: string; destination: string }) => void
   /** Webhook events, recorded in the transaction of each change (webhooks/events.ts). */
   events: EventRecorder
   transaction: Transactional<LinksRepository>
@@ -58,6 +63,7 @@ export function createLinkWrites(deps: LinkWritesDeps) {
   const toObject = (row: LinkRow, tags: readonly string[] = []): LinkObject => ({
     id: row.id,
     title: row.title,
+    titleSource: row.title_source,
     domain: row.domain,
     path: row.path,
     destination: row.destination,
@@ -152,6 +158,7 @@ export function createLinkWrites(deps: LinkWritesDeps) {
       domain,
       destination,
       title: input.title ?? null,
+      title_source: input.title === undefined || input.title === null ? null : 'user',
       created_at: now,
       updated_at: now,
       deleted_at: null,
@@ -213,5 +220,10 @@ export function createLinkWrites(deps: LinkWritesDeps) {
     return row
   }
 
-  return { toObject, invalidate, checkRedirectChain, controlChanges, prepareCreate, confirmDomainAfterWrite, insertWithRandomPath, insert }
+  /** After the write: a link still without a title gets its page's title fetched (onUntitled). */
+  const fetchTitleOf = (row: LinkRow) => {
+    if (row.title === null) deps.onUntitled?.({ id: row.id, destination: row.destination })
+  }
+
+  return { toObject, invalidate, fetchTitleOf, checkRedirectChain, controlChanges, prepareCreate, confirmDomainAfterWrite, insertWithRandomPath, insert }
 }

@@ -34,7 +34,7 @@ function itemError(index: number, error: unknown): BulkResult {
 /** Links written or deleted many at once: the bulk endpoints and the import. Each item is checked as its single counterpart checks it. */
 export function createLinksBulk(deps: LinkWritesDeps) {
   const { repo, domains, clock } = deps
-  const { toObject, invalidate, prepareCreate, confirmDomainAfterWrite, insertWithRandomPath, insert } = createLinkWrites(deps)
+  const { toObject, invalidate, fetchTitleOf, prepareCreate, confirmDomainAfterWrite, insertWithRandomPath, insert } = createLinkWrites(deps)
 
   return {
     /**
@@ -112,6 +112,7 @@ export function createLinksBulk(deps: LinkWritesDeps) {
       }
       await Promise.all(written.map((p) => invalidate(p.row.domain, p.row.path)))
       for (const p of written) results[p.index] = { ok: true, link: toObject(p.row, p.tags) }
+      for (const p of written) fetchTitleOf(p.row)
       return results
     },
 

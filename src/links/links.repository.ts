@@ -286,6 +286,21 @@ export function createLinksRepository(db: Db, adapter: DialectAdapter) {
       await db.deleteFrom('links').where('id', '=', id).where('deleted_at', 'is not', null).execute()
     },
 
+    /**
+     * Sets a title taken from the page, in one statement that writes only a live link nobody titled
+     * (title and title_source both null): an owner's title written meanwhile is never overwritten.
+     */
+    fillTitle: (id: string, title: string, now: number): Promise<LinkRow | undefined> =>
+      db
+        .updateTable('links')
+        .set({ title, title_source: 'page', updated_at: now })
+        .where('id', '=', id)
+        .where('title', 'is', null)
+        .where('title_source', 'is', null)
+        .where('deleted_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst(),
+
     /** Marks deleted those of `ids` that the owner has, in one statement (tombstones, as markDeleted); returns them. */
     markManyDeleted: (ownerId: string, ids: readonly string[], now: number): Promise<LinkRow[]> =>
       db

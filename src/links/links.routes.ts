@@ -32,7 +32,15 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
     '/v1/links',
     {
       config: { scope: 'links:read' },
-      schema: { tags, security, summary: 'List your links, newest first', querystring: ListLinksQuery, response: { 200: LinkListEnvelope, ...errorResponses } },
+      schema: {
+        tags,
+        security,
+        summary: 'List your links, newest first',
+        description:
+          "One page of the workspace's links (`limit` 1–100, default 20; `page` from 1), with `pagination.hasMore`. Filter with `query[domain]`, `query[path]`, `query[destination]`, `query[title]` (exact), `query[tag]` (repeatable: links carrying every tag) and `q` (a case-insensitive substring of the title, path, destination or a tag); order with `sort=createdAt|clicks|lastClickedAt`, `-` for descending.",
+        querystring: ListLinksQuery,
+        response: { 200: LinkListEnvelope, ...errorResponses },
+      },
     },
     async (req) => ({ success: true as const, ...(await links.list(principalOf(req), req.query)) }),
   )
@@ -41,7 +49,15 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
     '/v1/links',
     {
       config: { scope: 'links:write', audit: { resource: 'link' } },
-      schema: { tags, security, summary: 'Create a link', body: CreateLinkBody, response: { 201: LinkEnvelope, ...errorResponses } },
+      schema: {
+        tags,
+        security,
+        summary: 'Create a link',
+        description:
+          "Creates a short link to `destination` (an absolute http or https URL) on `domain` (a default domain or one of your verified custom domains) at `path` (random when omitted). A taken domain and path is 409; every invalid field is 400 with its `param`. Without a `title`, the destination page's title is fetched in the background and appears on the link shortly (`titleSource: page`). Send an `Idempotency-Key` to retry safely.",
+        body: CreateLinkBody,
+        response: { 201: LinkEnvelope, ...errorResponses },
+      },
     },
     async (req, reply) => reply.code(201).send({ success: true, data: await links.create(principalOf(req), req.body) }),
   )
@@ -58,6 +74,8 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
         tags,
         security,
         summary: 'Create up to 1000 links (at most 100 with a password); one result per item, in order (a bad item fails only itself)',
+        description:
+          "Each item is validated and created on its own: the answer holds one `{ok, data | error}` per item, in the order sent, so one bad item never fails the others. At most 1000 items, 100 of them with a password (hashing is slow on purpose). Items without a `title` get their page's title in the background, as a single create does.",
         body: BulkCreateBody,
         response: { 200: BulkCreateEnvelope, ...errorResponses },
       },
@@ -82,6 +100,7 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
         tags,
         security,
         summary: 'Delete up to 1000 links; one result per id, in order',
+        description: 'Deletes each id as `DELETE /v1/links/{id}` would; an id that is not one of your links gets its own 404 result and the others still go.',
         body: BulkDeleteBody,
         response: { 200: BulkDeleteEnvelope, ...errorResponses },
       },
@@ -93,7 +112,14 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
     '/v1/links/:id',
     {
       config: { scope: 'links:read' },
-      schema: { tags, security, summary: 'Retrieve a link', params: LinkIdParams, response: { 200: LinkEnvelope, ...errorResponses } },
+      schema: {
+        tags,
+        security,
+        summary: 'Retrieve a link',
+        description: "The link with its settings, click counts and `shortUrl`. Another workspace's link is 404, as an unknown one.",
+        params: LinkIdParams,
+        response: { 200: LinkEnvelope, ...errorResponses },
+      },
     },
     async (req) => ({ success: true as const, data: await links.get(principalOf(req), req.params.id) }),
   )
@@ -108,6 +134,8 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
         tags,
         security,
         summary: 'Update a link (partial: only the fields sent change)',
+        description:
+          'Changes the fields sent and nothing else; `null` clears an optional field. The redirect follows the change on the very next request, on every instance. A moved domain or path must be free (409 otherwise).',
         params: LinkIdParams,
         body: UpdateLinkBody,
         response: { 200: LinkEnvelope, ...errorResponses },
@@ -124,6 +152,8 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
         tags,
         security,
         summary: 'Delete a link, its statistics and its conversations',
+        description:
+          'The redirect answers 404 at once and the domain and path are free again; statistics, recorded visits and the conversations attached to the link go with it (purged in the background).',
         params: LinkIdParams,
         response: { 200: LinkDeletedEnvelope, ...errorResponses },
       },

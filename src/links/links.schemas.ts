@@ -35,6 +35,7 @@ export const LIMITS = {
   previewImage: 2048,
 } as const
 export const DEVICES = ['ios', 'android', 'mobile', 'tablet', 'desktop'] as const
+export const TITLE_SOURCES = ['page', 'user'] as const
 
 const RedirectType = Type.Integer({
   enum: [301, 302, 307, 308],
@@ -68,16 +69,20 @@ const Rule = Type.Object(
         os: Type.Optional(
           Values(
             Type.String({
+              examples: ['iOS'],
               minLength: 1,
               maxLength: 50,
               description: 'An OS name as ua-parser-js names it (iOS, Android, Windows, macOS, Linux, Chrome OS…), any case',
             }),
           ),
         ),
-        country: Type.Optional(Values(Type.String({ pattern: '^[A-Za-z]{2}$', 'x-error': 'a country is a two-letter ISO 3166-1 code, e.g. DE' }))),
+        country: Type.Optional(
+          Values(Type.String({ examples: ['DE'], pattern: '^[A-Za-z]{2}$', 'x-error': 'a country is a two-letter ISO 3166-1 code, e.g. DE' })),
+        ),
         language: Type.Optional(
           Values(
             Type.String({
+              examples: ['de'],
               pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$',
               'x-error': 'a language is a BCP 47 tag, e.g. de or de-AT',
             }),
@@ -135,24 +140,30 @@ const controls = {
 
 export const LinkObject = Type.Object(
   {
-    id: Type.String(),
-    title: Nullable(Type.String()),
-    domain: Type.String(),
-    path: Type.String(),
-    destination: Type.String(),
-    shortUrl: Type.String(),
+    id: Type.String({ examples: ['lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9'] }),
+    title: Nullable(Type.String({ examples: ['Summer sale'] })),
+    titleSource: Nullable(
+      StringEnum(TITLE_SOURCES, {
+        description:
+          "Where title came from: page (the destination page's og:title or <title>, fetched after a create without a title), user (written through the API or an import); null: no title given yet (a fetch may still be under way) or none found",
+      }),
+    ),
+    domain: Type.String({ examples: ['go.acme.example'] }),
+    path: Type.String({ examples: ['/summer'] }),
+    destination: Type.String({ examples: ['https://shop.acme.example/summer?utm_source=poster'] }),
+    shortUrl: Type.String({ examples: ['https://go.acme.example/summer'] }),
     createdAt: Type.String({ format: 'date-time' }),
     createdBy: CreatedBy,
     updatedAt: Type.String({ format: 'date-time' }),
-    ownerId: Type.String(),
+    ownerId: Type.String({ examples: ['acme'] }),
     schemaVersion: Type.Literal('1'),
     redirectType: Type.Integer({ enum: [301, 302, 307, 308] }),
     expiresAt: Nullable(Type.String({ format: 'date-time' })),
     maxClicks: Nullable(Type.Integer()),
-    expiredUrl: Nullable(Type.String()),
+    expiredUrl: Nullable(Type.String({ examples: ['https://shop.acme.example/sale-is-over'] })),
     hasPassword: Type.Boolean(),
     rules: Nullable(Type.Array(Rule)),
-    tags: Type.Array(Type.String()),
+    tags: Type.Array(Type.String({ examples: ['summer'] })),
     publicStats: Type.Boolean(),
     preview: Nullable(
       Type.Object(
@@ -243,7 +254,7 @@ export const LinkListEnvelope = Type.Object({
   data: Type.Array(Type.Ref('Link')),
   pagination: Type.Object({ page: Type.Integer(), limit: Type.Integer(), hasMore: Type.Boolean() }),
 })
-export const LinkDeletedEnvelope = Envelope(Type.Object({ id: Type.String(), deleted: Type.Literal(true) }))
+export const LinkDeletedEnvelope = Envelope(Type.Object({ id: Type.String({ examples: ['lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9'] }), deleted: Type.Literal(true) }))
 
 export type LinkRule = Static<typeof Rule>
 
@@ -271,7 +282,14 @@ export const BulkCreateEnvelope = Envelope(
   Type.Array(
     Type.Union([
       Type.Object({ ok: Type.Literal(true), link: Type.Ref('Link') }),
-      Type.Object({ ok: Type.Literal(false), error: Type.Object({ code: Type.String(), message: Type.String(), param: Nullable(Type.String()) }) }),
+      Type.Object({
+        ok: Type.Literal(false),
+        error: Type.Object({
+          code: Type.String({ examples: ['validation_error'] }),
+          message: Type.String({ examples: ['destination must be an absolute http or https URL with a host'] }),
+          param: Nullable(Type.String({ examples: ['destination'] })),
+        }),
+      }),
     ]),
   ),
 )
@@ -279,4 +297,6 @@ export const BulkDeleteBody = Type.Object(
   { ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: LIMITS.bulk }) },
   { additionalProperties: false, examples: [{ ids: ['lnk_01JD0000000000000000000000'] }] },
 )
-export const BulkDeleteEnvelope = Envelope(Type.Array(Type.Object({ id: Type.String(), deleted: Type.Boolean() })))
+export const BulkDeleteEnvelope = Envelope(
+  Type.Array(Type.Object({ id: Type.String({ examples: ['lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9'] }), deleted: Type.Boolean() })),
+)

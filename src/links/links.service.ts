@@ -42,7 +42,7 @@ const sortOf = (sort: ListLinksQuery['sort'] = DEFAULT_SORT): LinkSort => {
 /** One link at a time: create, read, list, export, update and delete, and the operator's domain moves. */
 export function createLinksService(deps: LinkWritesDeps) {
   const { repo, domains, clock } = deps
-  const { toObject, invalidate, checkRedirectChain, controlChanges, prepareCreate, confirmDomainAfterWrite, insertWithRandomPath, insert } =
+  const { toObject, invalidate, fetchTitleOf, checkRedirectChain, controlChanges, prepareCreate, confirmDomainAfterWrite, insertWithRandomPath, insert } =
     createLinkWrites(deps)
   const withTags = async (row: LinkRow) => toObject(row, (await repo.tagsOf([row.id])).get(row.id))
 
@@ -67,7 +67,23 @@ export function createLinksService(deps: LinkWritesDeps) {
       await confirmDomainAfterWrite(principal, row.domain, () => repo.deleteNew([row.id]))
       // A negative cache entry may exist for a path that was free until now.
       await invalidate(row.domain, row.path)
+      fetchTitleOf(row)
       return toObject(row, tags)
+    },
+
+    /**
+     * Gives a link the title found on its destination page, unless it has one by now: one conditional
+     * UPDATE, so that a title the owner set meanwhile wins. A link.updated event goes with it, and the
+     * caches drop the link. Whether the title was written.
+     */
+    async fillPageTitle(id: string, title: string): Promise<boolean> {
+      const row = await deps.transaction(async (tx, trx) => {
+        const filled = await tx.fillTitle(id, title, clock.now())
+        if (filled) await deps.events.record(trx, filled.owner_id, 'link.updated', toObject(filled, (await tx.tagsOf([id])).get(id)))
+        return filled
+      })
+      if (row) await invalidate(row.domain, row.path)
+      return row !== undefined
     },
 
     /**
@@ -120,6 +136,8 @@ export function createLinksService(deps: LinkWritesDeps) {
       const path = input.path ?? current.path
       const destination = input.destination === undefined ? current.destination : normalizeDestination(input.destination)
       const title = input.title !== undefined ? input.title : input.display_name !== undefined ? input.display_name : current.title
+      // A title the owner changes is theirs from then on (even none); one sent unchanged keeps its source.
+      const titleSource = title === current.title ? current.title_source : 'user'
       const moved = domain !== current.domain || path !== current.path
       if (moved) checkPath(path)
       const { changes, tags } = await controlChanges(principal.ownerId, input, domain, path, id)
@@ -129,8 +147,8 @@ export function createLinksService(deps: LinkWritesDeps) {
       if (!moved && destination === current.destination && title === current.title && !controlsChanged && !tagsChanged) return toObject(current, currentTags)
       // Links saved before the chain check may close a chain already: a change of title alone is not refused.
       if (moved || destination !== current.destination) await checkRedirectChain(destination, domain, path, id)
-      const next: LinkRow = { ...current, domain, path, destination, title, ...changes, updated_at: clock.now() }
-      const written = { domain, path, destination, title, ...changes, updated_at: next.updated_at }
+      const next: LinkRow = { ...current, domain, path, destination, title, title_source: titleSource, ...changes, updated_at: clock.now() }
+      const written = { domain, path, destination, title, title_source: titleSource, ...changes, updated_at: next.updated_at }
       try {
         await deps.transaction(async (tx, trx) => {
           await tx.update(principal.ownerId, id, written, tagsChanged ? tags : undefined)

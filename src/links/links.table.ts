@@ -1,6 +1,8 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
 import type { CreatedByColumns } from '../shared/actor.js'
 
+export type TitleSource = 'page' | 'user'
+
 export interface LinksTable extends CreatedByColumns {
   id: string
   owner_id: string
@@ -8,6 +10,8 @@ export interface LinksTable extends CreatedByColumns {
   path: string
   destination: string
   title: string | null
+  /** Where the title came from (migration 0023): `page` (fetched from the destination), `user`, or null before anyone gave one. */
+  title_source: TitleSource | null
   created_at: number
   updated_at: number
   /** 301, 302, 307 or 308 (migration 0011); 302 unless written. */

@@ -24,6 +24,7 @@ for (const backend of backends) {
         {
           id: undefined,
           title: 'Summer sale',
+          titleSource: 'user',
           domain: s.host,
           path: '/sale',
           destination: 'https://shop.example/summer?ref=qr',

@@ -2,12 +2,13 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { sql, type Kysely } from 'kysely'
 import { backends } from '../../test/backends.js'
-import { linkRowBefore0020 } from '../../test/factories.js'
+import { linkRow, linkRowBefore0020 } from '../../test/factories.js'
 import { openTestStorage } from '../../test/storage.js'
 import { migrateToLatest } from '../storage/migrate.js'
 import { trigramSchema } from '../storage/migrations/0020-link-list-analytics.js'
 import type { LinkSort } from './link-list.js'
 import { createLinksRepository } from './links.repository.js'
+import type { LinkRow } from './links.table.js'
 
 const HOUR = 3_600_000
 const NEWEST: LinkSort = { column: 'created_at', descending: true }
@@ -95,5 +96,28 @@ for (const backend of backends) {
         }
       })
     }
+  })
+}
+
+for (const backend of backends) {
+  describe(`migration 0023 (${backend})`, () => {
+    test('links titled before it were titled by their owners; untitled links have no title source', async () => {
+      const t = await openTestStorage(backend, '0022-workspace-click-rollups')
+      const db = t.storage.db
+      try {
+        // Rows as the releases before 0023 stored them: no title_source.
+        const before0023 = ({ title_source: _source, ...row }: LinkRow) => row
+        const [titled, untitled] = [before0023(linkRow({ owner_id: 'old', title: 'Spring' })), before0023(linkRow({ owner_id: 'old' }))]
+        await (db as unknown as Kysely<{ links: typeof titled }>).insertInto('links').values([titled, untitled]).execute()
+        await migrateToLatest(t.storage)
+        const rows = await db.selectFrom('links').select(['id', 'title', 'title_source']).where('owner_id', '=', 'old').execute()
+        assert.deepEqual(Object.fromEntries(rows.map((r) => [r.id, [r.title, r.title_source]])), {
+          [titled.id]: ['Spring', 'user'],
+          [untitled.id]: [null, null],
+        })
+      } finally {
+        await t.close()
+      }
+    })
   })
 }

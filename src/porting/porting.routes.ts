@@ -24,6 +24,8 @@ export function portingRoutes(app: App, { links, stats }: { links: LinksService;
         tags,
         security,
         summary: "Export every link of yours (the list's filters apply), streamed as CSV or NDJSON",
+        description:
+          "Streams every link the filters select (`format=csv|ndjson`), without paging; CSV cells that a spreadsheet would run as a formula are prefixed with `'`. The result imports back with the import command.",
         querystring: ExportLinksQuery,
         response: { ...exportResponses("Every selected link, in the list's order"), ...errorResponses },
       },
@@ -46,6 +48,8 @@ export function portingRoutes(app: App, { links, stats }: { links: LinksService;
         tags,
         security,
         summary: "A link's recorded visits within the retention period, oldest first, streamed as CSV or NDJSON (never an IP)",
+        description:
+          'One row per recorded visit between `from` and `to` within the retention period: time, referrer host, browser, OS, device, country, language, UTM fields, bot or human, QR scan. Addresses are never stored, so never exported.',
         params: LinkIdParams,
         querystring: ExportClicksQuery,
         response: { ...exportResponses('The visits'), ...errorResponses },

@@ -16,6 +16,8 @@ export function qrRoutes(app: App, { qr, links }: { qr: QrService; links: LinksS
         tags: ['links'],
         security: [{ bearer: [] }],
         summary: "A link's QR code (PNG or SVG), cacheable with ETag / If-None-Match",
+        description:
+          'Encodes the short URL with a `qr=1` marker, so that scans are counted apart (the redirect strips the marker). `size` 64–4096 px, `margin` 0–32 modules, `ecc` L|M|Q|H, `color` and `background` as `#rrggbb`; `download=1` adds a file name. Large codes are drawn off the event loop.',
         params: LinkIdParams,
         querystring: QrQuery,
         response: { ...QrResponses, ...errorResponses },

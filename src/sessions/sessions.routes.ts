@@ -32,6 +32,8 @@ export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: Sessi
         tags,
         security: [],
         summary: 'Sign in with an email and password, or an API token: sets the dashboard session cookie',
+        description:
+          'Sets the `linkline_session` cookie (HttpOnly) that the dashboard uses. Wrong credentials are 401 with one message, whichever field was wrong; password checks are paced, and repeated failures are answered 429.',
         body: CreateSessionBody,
         response: { 201: SessionEnvelope, ...errorResponses },
       },
@@ -61,6 +63,7 @@ export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: Sessi
         tags,
         security,
         summary: 'Who is calling: workspace, scopes and how the request authenticated',
+        description: 'What the dashboard reads at start: the workspace, the scopes granted, and whether the request came with a session cookie or a token.',
         response: { 200: SessionEnvelope, ...errorResponses },
       },
     },
@@ -76,6 +79,7 @@ export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: Sessi
         tags,
         security: [{ session: [] }],
         summary: "Switch the signed-in person's session to another of their workspaces",
+        description: "Send `workspaceId`, one of the workspaces in `GET /v1/me`; the session's role and scopes become those of that workspace.",
         body: SwitchWorkspaceBody,
         response: { 200: SessionEnvelope, ...errorResponses },
       },
@@ -87,7 +91,13 @@ export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: Sessi
     '/v1/sessions/current',
     {
       config: { audit: { resource: 'session', id: sessionOf } },
-      schema: { tags, security, summary: 'Sign out: end this session', response: { 200: SessionDeletedEnvelope, ...errorResponses } },
+      schema: {
+        tags,
+        security,
+        summary: 'Sign out: end this session',
+        description: 'Ends the session of this cookie and clears it; other devices stay signed in.',
+        response: { 200: SessionDeletedEnvelope, ...errorResponses },
+      },
     },
     async (req, reply) => {
       const { sessionId } = principalOf(req)
@@ -106,6 +116,7 @@ export function sessionsRoutes(app: App, { sessions, signIn }: { sessions: Sessi
         tags,
         security,
         summary: "Sign out everywhere: every session of this person (or of this request's token)",
+        description: 'Ends every dashboard session of the signed-in person, on every device; API tokens keep working (revoke them under tokens).',
         response: { 200: SessionsDeletedEnvelope, ...errorResponses },
       },
     },

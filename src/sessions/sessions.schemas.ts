@@ -30,10 +30,12 @@ export const SwitchWorkspaceBody = Type.Object(
 
 export const SessionObject = Type.Object(
   {
-    ownerId: Type.String({ description: 'the workspace acted in' }),
-    scopes: Type.Array(Type.String()),
-    tokenId: Nullable(Type.String({ description: 'the token this caller acts as; null for a signed-in person' })),
-    userId: Nullable(Type.String({ description: 'the person behind the request: signed in, or who made the token' })),
+    ownerId: Type.String({ examples: ['acme'], description: 'the workspace acted in' }),
+    scopes: Type.Array(Type.String({ examples: ['links:read'] })),
+    tokenId: Nullable(Type.String({ examples: ['tok_01JDQ6A1B2C3D4E5F6G7H8J9K0'], description: 'the token this caller acts as; null for a signed-in person' })),
+    userId: Nullable(
+      Type.String({ examples: ['usr_01JDQ6A1B2C3D4E5F6G7H8J9K0'], description: 'the person behind the request: signed in, or who made the token' }),
+    ),
     via: Type.Union([Type.Literal('session'), Type.Literal('bearer')], { description: 'how this request authenticated' }),
   },
   { $id: 'Session' },

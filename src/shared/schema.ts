@@ -27,9 +27,9 @@ export const ErrorBody = Type.Object(
   {
     success: Type.Literal(false),
     error: Type.Object({
-      code: Type.String(),
-      message: Type.String(),
-      param: Type.Union([Type.String(), Type.Null()], { description: 'The parameter at fault, or null' }),
+      code: Type.String({ examples: ['not_found'] }),
+      message: Type.String({ examples: ['no such link'] }),
+      param: Type.Union([Type.String({ examples: ['id'] }), Type.Null()], { description: 'The parameter at fault, or null' }),
     }),
   },
   { $id: 'ErrorBody', description: 'The one error shape of every endpoint' },
@@ -46,8 +46,8 @@ export const CreatedBy = Nullable(
   Type.Object(
     {
       type: Type.Union([Type.Literal('user'), Type.Literal('token')]),
-      id: Type.String({ description: 'usr_… or tok_…' }),
-      label: Type.String({ description: "the person's email or the token's name, as it was then" }),
+      id: Type.String({ examples: ['usr_01JDQ6A1B2C3D4E5F6G7H8J9K0'], description: 'usr_… or tok_…' }),
+      label: Type.String({ examples: ['ada@example.com'], description: "the person's email or the token's name, as it was then" }),
     },
     { description: 'who made it' },
   ),

@@ -67,6 +67,7 @@ export function ssoRoutes(
         security: [],
         querystring: AuthMethodsQuery,
         summary: 'How people sign in here: with a password, and with single sign-on (its name and where its button leads)',
+        description: 'No token needed: the sign-in page reads it to show the password form and the single sign-on button that are enabled on this server.',
         response: { 200: AuthMethodsEnvelope, ...errorResponses },
       },
     },

@@ -14,6 +14,8 @@ export function missingPathsRoutes(app: App, { missingPaths }: { missingPaths: M
         security: [{ bearer: [] }],
         summary:
           'The 50 most visited paths that name no link on your verified domains (the bootstrap workspace: the default domains too), human visits per path',
+        description:
+          "Counts people's visits (bots left out) to paths that match no link, per domain and path, over `from`–`to`: typos on printed material, links deleted too early. Each instance keeps at most 10,000 paths an hour; the rest are counted as `(other)`.",
         querystring: MissingPathsQuery,
         response: { 200: MissingPathsEnvelope, ...errorResponses },
       },

@@ -13,8 +13,11 @@ export type MissingPathsQuery = Static<typeof MissingPathsQuery>
 
 export const MissingPathObject = Type.Object(
   {
-    domain: Type.String(),
-    path: Type.String({ description: 'As visited (one trailing slash dropped, at most 129 characters); "(other)" sums the paths beyond the hourly bound' }),
+    domain: Type.String({ examples: ['go.acme.example'] }),
+    path: Type.String({
+      examples: ['/summer-sael'],
+      description: 'As visited (one trailing slash dropped, at most 129 characters); "(other)" sums the paths beyond the hourly bound',
+    }),
     clicks: Type.Integer({ description: 'Human visits in the range' }),
     lastAt: Type.String({ format: 'date-time', description: 'The latest of them' }),
   },

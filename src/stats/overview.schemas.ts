@@ -28,10 +28,10 @@ export const OverviewQuery = Type.Object(
 export type OverviewQuery = Static<typeof OverviewQuery>
 
 const TopLink = Type.Object({
-  linkId: Type.String(),
-  domain: Type.String(),
-  path: Type.String(),
-  title: Nullable(Type.String()),
+  linkId: Type.String({ examples: ['lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9'] }),
+  domain: Type.String({ examples: ['go.acme.example'] }),
+  path: Type.String({ examples: ['/summer'] }),
+  title: Nullable(Type.String({ examples: ['Summer sale'] })),
   clicks: Type.Integer({ description: 'Human clicks in the range' }),
 })
 
@@ -46,9 +46,9 @@ export const OverviewObject = Type.Object(
     ...shared,
     filters: Type.Object(
       {
-        domain: Nullable(Type.String({ description: 'As matched (lower case); null: every domain' })),
-        tag: Type.Array(Type.String(), { description: 'Links carrying all of these; empty: any' }),
-        linkId: Type.Array(Type.String(), { description: 'Links among these; empty: every link' }),
+        domain: Nullable(Type.String({ examples: ['go.acme.example'], description: 'As matched (lower case); null: every domain' })),
+        tag: Type.Array(Type.String({ examples: ['summer'] }), { description: 'Links carrying all of these; empty: any' }),
+        linkId: Type.Array(Type.String({ examples: ['lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9'] }), { description: 'Links among these; empty: every link' }),
       },
       { description: 'The filters as applied (duplicates dropped)' },
     ),

@@ -25,6 +25,8 @@ export function publicStatsRoutes(app: App, { stats, links }: { stats: StatsServ
         tags: ['links'],
         security: [],
         summary: "A link's statistics when its owner made them public (publicStats): as the owner's, without referrer hosts beyond the top 10; else 404",
+        description:
+          'No token needed. Answers only for a link whose owner set `publicStats: true`; any other id, known or not, is the same 404. Cached for 15 seconds and counted against the anonymous rate limit.',
         params: LinkIdParams,
         querystring: StatsQuery,
         response: statisticsResponses(StatsEnvelope, "The link's public statistics"),

@@ -8,29 +8,42 @@
  * in a city database count, and the classifier labels an unknown city itself).
  */
 export const DIMENSIONS = {
-  referrer: { missing: 'direct', field: 'referrers', about: "The Referer's host name, lower-cased; `direct` without one" },
-  browser: { missing: 'unknown', field: 'browsers', about: 'The browser named by the User-Agent' },
-  os: { missing: 'unknown', field: 'os', about: 'The operating system named by the User-Agent' },
-  device: { missing: 'unknown', field: 'devices', about: 'The device type named by the User-Agent (a browser without one is a desktop)' },
+  referrer: { example: 'news.ycombinator.com', missing: 'direct', field: 'referrers', about: "The Referer's host name, lower-cased; `direct` without one" },
+  browser: { example: 'Chrome', missing: 'unknown', field: 'browsers', about: 'The browser named by the User-Agent' },
+  os: { example: 'iOS', missing: 'unknown', field: 'os', about: 'The operating system named by the User-Agent' },
+  device: { example: 'mobile', missing: 'unknown', field: 'devices', about: 'The device type named by the User-Agent (a browser without one is a desktop)' },
   country: {
+    example: 'DE',
     missing: 'unknown',
     field: 'countries',
     about: "ISO 3166-1 alpha-2 code: the trusted country header's, else the client address's in the IP database",
   },
   language: {
+    example: 'de-at',
     missing: 'unknown',
     field: 'languages',
     about: 'The first Accept-Language tag, lower-cased, as language or language-region (`fr-ch`; a script is left out)',
   },
-  utmSource: { missing: 'none', field: 'utmSources', about: "utm_source of the final destination's query (the visit's query merged in)" },
-  utmMedium: { missing: 'none', field: 'utmMediums', about: "utm_medium of the final destination's query (the visit's query merged in)" },
-  utmCampaign: { missing: 'none', field: 'utmCampaigns', about: "utm_campaign of the final destination's query (the visit's query merged in)" },
+  utmSource: {
+    example: 'newsletter',
+    missing: 'none',
+    field: 'utmSources',
+    about: "utm_source of the final destination's query (the visit's query merged in)",
+  },
+  utmMedium: { example: 'email', missing: 'none', field: 'utmMediums', about: "utm_medium of the final destination's query (the visit's query merged in)" },
+  utmCampaign: {
+    example: 'summer-sale',
+    missing: 'none',
+    field: 'utmCampaigns',
+    about: "utm_campaign of the final destination's query (the visit's query merged in)",
+  },
   city: {
+    example: 'Berlin, DE',
     missing: null,
     field: 'cities',
     about: '"City, CC" from a city database (LINKLINE_GEOIP_DB); empty without one, and visits recorded without one are left out',
   },
-} as const satisfies Record<string, { missing: string | null; field: string; about: string }>
+} as const satisfies Record<string, { missing: string | null; field: string; about: string; example: string }>
 export type Dimension = keyof typeof DIMENSIONS
 /** The dimensions in the order of DIMENSIONS, which is their order in a stored profile: a new one goes last. */
 export const DIMENSION_NAMES = Object.keys(DIMENSIONS) as Dimension[]

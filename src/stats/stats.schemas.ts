@@ -16,24 +16,24 @@ export const StatsQuery = Type.Object(
 )
 export type StatsQuery = Static<typeof StatsQuery>
 
-const Breakdown = (about: string) =>
-  Type.Array(Type.Object({ value: Type.String(), clicks: Type.Integer() }), {
+const Breakdown = (about: string, example: string) =>
+  Type.Array(Type.Object({ value: Type.String({ examples: [example] }), clicks: Type.Integer({ examples: [42] }) }), {
     description: `${about}. Top 10 values by human clicks; an 11th row "other" sums the rest`,
   })
 
 /** One field per dimension (stats.dimensions.ts), in the order of the list: a new dimension is a new field. */
-const breakdowns = Object.fromEntries(DIMENSION_NAMES.map((d) => [DIMENSIONS[d].field, Breakdown(DIMENSIONS[d].about)])) as Record<
+const breakdowns = Object.fromEntries(DIMENSION_NAMES.map((d) => [DIMENSIONS[d].field, Breakdown(DIMENSIONS[d].about, DIMENSIONS[d].example)])) as Record<
   BreakdownField,
   ReturnType<typeof Breakdown>
 >
 
 export const StatsObject = Type.Object(
   {
-    linkId: Type.String(),
+    linkId: Type.String({ examples: ['lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9'] }),
     from: Type.String({ format: 'date-time' }),
     to: Type.String({ format: 'date-time', description: 'Exclusive' }),
     interval: StringEnum(INTERVALS),
-    tz: Type.String({ description: 'The time zone of the day and month buckets, as canonically named' }),
+    tz: Type.String({ examples: ['Europe/Berlin'], description: 'The time zone of the day and month buckets, as canonically named' }),
     totalClicks: Type.Integer({ description: 'humanClicks + botClicks' }),
     humanClicks: Type.Integer(),
     botClicks: Type.Integer(),

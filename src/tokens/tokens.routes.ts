@@ -15,7 +15,14 @@ export function tokensRoutes(app: App, { tokens }: { tokens: TokensService }): v
     '/v1/tokens',
     {
       config: { scope: 'tokens:write' },
-      schema: { tags, security, summary: 'Your active tokens (never the tokens themselves)', response: { 200: TokenListEnvelope, ...errorResponses } },
+      schema: {
+        tags,
+        security,
+        summary: 'Your active tokens (never the tokens themselves)',
+        description:
+          "Each token's name, scopes, creation and last use, and the first characters that identify it; the token itself is shown only when it is created.",
+        response: { 200: TokenListEnvelope, ...errorResponses },
+      },
     },
     async (req) => ({
       success: true as const,
@@ -31,6 +38,7 @@ export function tokensRoutes(app: App, { tokens }: { tokens: TokensService }): v
         tags,
         security,
         summary: 'Create a token (shown in this response only) with at most your scopes',
+        description: 'Send a `name` and the `scopes` it needs (a subset of yours). Store the token from this answer: only its hash is kept.',
         body: CreateTokenBody,
         response: { 201: TokenEnvelope, ...errorResponses },
       },
@@ -49,6 +57,7 @@ export function tokensRoutes(app: App, { tokens }: { tokens: TokensService }): v
         tags,
         security,
         summary: 'Revoke a token: it and its sessions stop working at once',
+        description: 'Requests with the token are 401 from the next one on, on every instance.',
         params: TokenIdParams,
         response: { 200: TokenDeletedEnvelope, ...errorResponses },
       },

@@ -6,16 +6,21 @@ const Scope = StringEnum(SCOPES)
 
 export const TokenObject = Type.Object(
   {
-    id: Type.String(),
-    name: Nullable(Type.String()),
-    ownerId: Type.String(),
-    scopes: Type.Array(Type.String()),
-    prefix: Type.String({ description: 'the first characters of the token, not a secret: enough to recognise it' }),
+    id: Type.String({ examples: ['tok_01JDQ6A1B2C3D4E5F6G7H8J9K0'] }),
+    name: Nullable(Type.String({ examples: ['reporting'] })),
+    ownerId: Type.String({ examples: ['acme'] }),
+    scopes: Type.Array(Type.String({ examples: ['links:read'] })),
+    prefix: Type.String({ examples: ['ll_Hk3v9Q'], description: 'the first characters of the token, not a secret: enough to recognise it' }),
     createdAt: Type.String({ format: 'date-time' }),
     createdBy: CreatedBy,
     lastUsedAt: Nullable(Type.String({ format: 'date-time', description: 'the last request made with it, to the minute' })),
     current: Type.Optional(Type.Boolean({ description: 'in lists: whether this is the token making the request (or behind its session)' })),
-    token: Type.Optional(Type.String({ description: 'the token itself: in the response that creates it, and never again' })),
+    token: Type.Optional(
+      Type.String({
+        examples: ['ll_Hk3v9Qp2Xr7Lm4Tz8Wc1Nb6Ys0Ud5Fe3GaK2jR8wP0v'],
+        description: 'the token itself: in the response that creates it, and never again',
+      }),
+    ),
   },
   { $id: 'Token' },
 )
@@ -38,4 +43,4 @@ export const CreateTokenBody = Type.Object(
 export const TokenIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
 export const TokenEnvelope = Envelope(Type.Ref('Token'))
 export const TokenListEnvelope = Envelope(Type.Array(Type.Ref('Token')))
-export const TokenDeletedEnvelope = Envelope(Type.Object({ id: Type.String(), deleted: Type.Literal(true) }))
+export const TokenDeletedEnvelope = Envelope(Type.Object({ id: Type.String({ examples: ['tok_01JDQ6A1B2C3D4E5F6G7H8J9K0'] }), deleted: Type.Literal(true) }))

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../shared/clock.js'
-import type { Resolve } from './addresses.js'
+import type { OutboundFetch } from '../outbound/outbound.js'
 import { DELIVERY_TIMEOUT_MS, postOnce, type AttemptResult } from './delivery.js'
 import type { SecretBox } from './signing.js'
 import { sign } from './signing.js'
@@ -41,8 +41,8 @@ export function createDispatcher(deps: {
   box: SecretBox
   clock: Clock
   logger: FastifyBaseLogger
-  resolve: Resolve
-  allowPrivate: boolean
+  /** The guarded outbound client (outbound/outbound.ts). */
+  outbound: OutboundFetch
   pollIntervalMs: number
   onOutcome?: (outcome: DeliveryOutcome) => void
 }) {
@@ -123,7 +123,7 @@ export function createDispatcher(deps: {
         'webhook-timestamp': String(timestamp),
         'webhook-signature': sign(deps.box.open(d.secret), d.event_id, timestamp, d.payload),
       }
-      result = await postOnce(d.url, headers, d.payload, { resolve: deps.resolve, allowPrivate: deps.allowPrivate, timeoutMs: DELIVERY_TIMEOUT_MS })
+      result = await postOnce(deps.outbound, d.url, headers, d.payload, { timeoutMs: DELIVERY_TIMEOUT_MS })
     } catch (error) {
       result = { error: error instanceof Error ? error.message : String(error) }
     }
@@ -139,7 +139,7 @@ export function createDispatcher(deps: {
       `answered ${result.statusCode}${result.statusCode !== undefined && result.statusCode >= 300 && result.statusCode < 400 ? ' (redirects are not followed)' : ''}`
     if (d.attempts < MAX_ATTEMPTS) {
       await repo.settle(d.id, { ...answered, last_error: why, next_attempt_at: now + (RETRY_DELAYS_MS[d.attempts - 1] as number) })
-      deps.onOutcome?.(result.error?.includes('private, loopback or link-local') ? 'refused' : 'retry')
+      deps.onOutcome?.(result.failure === 'private_address' ? 'refused' : 'retry')
       return
     }
     const reason = `no delivery succeeded since ${new Date(d.created_at).toISOString()}: ${MAX_ATTEMPTS} attempts of ${d.event_id} failed, the last one: ${why}`

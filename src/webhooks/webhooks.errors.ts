@@ -6,5 +6,5 @@ export const invalidWebhookUrl = () => validationError('url', 'url must be an ab
 export const privateWebhookUrl = (host: string, address: string) =>
   validationError(
     'url',
-    `url's host ${host} resolves to ${address}, a loopback, private or link-local address (allowed only with LINKLINE_WEBHOOKS_ALLOW_PRIVATE=true)`,
+    `url's host ${host} resolves to ${address}, a loopback, private or link-local address (allowed only with LINKLINE_FETCH_ALLOW_PRIVATE=true)`,
   )

@@ -32,6 +32,8 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
         tags,
         security,
         summary: 'Add a webhook endpoint (its signing secret is in this response only)',
+        description:
+          "Send the receiver's https `url` and the `events` it wants. Deliveries are signed (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`) with the secret in this answer, retried with growing delays for about a day, and never sent to private or loopback addresses.",
         body: CreateWebhookBody,
         response: { 201: CreatedWebhookEnvelope, ...errorResponses },
       },
@@ -43,7 +45,13 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
     '/v1/webhooks',
     {
       config: { scope: 'webhooks:read' },
-      schema: { tags, security, summary: 'Your webhook endpoints, newest first', response: { 200: WebhookListEnvelope, ...errorResponses } },
+      schema: {
+        tags,
+        security,
+        summary: 'Your webhook endpoints, newest first',
+        description: "Each endpoint's URL, events, whether it is enabled and why it was disabled; never the secret.",
+        response: { 200: WebhookListEnvelope, ...errorResponses },
+      },
     },
     async (req) => ({ success: true as const, data: await webhooks.list(principalOf(req)) }),
   )
@@ -52,7 +60,14 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
     '/v1/webhooks/:id',
     {
       config: { scope: 'webhooks:read' },
-      schema: { tags, security, summary: 'Retrieve a webhook endpoint', params: WebhookIdParams, response: { 200: WebhookEnvelope, ...errorResponses } },
+      schema: {
+        tags,
+        security,
+        summary: 'Retrieve a webhook endpoint',
+        description: "Its URL, events and state; never the secret. Another workspace's endpoint is 404.",
+        params: WebhookIdParams,
+        response: { 200: WebhookEnvelope, ...errorResponses },
+      },
     },
     async (req) => ({ success: true as const, data: await webhooks.get(principalOf(req), req.params.id) }),
   )
@@ -67,6 +82,8 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
         tags,
         security,
         summary: 'Update a webhook endpoint (partial); enabled: true resumes a disabled one',
+        description:
+          'Change `url`, `events`, `description` or `enabled`. An endpoint the service disabled (every attempt failed for about a day) resumes with `enabled: true`.',
         params: WebhookIdParams,
         body: UpdateWebhookBody,
         response: { 200: WebhookEnvelope, ...errorResponses },
@@ -83,6 +100,7 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
         tags,
         security,
         summary: 'Delete a webhook endpoint and its delivery log',
+        description: 'No delivery is attempted after this, including retries already scheduled.',
         params: WebhookIdParams,
         response: { 200: WebhookDeletedEnvelope, ...errorResponses },
       },
@@ -99,6 +117,8 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
         tags,
         security,
         summary: 'The delivery log of an endpoint, newest first (cursor: starting_after)',
+        description:
+          "Each delivery's event, status (`pending`, `delivered`, `failed`), attempts, last HTTP status, last error and the start of the receiver's answer.",
         params: WebhookIdParams,
         querystring: ListDeliveriesQuery,
         response: { 200: DeliveryListEnvelope, ...errorResponses },
@@ -116,6 +136,8 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
         tags,
         security,
         summary: 'Send a webhook.test event to this endpoint',
+        description:
+          'Queues one signed `webhook.test` delivery now, to check the receiver and its signature check; it appears in the delivery log like any other.',
         params: WebhookIdParams,
         body: EmptyBody,
         response: { 202: DeliveryEnvelope, ...errorResponses },
@@ -133,6 +155,8 @@ export function webhooksRoutes(app: App, { webhooks }: { webhooks: WebhooksServi
         tags,
         security,
         summary: 'Replay a delivery: a fresh round of attempts, starting now',
+        description:
+          'Answers 202 and sends the same body again (same `webhook-id`, so a receiver that already has it can drop it), with a full set of retries.',
         params: DeliveryIdParams,
         body: EmptyBody,
         response: { 202: DeliveryEnvelope, ...errorResponses },

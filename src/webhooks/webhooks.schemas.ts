@@ -6,12 +6,17 @@ const DateTime = Type.String({ format: 'date-time' })
 const EventName = StringEnum([...EVENT_TYPES, '*'], { description: 'an event name, or * for every event' })
 
 const webhookProperties = {
-  id: Type.String(),
-  url: Type.String(),
-  events: Type.Array(Type.String()),
-  description: Nullable(Type.String()),
+  id: Type.String({ examples: ['whk_01JDQ8C1D2E3F4G5H6J7K8M9N0'] }),
+  url: Type.String({ examples: ['https://hooks.acme.example/linkline'] }),
+  events: Type.Array(Type.String({ examples: ['link.created'] })),
+  description: Nullable(Type.String({ examples: ['CRM sync'] })),
   enabled: Type.Boolean(),
-  disabledReason: Nullable(Type.String({ description: 'why Linkline disabled the endpoint (it kept failing); null otherwise' })),
+  disabledReason: Nullable(
+    Type.String({
+      examples: ['no delivery succeeded since 2026-11-20T10:00:00.000Z'],
+      description: 'why Linkline disabled the endpoint (it kept failing); null otherwise',
+    }),
+  ),
   createdAt: DateTime,
   updatedAt: DateTime,
   createdBy: CreatedBy,
@@ -21,15 +26,15 @@ export type WebhookObject = Static<typeof WebhookObject>
 
 export const DeliveryObject = Type.Object(
   {
-    id: Type.String(),
-    eventId: Type.String({ description: 'the webhook-id header: the same on every attempt' }),
-    eventType: Type.String(),
+    id: Type.String({ examples: ['whd_01JDQ8D1E2F3G4H5J6K7M8N9P0'] }),
+    eventId: Type.String({ examples: ['evt_01JDQ8E1F2G3H4J5K6M7N8P9Q0'], description: 'the webhook-id header: the same on every attempt' }),
+    eventType: Type.String({ examples: ['link.created'] }),
     status: StringEnum(['pending', 'delivered', 'failed']),
     delivered: Type.Boolean(),
     attempts: Type.Integer(),
     lastStatusCode: Nullable(Type.Integer()),
-    lastError: Nullable(Type.String()),
-    responseExcerpt: Nullable(Type.String({ description: 'the first 512 bytes of the last answer, at most' })),
+    lastError: Nullable(Type.String({ examples: ['answered 503'] })),
+    responseExcerpt: Nullable(Type.String({ examples: ['{"ok":true}'], description: 'the first 512 bytes of the last answer, at most' })),
     lastAttemptAt: Nullable(DateTime),
     nextAttemptAt: Nullable(DateTime),
     createdAt: DateTime,
@@ -83,14 +88,21 @@ export const WebhookEnvelope = Envelope(Type.Ref('Webhook'))
 export const CreatedWebhookEnvelope = Envelope(
   Type.Object({
     ...webhookProperties,
-    secret: Type.String({ description: 'whsec_ + base64 of 32 random bytes: shown in this response only; keep it to verify signatures' }),
+    secret: Type.String({
+      examples: ['whsec_MfKQ9r8GKYqXUpXKyOPCcTSsHqJbmh5B8gCwOoXx3hE='],
+      description: 'whsec_ + base64 of 32 random bytes: shown in this response only; keep it to verify signatures',
+    }),
   }),
 )
 export const WebhookListEnvelope = Envelope(Type.Array(Type.Ref('Webhook')))
-export const WebhookDeletedEnvelope = Envelope(Type.Object({ id: Type.String(), deleted: Type.Literal(true) }))
+export const WebhookDeletedEnvelope = Envelope(Type.Object({ id: Type.String({ examples: ['whk_01JDQ8C1D2E3F4G5H6J7K8M9N0'] }), deleted: Type.Literal(true) }))
 export const DeliveryEnvelope = Envelope(Type.Ref('WebhookDelivery'))
 export const DeliveryListEnvelope = Type.Object({
   success: Type.Literal(true),
   data: Type.Array(Type.Ref('WebhookDelivery')),
-  pagination: Type.Object({ limit: Type.Integer(), hasMore: Type.Boolean(), nextCursor: Nullable(Type.String()) }),
+  pagination: Type.Object({
+    limit: Type.Integer(),
+    hasMore: Type.Boolean(),
+    nextCursor: Nullable(Type.String({ examples: ['whd_01JDQ8D1E2F3G4H5J6K7M8N9P0'] })),
+  }),
 })

@@ -316,7 +316,7 @@ describe('webhooks to private addresses', () => {
       env: { LINKLINE_WEBHOOKS_POLL_INTERVAL_MS: '20' },
       // A DNS stand-in: each lookup of rebind.example answers the next address of the list.
       container: {
-        webhookResolve: async (host) => {
+        outboundResolve: async (host) => {
           const address = answers.shift()?.[0] ?? '127.0.0.1'
           return host === 'rebind.example' ? [{ address, family: isIP(address) }] : []
         },
@@ -351,7 +351,7 @@ describe('webhooks to private addresses', () => {
       const refused = await s.request('POST', '/v1/webhooks', { json: { url, events: ['*'] } })
       assert.equal(refused.status, 400, `${url}: ${refused.text}`)
       assert.equal(refused.body.error.param, 'url')
-      assert.match(refused.body.error.message, /LINKLINE_WEBHOOKS_ALLOW_PRIVATE/)
+      assert.match(refused.body.error.message, /LINKLINE_FETCH_ALLOW_PRIVATE/)
     }
     for (const address of ['10.0.0.7', '::7f00:1', '2002:7f00:1::']) {
       answers.push([address])

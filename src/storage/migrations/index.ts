@@ -20,6 +20,7 @@ import * as accounts from './0019-accounts.js'
 import * as linkListAnalytics from './0020-link-list-analytics.js'
 import * as publicStatsAndMissingPaths from './0021-public-stats-and-missing-paths.js'
 import * as workspaceClickRollups from './0022-workspace-click-rollups.js'
+import * as linkTitles from './0023-link-titles.js'
 import * as linkPreviews from './0024-link-previews.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
@@ -46,5 +47,6 @@ export const migrations = {
   '0020-link-list-analytics': linkListAnalytics,
   '0021-public-stats-and-missing-paths': publicStatsAndMissingPaths,
   '0022-workspace-click-rollups': workspaceClickRollups,
+  '0023-link-titles': linkTitles,
   '0024-link-previews': linkPreviews,
 }

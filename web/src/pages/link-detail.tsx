@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, client, withQuery, type Link, type operations } from '../api'
 import { AnalyticsView } from '../analytics'
+import { useTitlePoll } from '../page-titles'
 import { BASE } from '../router'
 import { A, asyncHandler, CopyButton, ErrorBox, Field, Loading, generalError } from '../ui'
 
@@ -137,9 +138,12 @@ function PublicStats({ link, canWrite, onChange }: { link: Link; canWrite: boole
 export function LinkDetailPage({ id, canWrite }: { id: string; canWrite: boolean }) {
   const [link, setLink] = useState<Link | null>(null)
   const [error, setError] = useState<unknown>(null)
+  const [version, setVersion] = useState(0)
   useEffect(() => {
     call(client.GET('/v1/links/{id}', { params: { path: { id } } })).then((r) => setLink(r.data), setError)
-  }, [id])
+  }, [id, version])
+  // Opened right after its creation, the link may still be waiting for its page's title.
+  useTitlePoll(link, () => setVersion((v) => v + 1))
   if (error)
     return (
       <section>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, client, type Domain, type Link, type operations } from '../api'
+import { noteCreated, useTitlePoll } from '../page-titles'
 import { useQueryState } from '../router'
 import { asyncHandler, A, confirmed, CopyButton, Empty, ErrorBox, Loading, formatDate, formatDay } from '../ui'
 import { LinkForm } from './link-form'
@@ -78,6 +79,8 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
   }, [listed, version])
 
   const reload = () => setVersion((v) => v + 1)
+  // A link just created without a title gets its page's title shortly: the list asks again until it shows.
+  useTitlePoll(data?.data, reload)
   const remove = async (link: Link) => {
     if (!confirmed(`Delete ${link.shortUrl}? Its statistics and conversations go with it, and the short URL stops working at once.`)) return
     try {
@@ -137,7 +140,8 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
           link={editing === 'new' ? null : editing}
           domains={domains}
           onCancel={() => setEditing(null)}
-          onSaved={() => {
+          onSaved={(saved) => {
+            if (editing === 'new') noteCreated(saved)
             setEditing(null)
             if (page !== 1) setPage(1)
             reload()
