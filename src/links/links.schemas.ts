@@ -108,8 +108,26 @@ const PublicStats = Type.Boolean({
 
 /** What a link-preview crawler shows of the link (link-previews.ts); null or no field set: no preview. */
 const PreviewFields = {
-  title: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: LIMITS.previewTitle, description: "The card's title; absent: the link's title" }))),
-  description: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: LIMITS.previewDescription, description: "The card's text" }))),
+  title: Type.Optional(
+    Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: LIMITS.previewTitle,
+        description: "The card's title; absent: the link's title",
+        examples: ['Summer sale: half off'],
+      }),
+    ),
+  ),
+  description: Type.Optional(
+    Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: LIMITS.previewDescription,
+        description: "The card's text",
+        examples: ['Every summer item at half price, this week only'],
+      }),
+    ),
+  ),
   image: Type.Optional(
     Nullable(
       Type.String({ maxLength: LIMITS.previewImage, description: "The card's image: an absolute https URL", examples: ['https://shop.example/card.png'] }),
@@ -167,7 +185,11 @@ export const LinkObject = Type.Object(
     publicStats: Type.Boolean(),
     preview: Nullable(
       Type.Object(
-        { title: Nullable(Type.String()), description: Nullable(Type.String()), image: Nullable(Type.String()) },
+        {
+          title: Nullable(Type.String({ examples: ['Summer sale: half off'] })),
+          description: Nullable(Type.String({ examples: ['Every summer item at half price, this week only'] })),
+          image: Nullable(Type.String({ examples: ['https://shop.acme.example/cards/summer.png'] })),
+        },
         { description: 'The social preview; null: none' },
       ),
     ),
