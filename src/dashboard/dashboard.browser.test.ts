@@ -224,7 +224,7 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
     await page.getByRole('button', { name: 'New link' }).click()
     await page.getByLabel('Destination').fill('https://shop.example/card')
     await page.getByLabel('Path').fill('/carded')
-    await page.getByLabel('Title').fill('Link title')
+    await page.getByLabel('Title', { exact: true }).fill('Link title')
     const section = page.locator('details.social-preview')
     assert.equal(await section.getAttribute('open'), null, 'folded for a new link')
     await section.locator('summary').click()
