@@ -1152,6 +1152,11 @@ export interface components {
         | null
       tags: string[]
       publicStats: boolean
+      preview: {
+        title: string | null
+        description: string | null
+        image: string | null
+      } | null
       /** @description Human clicks, all time, as the statistics count them: a visit is here once rolled up (within 15 s) */
       clicks: number
       lastClickedAt: string | null
@@ -1897,6 +1902,11 @@ export interface operations {
           tags?: string[]
           /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
           publicStats?: boolean
+          preview?: {
+            title?: string | null
+            description?: string | null
+            image?: string | null
+          } | null
         }
       }
     }
@@ -2001,6 +2011,11 @@ export interface operations {
             tags?: string[]
             /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
             publicStats?: boolean
+            preview?: {
+              title?: string | null
+              description?: string | null
+              image?: string | null
+            } | null
           }[]
         }
       }
@@ -2217,6 +2232,11 @@ export interface operations {
           tags?: string[]
           /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
           publicStats?: boolean
+          preview?: {
+            title?: string | null
+            description?: string | null
+            image?: string | null
+          } | null
         }
       }
     }
@@ -2361,6 +2381,11 @@ export interface operations {
           tags?: string[]
           /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
           publicStats?: boolean
+          preview?: {
+            title?: string | null
+            description?: string | null
+            image?: string | null
+          } | null
         }
       }
     }

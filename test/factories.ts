@@ -37,6 +37,7 @@ export function linkRow(overrides: Partial<LinkRow> = {}): LinkRow {
     password_hash: null,
     rules: null,
     public_stats: 0,
+    preview: null,
     created_by_type: null,
     created_by_id: null,
     created_by_label: null,
@@ -47,10 +48,10 @@ export function linkRow(overrides: Partial<LinkRow> = {}): LinkRow {
 }
 
 const withoutCreator = ({ created_by_type: _type, created_by_id: _id, created_by_label: _label, ...row }: LinkRowBefore0020) => row
-const withoutLater = ({ clicks: _clicks, last_clicked_at: _last, public_stats: _public, title_source: _source, ...row }: LinkRow) => row
+const withoutLater = ({ clicks: _clicks, last_clicked_at: _last, public_stats: _public, title_source: _source, preview: _preview, ...row }: LinkRow) => row
 
 /** A link row as the releases before the link list's counters stored it (before migration 0020; nor later columns). */
-export type LinkRowBefore0020 = Omit<LinkRow, 'clicks' | 'last_clicked_at' | 'public_stats' | 'title_source'>
+export type LinkRowBefore0020 = Omit<LinkRow, 'clicks' | 'last_clicked_at' | 'public_stats' | 'title_source' | 'preview'>
 export const linkRowBefore0020 = (overrides: Partial<LinkRow> = {}): LinkRowBefore0020 => withoutLater(linkRow(overrides))
 
 /** A link row as the releases before accounts stored it (before migration 0019): no creator columns. */

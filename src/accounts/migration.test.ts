@@ -144,7 +144,7 @@ for (const backend of backends) {
         assert.deepEqual(
           after.links,
           // Later migrations' columns at their defaults too (0020: click counters from the rollups, none here; 0021: statistics
-          // not public; 0023: a title there was its owner's).
+          // not public; 0023: a title there was its owner's; 0024: no preview).
           before.links.map((row) => ({
             ...row,
             ...NO_CREATOR,
@@ -152,6 +152,7 @@ for (const backend of backends) {
             last_clicked_at: null,
             public_stats: 0,
             title_source: row.title === null ? null : 'user',
+            preview: null,
           })),
         )
         assert.deepEqual(

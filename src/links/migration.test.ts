@@ -105,8 +105,8 @@ for (const backend of backends) {
       const t = await openTestStorage(backend, '0022-workspace-click-rollups')
       const db = t.storage.db
       try {
-        // Rows as the releases before 0023 stored them: no title_source.
-        const before0023 = ({ title_source: _source, ...row }: LinkRow) => row
+        // Rows as the releases before 0023 stored them: no title_source (nor later columns: 0024's preview).
+        const before0023 = ({ title_source: _source, preview: _preview, ...row }: LinkRow) => row
         const [titled, untitled] = [before0023(linkRow({ owner_id: 'old', title: 'Spring' })), before0023(linkRow({ owner_id: 'old' }))]
         await (db as unknown as Kysely<{ links: typeof titled }>).insertInto('links').values([titled, untitled]).execute()
         await migrateToLatest(t.storage)

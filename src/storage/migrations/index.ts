@@ -21,6 +21,7 @@ import * as linkListAnalytics from './0020-link-list-analytics.js'
 import * as publicStatsAndMissingPaths from './0021-public-stats-and-missing-paths.js'
 import * as workspaceClickRollups from './0022-workspace-click-rollups.js'
 import * as linkTitles from './0023-link-titles.js'
+import * as linkPreviews from './0024-link-previews.js'
 import * as webhookBatches from './0026-webhook-batches.js'
 import * as tokenExpiry from './0027-token-expiry.js'
 
@@ -49,6 +50,7 @@ export const migrations = {
   '0021-public-stats-and-missing-paths': publicStatsAndMissingPaths,
   '0022-workspace-click-rollups': workspaceClickRollups,
   '0023-link-titles': linkTitles,
+  '0024-link-previews': linkPreviews,
   '0026-webhook-batches': webhookBatches,
   '0027-token-expiry': tokenExpiry,
 }
