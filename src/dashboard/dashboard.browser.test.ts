@@ -79,15 +79,38 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
     assert.ok(cookie?.httpOnly && cookie.sameSite === 'Strict')
   })
 
+  test('the new-link form: focus in it, Esc closes it, one default domain, options folded, every field error at once', async () => {
+    await page.getByRole('button', { name: 'New link' }).click()
+    assert.equal(await page.evaluate("document.activeElement?.getAttribute('name')"), 'destination')
+    const domains = (await field('domain').locator('option').allInnerTexts()).map((o) => o.replace(' (default)', ''))
+    assert.deepEqual(domains, [...new Set(domains)], 'each domain once')
+    assert.match((await field('domain').locator('option').first().innerText()) ?? '', /\(default\)$/)
+    assert.equal(await page.getByLabel('Click limit').isVisible(), false, 'the controls are folded away')
+    await page.keyboard.press('Escape')
+    await page.locator('form.link-form').waitFor({ state: 'detached' })
+
+    await page.getByRole('button', { name: 'New link' }).click()
+    await page.getByLabel('Destination').fill('ftp://files.example/report')
+    await page.getByLabel('Path').fill('bad path!')
+    await page.getByText(/^More options/).click()
+    await page.getByLabel('When expired, go to').fill('http://')
+    await page.getByRole('button', { name: 'Create link' }).click()
+    for (const name of ['destination', 'path', 'expiredUrl']) await field(name).locator('.field-error').waitFor()
+    assert.equal(await page.evaluate("document.activeElement?.getAttribute('name')"), 'destination', 'focus on the first field at fault')
+    await page.getByRole('button', { name: 'Cancel' }).click()
+  })
+
   test('links: create, an API error shown by its field, edit, copy, delete with confirmation', async () => {
     await page.getByRole('button', { name: 'New link' }).click()
-    await page.getByLabel('Destination').fill('https://shop.example/summer')
+    // Without a scheme: https:// is meant.
+    await page.getByLabel('Destination').fill('shop.example/summer')
     await page.getByLabel('Path').fill('/promo')
     await page.getByLabel('Title').fill('Summer sale')
     await page.getByRole('button', { name: 'Create link' }).click()
     const row = page.locator('tr', { hasText: `${s.host}/promo` })
     await row.waitFor()
     assert.match(await row.innerText(), /Summer sale/)
+    assert.equal((await s.request('GET', `/v1/links/${await row.getAttribute('data-link')}`)).body.data.destination, 'https://shop.example/summer')
 
     // The same path again: the API's 409 names `path`, and the form shows it there.
     await page.getByRole('button', { name: 'New link' }).click()
@@ -154,6 +177,7 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
     await page.getByLabel('Destination').fill('https://shop.example/spring')
     await page.getByLabel('Path').fill('/tagged')
     await page.getByLabel('Tags').fill('spring, print ')
+    await page.getByText(/^More options/).click()
     await field('maxClicks').locator('input').fill('0')
     await field('password').locator('input').fill('open sesame')
     await page.getByRole('button', { name: 'Create link' }).click()

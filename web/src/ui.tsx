@@ -33,8 +33,9 @@ export function fieldError(error: unknown, ...names: string[]): string | null {
 /** The error when no field on the form carries it. */
 export const generalError = (error: unknown, fields: string[]) => (fieldError(error, ...fields) === null ? error : null)
 
-export function Field(props: { label: string; name: string; error: unknown; hint?: string; children: ComponentChildren }) {
-  const message = fieldError(props.error, props.name)
+/** A labelled control with its hint, or its error: the API's when it named this field, else `problem` (found before sending). */
+export function Field(props: { label: string; name: string; error: unknown; problem?: string; hint?: string; children: ComponentChildren }) {
+  const message = fieldError(props.error, props.name) ?? props.problem ?? null
   return (
     <label class={message ? 'field invalid' : 'field'} data-field={props.name}>
       <span class="label">{props.label}</span>

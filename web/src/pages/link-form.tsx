@@ -1,6 +1,6 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { call, client, type Domain, type Link, type operations } from '../api'
-import { asyncHandler, ErrorBox, Field, generalError } from '../ui'
+import { asyncHandler, ErrorBox, Field, fieldError, generalError } from '../ui'
 import { PREVIEW_PARAMS, PreviewEditor, previewBody, previewText } from './link-preview-editor'
 
 /**
@@ -26,7 +26,34 @@ export interface LinkField {
   write?: (text: string, editing: boolean) => unknown
   /** The hint when editing, if it differs (e.g. a password that is set but never shown). */
   editHint?: (link: Link) => string | undefined
+  /** What is wrong with the form's text, found before anything is sent, so that every such field says so at once. */
+  check?: (text: string) => string | undefined
+  /** Folded under "More options" unless set. */
+  advanced?: boolean
 }
+
+/** `shop.example/summer` means `https://shop.example/summer`; a text that names a scheme keeps it (and the check or the API refuses it). */
+export const withScheme = (text: string) => {
+  const t = text.trim()
+  return t === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(t) || /^(javascript|data|file|mailto|tel|ftp|about|blob|vbscript):/i.test(t) ? t : `https://${t}`
+}
+
+/** The API's rule for a destination, said in its words (docs/api/links.md). */
+const checkUrl = (name: string) => (text: string) => {
+  const t = withScheme(text)
+  if (t === '') return undefined
+  try {
+    const url = new URL(t)
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '') return undefined
+  } catch {
+    // not a URL: said below
+  }
+  return `${name} must be an absolute http or https URL with a host`
+}
+
+/** The API's path rule (links.schemas.ts, PATH_PATTERN), after the form's leading slash. */
+const PATH = /^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/
+const withSlash = (text: string) => (text.trim() === '' ? '' : text.trim().startsWith('/') ? text.trim() : `/${text.trim()}`)
 
 const optionalText = (text: string, editing: boolean) => (text.trim() === '' ? (editing ? null : undefined) : text.trim())
 
@@ -38,8 +65,9 @@ export const LINK_FIELDS: LinkField[] = [
     input: 'url',
     placeholder: 'https://example.com/page',
     required: true,
-    hint: 'Where the short link sends people',
-    write: (text) => text.trim(),
+    hint: 'Where the short link sends people; https:// is added when you leave it out',
+    write: withScheme,
+    check: (text) => (text.trim() === '' ? 'destination is required' : checkUrl('destination')(text)),
   },
   { name: 'domain', label: 'Domain', input: 'domain' },
   {
@@ -48,7 +76,11 @@ export const LINK_FIELDS: LinkField[] = [
     input: 'text',
     placeholder: '/summer-sale',
     hint: 'Leave empty for a random one',
-    write: (text) => (text.trim() === '' ? undefined : text.trim().startsWith('/') ? text.trim() : `/${text.trim()}`),
+    write: (text) => (text.trim() === '' ? undefined : withSlash(text)),
+    check: (text) =>
+      text.trim() === '' || PATH.test(withSlash(text))
+        ? undefined
+        : 'path may hold 1-128 characters of A-Z a-z 0-9 - _ . ~ in segments separated by single slashes, with no trailing slash',
   },
   { name: 'title', label: 'Title', input: 'text', placeholder: 'Summer sale poster', write: optionalText },
   {
@@ -69,6 +101,7 @@ export const LINK_FIELDS: LinkField[] = [
   {
     name: 'redirectType',
     label: 'Redirect',
+    advanced: true,
     input: 'select',
     options: [
       { value: '302', label: '302 Found (default)' },
@@ -82,6 +115,7 @@ export const LINK_FIELDS: LinkField[] = [
   {
     name: 'expiresAt',
     label: 'Expires at',
+    advanced: true,
     input: 'datetime-local',
     hint: 'Your local time; empty: never',
     read: (link) => toLocalInput(link?.expiresAt ?? null),
@@ -95,6 +129,7 @@ export const LINK_FIELDS: LinkField[] = [
   {
     name: 'maxClicks',
     label: 'Click limit',
+    advanced: true,
     input: 'number',
     placeholder: 'No limit',
     hint: 'Expires after this many human visits',
@@ -103,14 +138,17 @@ export const LINK_FIELDS: LinkField[] = [
   {
     name: 'expiredUrl',
     label: 'When expired, go to',
+    advanced: true,
     input: 'url',
     placeholder: 'https://example.com/ended',
     hint: 'Empty: the link answers 410 Gone',
-    write: optionalText,
+    write: (text, editing) => optionalText(withScheme(text), editing),
+    check: checkUrl('expiredUrl'),
   },
   {
     name: 'password',
     label: 'Password',
+    advanced: true,
     input: 'password',
     hint: 'Visitors type it before they are sent on',
     editHint: (link) => (link.hasPassword ? 'A password is set; leave empty to keep it' : undefined),
@@ -137,19 +175,77 @@ const readField = (field: LinkField, link: Link | null) => {
   return value === null || value === undefined ? '' : String(value)
 }
 
+/** A field of the form and its control. */
+function LinkInput(props: { field: LinkField; value: string; onInput: (e: Event) => void; usable: Domain[]; disabled: boolean }) {
+  const { field } = props
+  if (field.input === 'domain')
+    return (
+      // Empty (a new link): the first domain, the API's default, which is then left out of the body.
+      <select name={field.name} value={props.value || props.usable[0]?.name || ''} onChange={props.onInput}>
+        {props.usable.length === 0 ? <option value="">default</option> : null}
+        {props.usable.map((d, i) => (
+          <option key={d.name} value={d.name}>
+            {i === 0 ? `${d.name} (default)` : d.name}
+          </option>
+        ))}
+      </select>
+    )
+  if (field.input === 'select')
+    return (
+      <select name={field.name} value={props.value} onChange={props.onInput}>
+        {field.options?.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    )
+  return (
+    <input
+      name={field.name}
+      type={(field.input === 'list' ? 'text' : field.input === 'url' ? 'text' : field.input) as 'text'}
+      inputMode={field.input === 'url' ? 'url' : undefined}
+      value={props.value}
+      placeholder={field.placeholder}
+      required={field.required}
+      onInput={props.onInput}
+      min={field.input === 'number' ? 1 : undefined}
+      autoComplete={field.input === 'password' ? 'new-password' : field.input === 'url' ? 'url' : undefined}
+      disabled={props.disabled}
+    />
+  )
+}
+
+/** Whether a link holds something other than the default in one of the folded fields. */
+const usesMore = (link: Link | null) => link !== null && (link.hasPassword || LINK_FIELDS.some((f) => f.advanced && readField(f, link) !== readField(f, null)))
+
 export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved: (link: Link) => void; onCancel: () => void }) {
   const editing = props.link !== null
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(LINK_FIELDS.map((f) => [f.name, readField(f, props.link)])))
   const [error, setError] = useState<unknown>(null)
+  const [problems, setProblems] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState(false)
   const [removePassword, setRemovePassword] = useState(false)
   const [preview, setPreview] = useState(() => previewText(props.link))
+  const [more, setMore] = useState(() => usesMore(props.link))
+  const form = useRef<HTMLFormElement>(null)
   const hasPassword = props.link?.hasPassword === true
+  // The form opens where the work is: its first field.
+  useEffect(() => form.current?.querySelector<HTMLInputElement>('input[name="destination"]')?.focus(), [])
 
   const submit = async (event: Event) => {
     event.preventDefault()
-    setBusy(true)
+    // What can be told before sending is told for every field at once; the API names the rest.
+    const found = Object.fromEntries(LINK_FIELDS.flatMap((f) => [[f.name, f.check?.(values[f.name] ?? '')] as const]).filter(([, m]) => m !== undefined))
+    setProblems(found as Record<string, string>)
     setError(null)
+    if (Object.keys(found).length > 0) {
+      const first = LINK_FIELDS.find((f) => f.name in found)
+      if (first?.advanced) setMore(true)
+      setTimeout(() => form.current?.querySelector<HTMLElement>(`[name="${first?.name}"]`)?.focus())
+      return
+    }
+    setBusy(true)
     const body: LinkValues = {}
     for (const field of LINK_FIELDS) {
       const text = values[field.name] ?? ''
@@ -169,6 +265,8 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
       props.onSaved(saved.data)
     } catch (e) {
       setError(e)
+      const named = LINK_FIELDS.find((f) => fieldError(e, f.name) !== null)
+      if (named?.advanced) setMore(true)
     } finally {
       setBusy(false)
     }
@@ -176,54 +274,47 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
 
   const set = (name: string) => (event: Event) => setValues({ ...values, [name]: (event.currentTarget as HTMLInputElement).value })
   const usable = props.domains.filter((d) => d.status === 'verified')
+  const fieldOf = (field: LinkField) => (
+    <Field
+      key={field.name}
+      label={field.label}
+      name={field.name}
+      error={error}
+      problem={problems[field.name]}
+      hint={(props.link && field.editHint?.(props.link)) ?? field.hint}
+    >
+      <LinkInput
+        field={field}
+        value={values[field.name] ?? ''}
+        onInput={set(field.name)}
+        usable={usable}
+        disabled={field.name === 'password' && removePassword}
+      />
+    </Field>
+  )
 
   return (
-    <form class="card link-form" onSubmit={asyncHandler(submit)} noValidate>
+    <form
+      ref={form}
+      class="card link-form"
+      onSubmit={asyncHandler(submit)}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') props.onCancel()
+      }}
+      noValidate
+    >
       <h2>{editing ? 'Edit link' : 'New link'}</h2>
-      <div class="grid">
-        {LINK_FIELDS.map((field) => (
-          <Field key={field.name} label={field.label} name={field.name} error={error} hint={(props.link && field.editHint?.(props.link)) ?? field.hint}>
-            {field.input === 'domain' || field.input === 'select' ? (
-              <select name={field.name} value={values[field.name]} onChange={set(field.name)}>
-                {field.input === 'domain'
-                  ? [
-                      <option key="" value="">
-                        {usable[0] ? `${usable[0].name} (default)` : 'default'}
-                      </option>,
-                      ...usable.map((d) => (
-                        <option key={d.name} value={d.name}>
-                          {d.name}
-                        </option>
-                      )),
-                    ]
-                  : field.options?.map((o) => (
-                      <option key={o.value} value={o.value}>
-                        {o.label}
-                      </option>
-                    ))}
-              </select>
-            ) : (
-              <input
-                name={field.name}
-                type={(field.input === 'list' ? 'text' : field.input) as 'text'}
-                value={values[field.name]}
-                placeholder={field.placeholder}
-                required={field.required}
-                onInput={set(field.name)}
-                min={field.input === 'number' ? 1 : undefined}
-                autoComplete={field.input === 'password' ? 'new-password' : undefined}
-                disabled={field.name === 'password' && removePassword}
-              />
-            )}
-          </Field>
-        ))}
-      </div>
-      {hasPassword ? (
-        <label class="inline-check">
-          <input type="checkbox" checked={removePassword} onChange={(e) => setRemovePassword(e.currentTarget.checked)} />
-          Remove the password (anyone with the link is sent on)
-        </label>
-      ) : null}
+      <div class="grid">{LINK_FIELDS.filter((f) => !f.advanced).map(fieldOf)}</div>
+      <details class="more-options" open={more} onToggle={(e) => setMore(e.currentTarget.open)}>
+        <summary>More options: redirect type, expiry, click limit, password</summary>
+        <div class="grid">{LINK_FIELDS.filter((f) => f.advanced).map(fieldOf)}</div>
+        {hasPassword ? (
+          <label class="inline-check">
+            <input type="checkbox" checked={removePassword} onChange={(e) => setRemovePassword(e.currentTarget.checked)} />
+            Remove the password (anyone with the link is sent on)
+          </label>
+        ) : null}
+      </details>
       <PreviewEditor
         text={preview}
         onChange={setPreview}
