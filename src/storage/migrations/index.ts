@@ -21,6 +21,7 @@ import * as linkListAnalytics from './0020-link-list-analytics.js'
 import * as publicStatsAndMissingPaths from './0021-public-stats-and-missing-paths.js'
 import * as workspaceClickRollups from './0022-workspace-click-rollups.js'
 import * as linkTitles from './0023-link-titles.js'
+import * as linkHealth from './0025-link-health.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -47,4 +48,5 @@ export const migrations = {
   '0021-public-stats-and-missing-paths': publicStatsAndMissingPaths,
   '0022-workspace-click-rollups': workspaceClickRollups,
   '0023-link-titles': linkTitles,
+  '0025-link-health': linkHealth,
 }
