@@ -173,6 +173,23 @@ export interface paths {
     patch: operations['patchLinksById']
     trace?: never
   }
+  '/v1/links/{id}/check': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Check the link's destination now; answers the link with its new health */
+    post: operations['postLinksByIdCheck']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/links/{id}/stats': {
     parameters: {
       query?: never
@@ -1155,6 +1172,17 @@ export interface components {
       /** @description Human clicks, all time, as the statistics count them: a visit is here once rolled up (within 15 s) */
       clicks: number
       lastClickedAt: string | null
+      /** @description Destination health, checked in the background and by POST /v1/links/{id}/check */
+      health: {
+        /**
+         * @description unknown before a verdict; broken after two failed checks in a row; ok again after one success
+         * @enum {string}
+         */
+        status: 'unknown' | 'ok' | 'broken'
+        httpStatus: number | null
+        checkedAt: string | null
+        error: string | null
+      }
     }
     Domain: {
       /**
@@ -1783,6 +1811,11 @@ export interface operations {
           title?: string
           /** @description Links carrying every tag given: repeat it (query[tag]=promo&query[tag]=summer), or one value for one tag */
           tag?: string[]
+          /**
+           * @description Links whose destination health is this: query[health]=broken
+           * @enum {string}
+           */
+          health?: 'unknown' | 'ok' | 'broken'
         }
       }
       header?: never
@@ -2385,6 +2418,50 @@ export interface operations {
       }
     }
   }
+  postLinksByIdCheck: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Link']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
   getLinksByIdStats: {
     parameters: {
       query?: {
@@ -2617,6 +2694,11 @@ export interface operations {
           title?: string
           /** @description Links carrying every tag given: repeat it (query[tag]=promo&query[tag]=summer), or one value for one tag */
           tag?: string[]
+          /**
+           * @description Links whose destination health is this: query[health]=broken
+           * @enum {string}
+           */
+          health?: 'unknown' | 'ok' | 'broken'
         }
       }
       header?: never
@@ -4907,6 +4989,7 @@ export interface operations {
             | 'link.updated'
             | 'link.deleted'
             | 'link.clicked'
+            | 'link.broken'
             | 'conversation.created'
             | 'conversation.updated'
             | 'conversation.deleted'
@@ -5055,6 +5138,7 @@ export interface operations {
             | 'link.updated'
             | 'link.deleted'
             | 'link.clicked'
+            | 'link.broken'
             | 'conversation.created'
             | 'conversation.updated'
             | 'conversation.deleted'
@@ -5179,6 +5263,7 @@ export interface operations {
             | 'link.updated'
             | 'link.deleted'
             | 'link.clicked'
+            | 'link.broken'
             | 'conversation.created'
             | 'conversation.updated'
             | 'conversation.deleted'
