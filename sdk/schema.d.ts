@@ -70,7 +70,7 @@ export interface paths {
     }
     /**
      * List your links, newest first
-     * @description One page of the workspace's links (`limit` 1–100, default 20; `page` from 1), with `pagination.hasMore`. Filter with `query[domain]`, `query[path]`, `query[destination]`, `query[title]` (exact), `query[tag]` (repeatable: links carrying every tag) and `q` (a case-insensitive substring of the title, path, destination or a tag); order with `sort=createdAt|clicks|lastClickedAt`, `-` for descending.
+     * @description One page of the workspace's links (`limit` 1–100, default 20; `page` from 1), with `pagination.hasMore`. Filter with `query[domain]`, `query[path]`, `query[destination]`, `query[title]` (exact), `query[tag]` (repeatable: links carrying every tag), `query[health]` (`ok`, `broken`, `unknown`) and `q` (a case-insensitive substring of the title, path, destination or a tag); order with `sort=createdAt|clicks|lastClickedAt`, `-` for descending.
      *
      *     Needs the `links:read` scope (a token's, or the signed-in member's role).
      */
@@ -182,7 +182,12 @@ export interface paths {
     }
     get?: never
     put?: never
-    /** Check the link's destination now; answers the link with its new health */
+    /**
+     * Check the link's destination now; answers the link with its new health
+     * @description Sends `HEAD` (then `GET` when HEAD is refused) to the destination now, as the background checks do, and records the verdict: `health.status` turns `ok` after a success and `broken` after the second failure in a row (then `link.broken` is sent). Answers 200 with the link whatever the verdict; a failure is in `health.error`. Another workspace's link is 404, as an unknown one.
+     *
+     *     Needs the `links:write` scope (a token's, or the signed-in member's role).
+     */
     post: operations['postLinksByIdCheck']
     delete?: never
     options?: never

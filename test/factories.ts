@@ -52,11 +52,7 @@ export function linkRow(overrides: Partial<LinkRow> = {}): LinkRow {
 }
 
 const withoutCreator = ({ created_by_type: _type, created_by_id: _id, created_by_label: _label, ...row }: LinkRowBefore0020) => row
-const withoutLater = ({
-  clicks: _clicks,
-  last_clicked_at: _last,
-  public_stats: _public,
-  title_source: _source,
+const withoutHealth = ({
   health_status: _health,
   health_http_status: _httpStatus,
   health_checked_at: _checkedAt,
@@ -64,6 +60,11 @@ const withoutLater = ({
   health_failures: _failures,
   ...row
 }: LinkRow) => row
+const withoutLater = ({ clicks: _clicks, last_clicked_at: _last, public_stats: _public, title_source: _source, ...row }: LinkRowBefore0025) => row
+
+/** A link row as the releases before destination health stored it (before migration 0025). */
+export type LinkRowBefore0025 = ReturnType<typeof withoutHealth>
+export const linkRowBefore0025 = (overrides: Partial<LinkRow> = {}): LinkRowBefore0025 => withoutHealth(linkRow(overrides))
 
 /** A link row as the releases before the link list's counters stored it (before migration 0020; nor later columns). */
 export type LinkRowBefore0020 = Omit<
@@ -78,7 +79,7 @@ export type LinkRowBefore0020 = Omit<
   | 'health_error'
   | 'health_failures'
 >
-export const linkRowBefore0020 = (overrides: Partial<LinkRow> = {}): LinkRowBefore0020 => withoutLater(linkRow(overrides))
+export const linkRowBefore0020 = (overrides: Partial<LinkRow> = {}): LinkRowBefore0020 => withoutLater(linkRowBefore0025(overrides))
 
 /** A link row as the releases before accounts stored it (before migration 0019): no creator columns. */
 export const linkRowBefore0019 = (overrides: Partial<LinkRow> = {}) => withoutCreator(linkRowBefore0020(overrides))

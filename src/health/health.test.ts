@@ -203,7 +203,11 @@ for (const backend of backends) {
     test('checks due links in the background; interval 0 never checks', async () => {
       const d = await startDestinations()
       // Polls hourly: each sweep here is asked for, after the one at start.
-      const on = await startTestServer({ backend, env: BASE_ENV, container: { health: { pollMs: 3_600_000, hostIntervalMs: 0 } } })
+      const on = await startTestServer({
+        backend,
+        env: { ...BASE_ENV, LINKLINE_HEALTH_INTERVAL_HOURS: '24' },
+        container: { health: { pollMs: 3_600_000, hostIntervalMs: 0 } },
+      })
       const off = await startTestServer({ backend, env: { ...BASE_ENV, LINKLINE_HEALTH_INTERVAL_HOURS: '0' } })
       try {
         const ids = []
@@ -244,7 +248,7 @@ describe('the background checker on several instances (postgres)', { skip: needs
   test('one instance at a time holds the lease and checks; another takes over when it stops', async () => {
     const d = await startDestinations()
     const database = await createTestDatabase('postgres')
-    const options = { env: BASE_ENV, database, container: { health: { pollMs: 3_600_000, hostIntervalMs: 0 } } }
+    const options = { env: { ...BASE_ENV, LINKLINE_HEALTH_INTERVAL_HOURS: '24' }, database, container: { health: { pollMs: 3_600_000, hostIntervalMs: 0 } } }
     const a = await startTestServer(options)
     const b = await startTestServer(options)
     try {

@@ -126,6 +126,7 @@ const LinkHealth = Type.Object(
     checkedAt: Nullable(Type.String({ format: 'date-time', description: 'When the destination was last checked; null before the first check' })),
     error: Nullable(
       Type.String({
+        examples: ['timeout'],
         description:
           'Why the last check failed: http_status, dns, tls, timeout, connection, private_address, too_many_redirects or invalid_url; null when it succeeded',
       }),

@@ -44,6 +44,7 @@ for (const backend of backends) {
           publicStats: false,
           clicks: 0,
           lastClickedAt: null,
+          health: { status: 'unknown', httpStatus: null, checkedAt: null, error: null },
         },
       )
       assert.match(link.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
