@@ -54,41 +54,59 @@ export function createHealthScheduler(deps: {
   /** When each host may next be asked. */
   const nextAt = new Map<string, number>()
   let stopped = false
+  /** Checks done since the start (a sweep's count is the difference). */
+  let done = 0
   let running: Promise<SweepResult> = Promise.resolve({ held: false, checked: 0 })
   let timer: NodeJS.Timeout | undefined
   const stopping = new AbortController()
 
-  /** Waits for the host's turn, and books the next one a host interval later. */
-  async function pace(host: string): Promise<void> {
-    const now = deps.now()
-    const at = Math.max(now, nextAt.get(host) ?? 0)
-    nextAt.set(host, at + hostIntervalMs)
-    if (at > now) await sleep(at - now, undefined, { signal: stopping.signal }).catch(() => {})
-  }
+  /** When `link`'s host may be asked next (0: now). */
+  const turnOf = (link: DueLink) => nextAt.get(hostOf(link.destination)) ?? 0
 
+  /**
+   * Checks a batch: at most `concurrency` at once, each time the next link whose host's turn has come
+   * (one host waiting does not hold up the others); when none has, waits for a check to end or for
+   * the earliest turn.
+   */
   async function checkBatch(links: readonly DueLink[]): Promise<void> {
-    let next = 0
-    const worker = async () => {
-      while (next < links.length && !stopped) {
-        const link = links[next++] as DueLink
-        await pace(hostOf(link.destination))
-        if (stopped) return
-        await deps.checks.check(link)
+    const waiting = [...links]
+    const inFlight = new Set<Promise<unknown>>()
+    while (!stopped && (waiting.length > 0 || inFlight.size > 0)) {
+      const now = deps.now()
+      while (inFlight.size < schedule.concurrency) {
+        const index = waiting.findIndex((link) => turnOf(link) <= now)
+        if (index < 0) break
+        const link = waiting.splice(index, 1)[0] as DueLink
+        nextAt.set(hostOf(link.destination), now + hostIntervalMs)
+        const task: Promise<unknown> = deps.checks
+          .check(link)
+          .then(() => done++)
+          .finally(() => inFlight.delete(task))
+        inFlight.add(task)
       }
+      const wakeUps: Promise<unknown>[] = [...inFlight]
+      if (waiting.length > 0 && inFlight.size < schedule.concurrency) {
+        const earliest = Math.min(...waiting.map(turnOf))
+        wakeUps.push(sleep(Math.max(0, earliest - now), undefined, { signal: stopping.signal }).catch(() => {}))
+      }
+      await Promise.race(wakeUps)
     }
-    await Promise.all(Array.from({ length: Math.min(schedule.concurrency, links.length) }, worker))
+    // A stop waits for the checks in flight: their verdicts are written before the connection closes.
+    await Promise.allSettled(inFlight)
   }
 
   async function sweep(): Promise<SweepResult> {
-    let checked = 0
+    let held = false
+    const before = done
     for (;;) {
       const now = deps.now()
-      if (stopped || !(await repo.takeLease(HEALTH_LEASE, deps.holder, now, now + leaseMs))) return { held: false, checked }
+      if (stopped) return { held, checked: done - before }
+      if (!(await repo.takeLease(HEALTH_LEASE, deps.holder, now, now + leaseMs))) return { held: false, checked: done - before }
+      held = true
       for (const [host, at] of nextAt) if (at <= now) nextAt.delete(host)
       const due = await repo.due(now, now - schedule.intervalMs, HEALTH_BATCH)
-      if (due.length === 0) return { held: true, checked }
+      if (due.length === 0) return { held, checked: done - before }
       await checkBatch(due)
-      checked += due.length
     }
   }
 
