@@ -188,7 +188,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
             </option>
           ))}
         </select>
-        <select aria-label="Destination health" value={health} onChange={(e) => set({ health: e.currentTarget.value, page: null })}>
+        <select aria-label="Filter by health" value={health} onChange={(e) => set({ health: e.currentTarget.value, page: null })}>
           {Object.entries(HEALTH_FILTERS).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
