@@ -174,18 +174,11 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   // Titles of links created without one, from their pages, in the background (titles/).
   const titles = createTitleFetcher({ outbound, logger, fill: (id, title) => links.fillPageTitle(id, title), timeoutMs: options.titleTimeoutMs })
   // Destination checks: now through the API, and in the background in a thread of its own (health/).
-  const health = createHealthFeature({
-    config,
-    storage,
-    clock,
-    logger,
-    metrics,
-    outbound,
-    events,
-    getLink: links.get,
-    onRecorded: () => dispatcher.kick(),
-    options: options.health,
-  })
+  const health = createHealthFeature(
+    { config, storage, clock, logger, outbound, events, getLink: links.get, onRecorded: () => dispatcher.kick() },
+    options.health,
+  )
+  metrics.watchBrokenLinks(health.brokenLinks)
   const linkResolver = createLinkResolver({
     repo: linksRepo,
     cache: redirectCache,

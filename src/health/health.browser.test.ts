@@ -7,6 +7,9 @@ import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
 
 const PASSWORD = 'correct horse battery'
+/** The destinations: every path answers what the test set last. */
+let status = 500
+const destination: Server = createServer((_, res) => res.writeHead(status).end())
 
 /**
  * Destination health in the dashboard, in a real Chromium against the real server: the badges in the
@@ -17,13 +20,10 @@ describe('destination health in the dashboard, in a real browser', { skip: chrom
   let s: TestServer
   let browser: Browser
   let page: Page
-  let destination: Server
-  let status = 500
   const problems: string[] = []
   const ids: Record<string, string> = {}
 
   before(async () => {
-    destination = createServer((_, res) => res.writeHead(status).end())
     await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve))
     const port = (destination.address() as AddressInfo).port
     s = await startTestServer({ env: { LINKLINE_FETCH_ALLOW_PRIVATE: 'true', LINKLINE_PAGE_TITLES: 'off', LINKLINE_DOMAIN_VERIFICATION: 'off' } })
@@ -52,8 +52,8 @@ describe('destination health in the dashboard, in a real browser', { skip: chrom
   after(async () => {
     await browser?.close()
     await s?.close()
-    destination?.closeAllConnections()
-    destination?.close()
+    destination.closeAllConnections()
+    destination.close()
   })
 
   test('badges in the list; Broken destinations lists the broken ones, in the URL', async () => {

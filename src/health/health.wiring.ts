@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config.js'
 import type { LinkObject } from '../links/links.schemas.js'
-import type { Metrics } from '../ops/metrics.js'
 import type { OutboundFetch } from '../outbound/outbound.js'
 import type { Clock } from '../shared/clock.js'
 import type { Storage } from '../storage/database.js'
@@ -30,24 +29,24 @@ export interface HealthOptions {
 /**
  * Destination health as the composition root builds it: the check-now of the API (on the serving
  * thread, through the container's guarded client), the background checker's thread (started by
- * server processes only, when LINKLINE_HEALTH_INTERVAL_HOURS is not 0) and the broken-links gauge.
+ * server processes only, when LINKLINE_HEALTH_INTERVAL_HOURS is not 0) and the count of broken links.
  */
-export function createHealthFeature(deps: {
-  config: Config
-  storage: Storage
-  clock: Clock
-  logger: FastifyBaseLogger
-  metrics: Metrics
-  outbound: OutboundFetch
-  events: EventRecorder
-  /** The caller's link (404 for another workspace's): the links service, reached late. */
-  getLink: (principal: Principal, id: string) => Promise<LinkObject>
-  /** Wakes the webhook dispatcher after the thread recorded an event. */
-  onRecorded: () => void
-  options?: HealthOptions
-}) {
+export function createHealthFeature(
+  deps: {
+    config: Config
+    storage: Storage
+    clock: Clock
+    logger: FastifyBaseLogger
+    outbound: OutboundFetch
+    events: EventRecorder
+    /** The caller's link (404 for another workspace's): the links service, reached late. */
+    getLink: (principal: Principal, id: string) => Promise<LinkObject>
+    /** Wakes the webhook dispatcher after the thread recorded an event. */
+    onRecorded: () => void
+  },
+  options: HealthOptions = {},
+) {
   const { config, storage, clock, logger } = deps
-  const options = deps.options ?? {}
   const repo = createHealthRepository(storage.db)
   const checks = createHealthChecks({
     db: storage.db,
@@ -60,17 +59,18 @@ export function createHealthFeature(deps: {
   })
 
   let cached: { at: number; count: Promise<number> } | undefined
-  deps.metrics.watchBrokenLinks(() => {
-    const now = clock.now()
-    if (cached === undefined || now - cached.at >= BROKEN_COUNT_TTL_MS) cached = { at: now, count: repo.brokenCount() }
-    const count = cached.count
-    // A failed count is not kept: the next scrape asks again.
-    count.catch(() => (cached = undefined))
-    return count
-  })
-
   let thread: HealthThread | undefined
   return {
+    /** Live links whose destination is broken (the linkline_links_broken gauge): one count query per BROKEN_COUNT_TTL_MS at most. */
+    brokenLinks(): Promise<number> {
+      const now = clock.now()
+      if (cached === undefined || now - cached.at >= BROKEN_COUNT_TTL_MS) cached = { at: now, count: repo.brokenCount() }
+      const count = cached.count
+      // A failed count is not kept: the next scrape asks again.
+      count.catch(() => (cached = undefined))
+      return count
+    },
+
     /** Checks the caller's link now and answers it with its new health (404 when it is not the caller's). */
     async checkNow(principal: Principal, id: string): Promise<LinkObject> {
       const link = await deps.getLink(principal, id)
