@@ -13,19 +13,20 @@ import { benchRollup, renderRollup } from './rollup.bench.js'
 import { benchSlices, renderSlices } from './slices.bench.js'
 import { benchSignIn, renderSignIn } from './sign-in.bench.js'
 import { benchVisitFields, renderVisitFields } from './visit-fields.bench.js'
-import { benchClickedWebhook } from './webhooks.bench.js'
+import { benchBatchedWebhook, benchClickedWebhook } from './webhooks.bench.js'
 import { commitOf, describeMachine, readIfExists, renderReport, spliceReport, type RedirectScenario } from './report.js'
 
-const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|link-list|webhooks|rollup|slices|sign-in|visit-fields|overview] [--baseline <file of another build>] [--cpu-prof]
+const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|link-list|webhooks|webhook-batches|rollup|slices|sign-in|visit-fields|overview] [--baseline <file of another build>] [--cpu-prof]
   --quick      short runs; 50,000 links, 10,000 conversations, 50,000 clicks instead of 1M, 100k, 1M (under a minute)
                (link-list: 50,000 links instead of 1M; with TEST_DATABASE_URL and TEST_REDIS_URL, on PostgreSQL too; printed, not written, when run alone)
-  --only       run one part (webhooks: the redirect with and without a link.clicked subscriber; rollup: the click
+  --only       run one part (webhooks: the redirect with and without a link.clicked subscriber; webhook-batches: events per
+               second one batched link.clicked endpoint takes under a sustained redirect load; rollup: the click
                writer alone, without HTTP, over 100,000 links; slices: the redirect, both servers running all along
                and loaded in turn for 1 s each, 30 times each; sign-in: the redirect's p99 alone and under 50 wrong
                sign-ins a second from as many addresses; visit-fields: in process, what a visit's Accept-Language and UTM
                location cost the serving thread, and the IP database the writer thread; overview: GET /v1/stats over 1,000,000 links and 10,000,000
                clicks written as rollups (100,000 and 1,000,000 with --quick), on SQLite and on PostgreSQL when
-               TEST_DATABASE_URL and TEST_REDIS_URL are set; these seven printed, not written to docs)
+               TEST_DATABASE_URL and TEST_REDIS_URL are set; these eight printed, not written to docs)
   --baseline   the controls part also measures this build (its dist/src/main.js) with plain links; the rollup part,
                its dist/bench/rollup-runner.js
   --cpu-prof   run both redirect servers with node --cpu-prof; profiles (one per thread) go to ./bench-profiles/{bare,linkline}`
@@ -49,6 +50,17 @@ if (values.only === 'webhooks') {
       (line) => console.error(`[bench] ${line}`),
     )
     console.log(JSON.stringify(report, null, 2))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  process.exit(0)
+}
+if (values.only === 'webhook-batches') {
+  const dir = mkdtempSync(join(tmpdir(), 'linkline-bench-'))
+  try {
+    const generator: LoadGenerator = (await detectWrk()) ? 'wrk' : 'autocannon'
+    const settings = { generator, links: 10_000, connections: 50, seconds: values.quick ? 5 : 10 }
+    console.log(JSON.stringify(await benchBatchedWebhook(settings, dir, (line) => console.error(`[bench] ${line}`)), null, 2))
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -1,11 +1,13 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { newId } from '../src/shared/ids.js'
 import { newSecret } from '../src/webhooks/signing.js'
 import { median, runLoad, type LoadGenerator } from './load.js'
 import { drainClicks, rotationRequests, sample } from './redirect.bench.js'
+import type { Db } from '../src/storage/database.js'
 import { insertLinks, linklineEnv, prepareDatabase, redirectLinkRow, redirectLinks, SMALL_OWNER } from './seed.js'
 import { startServer, type ServerProcess } from './servers.js'
 
@@ -47,36 +49,11 @@ export async function benchClickedWebhook(
   for (const [name, file] of Object.entries(files)) {
     await prepareDatabase(file, async (db) => {
       await insertLinks(db, links.length, (i) => redirectLinkRow(links, i))
-      if (name === 'subscribed') {
-        const now = Date.now()
-        await db
-          .insertInto('webhooks')
-          .values({
-            id: newId('whk'),
-            owner_id: SMALL_OWNER,
-            url: receiverUrl,
-            events: 'link.clicked',
-            wants_clicks: 1,
-            description: 'bench',
-            enabled: 1,
-            disabled_reason: null,
-            secret: `plain:${newSecret()}`,
-            last_success_at: null,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute()
-      }
+      if (name === 'subscribed') await insertClickedWebhook(db, receiverUrl)
     })
   }
-  const start = (name: string, file: string) =>
-    startServer({
-      name,
-      script: fileURLToPath(new URL('../src/main.js', import.meta.url)),
-      env: { ...linklineEnv(file), LINKLINE_WEBHOOKS_ALLOW_PRIVATE: 'true' },
-    })
-  const plain = await start('Linkline', files.plain)
-  const subscribed = await start('Linkline with a link.clicked subscriber', files.subscribed)
+  const plain = await startLinkline('Linkline', files.plain)
+  const subscribed = await startLinkline('Linkline with a link.clicked subscriber', files.subscribed)
   try {
     const requests = rotationRequests(links)
     const measure = async (server: ServerProcess, seconds: number) => {
@@ -103,6 +80,119 @@ export async function benchClickedWebhook(
     return { rounds, plainMedian, subscribedMedian, ratio: subscribedMedian / plainMedian, delivered, backlog }
   } finally {
     await Promise.all([plain.stop(), subscribed.stop()])
+    receiver.close()
+  }
+}
+
+/** An endpoint of the links' owner taking link.clicked, at `url`, batched or not. */
+async function insertClickedWebhook(db: Db, url: string, batch?: { maxEvents: number; maxWaitMs: number }): Promise<void> {
+  const now = Date.now()
+  await db
+    .insertInto('webhooks')
+    .values({
+      id: newId('whk'),
+      owner_id: SMALL_OWNER,
+      url,
+      events: 'link.clicked',
+      wants_clicks: 1,
+      description: 'bench',
+      enabled: 1,
+      disabled_reason: null,
+      secret: `plain:${newSecret()}`,
+      batch_max_events: batch?.maxEvents ?? null,
+      batch_max_wait_ms: batch?.maxWaitMs ?? null,
+      last_success_at: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute()
+}
+
+const startLinkline = (name: string, file: string) =>
+  startServer({
+    name,
+    script: fileURLToPath(new URL('../src/main.js', import.meta.url)),
+    env: { ...linklineEnv(file), LINKLINE_FETCH_ALLOW_PRIVATE: 'true' },
+  })
+
+export interface BatchedWebhookReport {
+  /** Human visits recorded (each one link.clicked event), and per second of load. */
+  visits: number
+  visitsPerSecond: number
+  /** Events the receiver got, in how many deliveries, and per second from the load's start to the last delivery. */
+  eventsDelivered: number
+  deliveries: number
+  eventsPerSecond: number
+  /** From the load's end to the last delivery. */
+  drainSeconds: number
+  /** The most outbox rows waiting at once (sampled every 250 ms). */
+  peakOutboxRows: number
+}
+
+/**
+ * One endpoint taking link.clicked in batches (maxEvents 1000, maxWaitMs 1000) under a sustained
+ * redirect load: how many events per second reach it, and whether the outbox stays bounded (its peak
+ * rows) while the receiver keeps up. Every visit is a human one, so each is one event.
+ */
+export async function benchBatchedWebhook(
+  settings: { generator: LoadGenerator; links: number; connections: number; seconds: number },
+  workDir: string,
+  log: (line: string) => void,
+): Promise<BatchedWebhookReport> {
+  let events = 0
+  let deliveries = 0
+  let last = 0
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      deliveries++
+      events += (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { events: unknown[] } }).data.events.length
+      last = performance.now()
+      res.writeHead(204).end()
+    })
+  })
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/batches`
+  const links = redirectLinks(settings.links)
+  const file = join(workDir, 'webhooks-batched.db')
+  await prepareDatabase(file, async (db) => {
+    await insertLinks(db, links.length, (i) => redirectLinkRow(links, i))
+    await insertClickedWebhook(db, url, { maxEvents: 1000, maxWaitMs: 1000 })
+  })
+  const server = await startLinkline('Linkline with a batched link.clicked subscriber', file)
+  let peakOutboxRows = 0
+  const backlog = async () => sample(await (await fetch(`${server.url}/metrics`)).text(), 'linkline_webhook_outbox_backlog') ?? 0
+  const sampler = setInterval(() => void backlog().then((rows) => (peakOutboxRows = Math.max(peakOutboxRows, rows))), 250)
+  try {
+    log(`webhook batches: ${settings.seconds} s of redirects`)
+    const started = performance.now()
+    await runLoad(settings.generator, {
+      url: server.url,
+      connections: settings.connections,
+      seconds: settings.seconds,
+      requests: rotationRequests(links),
+      expect: 302,
+    })
+    const loaded = performance.now()
+    await drainClicks(server)
+    const visits = sample(await (await fetch(`${server.url}/metrics`)).text(), 'linkline_clicks_recorded_total') ?? NaN
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline && events < visits;) await sleep(100)
+    if (events !== visits) throw new Error(`the receiver got ${events} events of ${visits} visits recorded`)
+    const seconds = (last - started) / 1000
+    log(`webhook batches: ${visits} visits, ${events} events in ${deliveries} deliveries, ${(events / seconds).toFixed(0)} events/s`)
+    return {
+      visits,
+      visitsPerSecond: visits / settings.seconds,
+      eventsDelivered: events,
+      deliveries,
+      eventsPerSecond: events / seconds,
+      drainSeconds: (last - loaded) / 1000,
+      peakOutboxRows,
+    }
+  } finally {
+    clearInterval(sampler)
+    await server.stop()
     receiver.close()
   }
 }

@@ -1646,6 +1646,18 @@ export interface components {
       url: string
       events: string[]
       description: string | null
+      batch: {
+        /**
+         * @description the most events in one delivery
+         * @example 500
+         */
+        maxEvents: number
+        /**
+         * @description how long the first event of a delivery may wait for others
+         * @example 1000
+         */
+        maxWaitMs: number
+      } | null
       enabled: boolean
       disabledReason: string | null
       /** Format: date-time */
@@ -1667,7 +1679,7 @@ export interface components {
       } | null
     }
     WebhookDelivery: {
-      /** @example whd_01JDQ8D1E2F3G4H5J6K7M8N9P0 */
+      /** @example dlv_01JDQ8D1E2F3G4H5J6K7M8N9P0 */
       id: string
       /**
        * @description the webhook-id header: the same on every attempt
@@ -5003,6 +5015,18 @@ export interface operations {
             | '*'
           )[]
           description?: string | null
+          batch?: {
+            /**
+             * @description the most events in one delivery
+             * @example 500
+             */
+            maxEvents: number
+            /**
+             * @description how long the first event of a delivery may wait for others
+             * @example 1000
+             */
+            maxWaitMs: number
+          } | null
         }
       }
     }
@@ -5023,6 +5047,18 @@ export interface operations {
               url: string
               events: string[]
               description: string | null
+              batch: {
+                /**
+                 * @description the most events in one delivery
+                 * @example 500
+                 */
+                maxEvents: number
+                /**
+                 * @description how long the first event of a delivery may wait for others
+                 * @example 1000
+                 */
+                maxWaitMs: number
+              } | null
               enabled: boolean
               disabledReason: string | null
               /** Format: date-time */
@@ -5152,6 +5188,18 @@ export interface operations {
             | '*'
           )[]
           description?: string | null
+          batch?: {
+            /**
+             * @description the most events in one delivery
+             * @example 500
+             */
+            maxEvents: number
+            /**
+             * @description how long the first event of a delivery may wait for others
+             * @example 1000
+             */
+            maxWaitMs: number
+          } | null
           /** @description true enables again an endpoint that was disabled (its pending deliveries resume) */
           enabled?: boolean
         }
@@ -5277,6 +5325,18 @@ export interface operations {
             | '*'
           )[]
           description?: string | null
+          batch?: {
+            /**
+             * @description the most events in one delivery
+             * @example 500
+             */
+            maxEvents: number
+            /**
+             * @description how long the first event of a delivery may wait for others
+             * @example 1000
+             */
+            maxWaitMs: number
+          } | null
           /** @description true enables again an endpoint that was disabled (its pending deliveries resume) */
           enabled?: boolean
         }

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { linkRowBefore0019 } from '../../test/factories.js'
+import { UNCHECKED } from '../links/link-writes.js'
 import { openTestStorage } from '../../test/storage.js'
 import { migrateToLatest } from '../storage/migrate.js'
 import { hashToken } from '../tokens/tokens.service.js'
@@ -143,7 +144,7 @@ for (const backend of backends) {
         assert.deepEqual(
           after.links,
           // Later migrations' columns at their defaults too (0020: click counters from the rollups, none here; 0021: statistics
-          // not public; 0023: a title there was its owner's).
+          // not public; 0023: a title there was its owner's; 0025: not checked yet).
           before.links.map((row) => ({
             ...row,
             ...NO_CREATOR,
@@ -151,6 +152,7 @@ for (const backend of backends) {
             last_clicked_at: null,
             public_stats: 0,
             title_source: row.title === null ? null : 'user',
+            ...UNCHECKED,
           })),
         )
         assert.deepEqual(
@@ -159,7 +161,8 @@ for (const backend of backends) {
         )
         assert.deepEqual(
           after.webhooks,
-          before.webhooks.map((row) => ({ ...row, ...NO_CREATOR })),
+          // 0026: one event per delivery, as before.
+          before.webhooks.map((row) => ({ ...row, ...NO_CREATOR, batch_max_events: null, batch_max_wait_ms: null })),
         )
         assert.deepEqual(after.conversations, before.conversations)
 

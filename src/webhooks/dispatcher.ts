@@ -4,6 +4,7 @@ import type { OutboundFetch } from '../outbound/outbound.js'
 import { DELIVERY_TIMEOUT_MS, postOnce, type AttemptResult } from './delivery.js'
 import type { SecretBox } from './signing.js'
 import { sign } from './signing.js'
+import { bodyOf } from './events.js'
 import type { ClaimedDelivery, WebhooksRepository } from './webhooks.repository.js'
 
 const SECOND = 1000
@@ -118,12 +119,13 @@ export function createDispatcher(deps: {
     let result: AttemptResult
     try {
       const timestamp = Math.floor(clock.now() / 1000)
+      const body = bodyOf(d)
       const headers = {
         'webhook-id': d.event_id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': sign(deps.box.open(d.secret), d.event_id, timestamp, d.payload),
+        'webhook-signature': sign(deps.box.open(d.secret), d.event_id, timestamp, body),
       }
-      result = await postOnce(deps.outbound, d.url, headers, d.payload, { timeoutMs: DELIVERY_TIMEOUT_MS })
+      result = await postOnce(deps.outbound, d.url, headers, body, { timeoutMs: DELIVERY_TIMEOUT_MS })
     } catch (error) {
       result = { error: error instanceof Error ? error.message : String(error) }
     }

@@ -35,6 +35,21 @@ export const subscribes = (events: string, type: string) => events === '*' || ev
 /** The body that is signed and sent: `{type, timestamp, data}`. */
 export const eventBody = (type: string, at: number, data: unknown) => JSON.stringify({ type, timestamp: new Date(at).toISOString(), data })
 
+/** The type of a delivery that carries several link.clicked events (docs/api/webhooks.md#batches). */
+export const CLICK_BATCH = 'link.clicked.batch'
+
+/**
+ * A batch delivery's payload holds its events one per line (each `{id, type, timestamp, data}` as JSON,
+ * which has no raw line break), so that events are appended by string concatenation in SQL; this is
+ * the body sent, the same bytes on every attempt.
+ */
+export const batchBody = (createdAt: number, lines: string) =>
+  `{"type":"${CLICK_BATCH}","timestamp":"${new Date(createdAt).toISOString()}","data":{"events":[${lines.split('\n').join(',')}]}}`
+
+/** The body a delivery sends. */
+export const bodyOf = (delivery: { event_type: string; created_at: number; payload: string }) =>
+  delivery.event_type === CLICK_BATCH ? batchBody(delivery.created_at, delivery.payload) : delivery.payload
+
 /** A delivery of event `eventId` to one endpoint, due now: what every producer of events writes to the outbox. */
 export const newDelivery = (webhookId: string, eventId: string, type: string, payload: string, now: number): NewDeliveryRow => ({
   id: newId('dlv'),

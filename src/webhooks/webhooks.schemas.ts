@@ -5,11 +5,26 @@ import { EVENT_TYPES } from './events.js'
 const DateTime = Type.String({ format: 'date-time' })
 const EventName = StringEnum([...EVENT_TYPES, '*'], { description: 'an event name, or * for every event' })
 
+const Batch = Nullable(
+  Type.Object(
+    {
+      maxEvents: Type.Integer({ minimum: 1, maximum: 1000, description: 'the most events in one delivery', examples: [500] }),
+      maxWaitMs: Type.Integer({ minimum: 100, maximum: 60_000, description: 'how long the first event of a delivery may wait for others', examples: [1000] }),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'Sends link.clicked events together, as one link.clicked.batch delivery of up to maxEvents, once it is full or its first event has waited maxWaitMs; other events are never batched. null (the default): one event per delivery',
+    },
+  ),
+)
+
 const webhookProperties = {
   id: Type.String({ examples: ['whk_01JDQ8C1D2E3F4G5H6J7K8M9N0'] }),
   url: Type.String({ examples: ['https://hooks.acme.example/linkline'] }),
   events: Type.Array(Type.String({ examples: ['link.created'] })),
   description: Nullable(Type.String({ examples: ['CRM sync'] })),
+  batch: Batch,
   enabled: Type.Boolean(),
   disabledReason: Nullable(
     Type.String({
@@ -26,7 +41,7 @@ export type WebhookObject = Static<typeof WebhookObject>
 
 export const DeliveryObject = Type.Object(
   {
-    id: Type.String({ examples: ['whd_01JDQ8D1E2F3G4H5J6K7M8N9P0'] }),
+    id: Type.String({ examples: ['dlv_01JDQ8D1E2F3G4H5J6K7M8N9P0'] }),
     eventId: Type.String({ examples: ['evt_01JDQ8E1F2G3H4J5K6M7N8P9Q0'], description: 'the webhook-id header: the same on every attempt' }),
     eventType: Type.String({ examples: ['link.created'] }),
     status: StringEnum(['pending', 'delivered', 'failed']),
@@ -54,7 +69,7 @@ const Events = Type.Array(EventName, { minItems: 1, maxItems: 20, description: '
 const Description = Nullable(Type.String({ maxLength: 255 }))
 
 export const CreateWebhookBody = Type.Object(
-  { url: Url, events: Events, description: Type.Optional(Description) },
+  { url: Url, events: Events, description: Type.Optional(Description), batch: Type.Optional(Batch) },
   { additionalProperties: false, examples: [{ url: 'https://hooks.example/linkline', events: ['link.created', 'link.clicked'] }] },
 )
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>
@@ -64,6 +79,7 @@ export const UpdateWebhookBody = Type.Object(
     url: Type.Optional(Url),
     events: Type.Optional(Events),
     description: Type.Optional(Description),
+    batch: Type.Optional(Batch),
     enabled: Type.Optional(Type.Boolean({ description: 'true enables again an endpoint that was disabled (its pending deliveries resume)' })),
   },
   { additionalProperties: false, examples: [{ enabled: true }] },
@@ -103,6 +119,6 @@ export const DeliveryListEnvelope = Type.Object({
   pagination: Type.Object({
     limit: Type.Integer(),
     hasMore: Type.Boolean(),
-    nextCursor: Nullable(Type.String({ examples: ['whd_01JDQ8D1E2F3G4H5J6K7M8N9P0'] })),
+    nextCursor: Nullable(Type.String({ examples: ['dlv_01JDQ8D1E2F3G4H5J6K7M8N9P0'] })),
   }),
 })

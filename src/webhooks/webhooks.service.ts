@@ -25,6 +25,7 @@ const toObject = (row: WebhookRow): WebhookObject => ({
   url: row.url,
   events: row.events.split(' '),
   description: row.description,
+  batch: row.batch_max_events === null || row.batch_max_wait_ms === null ? null : { maxEvents: row.batch_max_events, maxWaitMs: row.batch_max_wait_ms },
   enabled: row.enabled === 1,
   disabledReason: row.disabled_reason,
   createdAt: new Date(row.created_at).toISOString(),
@@ -47,6 +48,8 @@ export const toDelivery = (row: DeliveryRow): DeliveryObject => ({
   createdAt: new Date(row.created_at).toISOString(),
   deliveredAt: iso(row.delivered_at),
 })
+
+const batchColumns = (batch: WebhookObject['batch']) => ({ batch_max_events: batch?.maxEvents ?? null, batch_max_wait_ms: batch?.maxWaitMs ?? null })
 
 /** `*` alone, or the names in a stable order without repeats. */
 const normalizeEvents = (events: readonly string[]) => (events.includes('*') ? '*' : [...new Set(events)].sort().join(' '))
@@ -126,6 +129,7 @@ export function createWebhooksService(deps: {
         events,
         wants_clicks: subscribes(events, 'link.clicked') ? 1 : 0,
         description: input.description ?? null,
+        ...batchColumns(input.batch ?? null),
         enabled: 1,
         disabled_reason: null,
         secret: deps.box.seal(secret),
@@ -151,6 +155,7 @@ export function createWebhooksService(deps: {
         events,
         wants_clicks: subscribes(events, 'link.clicked') ? 1 : 0,
         description: input.description === undefined ? current.description : input.description,
+        ...(input.batch !== undefined && batchColumns(input.batch)),
         enabled,
         // Enabled again by its owner: the reason it was disabled no longer holds.
         disabled_reason: enabled === 1 ? null : current.disabled_reason,

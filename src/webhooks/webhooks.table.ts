@@ -12,6 +12,9 @@ export interface WebhooksTable extends CreatedByColumns {
   enabled: number
   disabled_reason: string | null
   secret: string
+  /** Both set, or both null (docs/api/webhooks.md#batches). */
+  batch_max_events: number | null
+  batch_max_wait_ms: number | null
   last_success_at: number | null
   created_at: number
   updated_at: number
@@ -37,6 +40,8 @@ export interface WebhookDeliveriesTable {
   response_excerpt: string | null
   created_at: number
   delivered_at: number | null
+  /** The events in a link.clicked.batch delivery's payload; null for any other. */
+  batch_size: number | null
 }
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>
 export type NewDeliveryRow = Insertable<WebhookDeliveriesTable>

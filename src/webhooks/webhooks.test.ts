@@ -72,7 +72,9 @@ for (const backend of backends) {
       const read = await s.request('GET', `/v1/webhooks/${hook.id}`)
       assert.equal(read.status, 200)
       assert.equal(read.body.data.secret, undefined)
+      assert.equal(read.body.data.batch, null, 'one event per delivery unless asked')
       assert.deepEqual(Object.keys(read.body.data).sort(), [
+        'batch',
         'createdAt',
         'createdBy',
         'description',
@@ -198,6 +200,66 @@ for (const backend of backends) {
       )
       await waitForLog(all.id, (l) => l.length === expected.length && l.every((d) => d.delivered))
       await waitForLog(messages.id, (l) => l.length === 2)
+    })
+
+    test('a batched endpoint gets its link.clicked events together, signed, when full or after maxWaitMs; other events one by one', async () => {
+      const refused = async (batch: unknown, param: string) => {
+        const r = await s.request('POST', '/v1/webhooks', { json: { url: 'https://hooks.example/x', events: ['link.clicked'], batch } })
+        assert.deepEqual([r.status, r.body.error?.param], [400, param], JSON.stringify(batch))
+      }
+      await refused({ maxEvents: 0, maxWaitMs: 1000 }, 'batch[maxEvents]')
+      await refused({ maxEvents: 1001, maxWaitMs: 1000 }, 'batch[maxEvents]')
+      await refused({ maxEvents: 10, maxWaitMs: 99 }, 'batch[maxWaitMs]')
+      await refused({ maxEvents: 10, maxWaitMs: 60_001 }, 'batch[maxWaitMs]')
+      await refused({ maxEvents: 10 }, 'batch[maxWaitMs]')
+      await refused({ maxEvents: 10, maxWaitMs: 1000, size: 1 }, 'batch[size]')
+
+      const created = await s.request('POST', '/v1/webhooks', {
+        json: { url: r.url('/batched'), events: ['link.clicked', 'link.created'], batch: { maxEvents: 3, maxWaitMs: 1500 } },
+      })
+      assert.equal(created.status, 201, created.text)
+      const hook = created.body.data as { id: string; secret: string; batch: unknown }
+      assert.deepEqual(hook.batch, { maxEvents: 3, maxWaitMs: 1500 })
+      assert.deepEqual((await s.request('GET', `/v1/webhooks/${hook.id}`)).body.data.batch, { maxEvents: 3, maxWaitMs: 1500 })
+      const link = (await s.request('POST', '/v1/links', { json: { destination: 'https://dest.example/batched', path: '/batched' } })).body.data
+      for (let i = 0; i < 4; i++) assert.equal((await s.request('GET', '/batched', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
+      await s.request('GET', '/batched', { token: null, headers: { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' } })
+      const batches = () => r.received.filter((x) => x.path === '/batched' && x.json.type === 'link.clicked.batch')
+      await r.waitFor(() => batches().length === 2)
+      const verifier = new Webhook(hook.secret)
+      const events = batches().map((got) => {
+        const headers = {
+          'webhook-id': got.headers['webhook-id'] as string,
+          'webhook-timestamp': got.headers['webhook-timestamp'] as string,
+          'webhook-signature': got.headers['webhook-signature'] as string,
+        }
+        const body = verifier.verify(got.body, headers) as { data: { events: { id: string; type: string; data: { linkId: string } }[] } }
+        assert.match(headers['webhook-id'], /^evt_/)
+        assert.ok(!body.data.events.some((e) => e.id === headers['webhook-id']), 'a batch has an id of its own')
+        return body.data.events
+      })
+      // The full batch went at once; the fourth event waited for maxWaitMs alone. The bot is never an event.
+      assert.deepEqual(
+        events.map((e) => e.length),
+        [3, 1],
+      )
+      const all = events.flat()
+      assert.ok(all.every((e) => e.type === 'link.clicked' && e.data.linkId === link.id && /^evt_/.test(e.id)))
+      assert.equal(new Set(all.map((e) => e.id)).size, 4)
+      const others = r.received.filter((x) => x.path === '/batched' && x.json.type !== 'link.clicked.batch')
+      assert.deepEqual(
+        others.map((x) => x.json.type),
+        ['link.created'],
+      )
+      await waitForLog(hook.id, (l) => l.filter((d) => d.eventType === 'link.clicked.batch' && d.delivered).length === 2)
+
+      // batch: null sends one event per delivery again.
+      const updated = await s.request('PATCH', `/v1/webhooks/${hook.id}`, { json: { batch: null } })
+      assert.deepEqual([updated.status, updated.body.data.batch], [200, null])
+      await s.request('GET', '/batched', { token: null, headers: { 'user-agent': CHROME } })
+      const single = await r.waitFor((x) => x.some((e) => e.path === '/batched' && e.json.type === 'link.clicked'))
+      assert.equal(single.filter((e) => e.path === '/batched' && e.json.type === 'link.clicked').length, 1)
+      await s.request('DELETE', `/v1/webhooks/${hook.id}`)
     })
 
     test('a test ping is a webhook.test event; a refused answer is retried (first retry within 10 s); redirects are not followed', async () => {

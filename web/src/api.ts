@@ -116,3 +116,7 @@ export type MissingPath = Schema<'MissingPath'>
 export type Token = Schema<'Token'>
 export type Conversation = Schema<'Conversation'>
 export type Message = Schema<'Message'>
+export type Webhook = Schema<'Webhook'>
+/** A new webhook endpoint, with its signing secret: shown in the response that made it only. */
+export type NewWebhook = operations['postWebhooks']['responses'][201]['content']['application/json']['data']
+export type WebhookDelivery = Schema<'WebhookDelivery'>

@@ -11,6 +11,7 @@ import { LinkDetailPage } from './pages/link-detail'
 import { LinksPage } from './pages/links'
 import { MembersPage } from './pages/members'
 import { TokensPage } from './pages/tokens'
+import { WebhooksPage } from './pages/webhooks'
 
 /** Each section and the scope that opens it: what a role cannot use is not offered (the API refuses it anyway). */
 const NAV = [
@@ -20,6 +21,7 @@ const NAV = [
   { to: '/analytics', label: 'Analytics', scope: 'links:read' },
   { to: '/conversations', label: 'Conversations', scope: 'conversations:read' },
   { to: '/domains', label: 'Domains', scope: 'domains:read' },
+  { to: '/webhooks', label: 'Webhooks', scope: 'webhooks:read' },
   { to: '/tokens', label: 'Tokens', scope: 'tokens:write' },
   { to: '/members', label: 'Members', scope: 'members:read' },
   { to: '/audit', label: 'Audit log', scope: 'audit:read' },
@@ -121,6 +123,7 @@ export function Shell({ me, actions }: { me: Me; actions: ShellActions }) {
     page = <ConversationsPage openId={conversation[1] ? decodeURIComponent(conversation[1]) : null} canWrite={can('conversations:write')} />
   else if (path === '/analytics') page = <AnalyticsPage />
   else if (path === '/domains') page = <DomainsPage canWrite={can('domains:write')} />
+  else if (path === '/webhooks') page = <WebhooksPage canWrite={can('webhooks:write')} />
   else if (path === '/tokens') page = <TokensPage scopes={scopes} />
   else if (path === '/members') page = <MembersPage me={me} canWrite={can('members:write')} />
   else if (path === '/audit') page = <AuditPage />

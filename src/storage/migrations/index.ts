@@ -22,6 +22,7 @@ import * as publicStatsAndMissingPaths from './0021-public-stats-and-missing-pat
 import * as workspaceClickRollups from './0022-workspace-click-rollups.js'
 import * as linkTitles from './0023-link-titles.js'
 import * as linkHealth from './0025-link-health.js'
+import * as webhookBatches from './0026-webhook-batches.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -49,4 +50,5 @@ export const migrations = {
   '0022-workspace-click-rollups': workspaceClickRollups,
   '0023-link-titles': linkTitles,
   '0025-link-health': linkHealth,
+  '0026-webhook-batches': webhookBatches,
 }
