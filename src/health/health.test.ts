@@ -150,12 +150,16 @@ for (const backend of backends) {
       assert.deepEqual([health.status, health.httpStatus, health.error], ['broken', 503, 'http_status'])
     })
 
-    test('a timeout, a refused connection and a redirect loop are failures, without a status', async () => {
+    test('a timeout, a refused connection, a redirect loop, DNS and TLS failures are failures, without a status', async () => {
       const closed = `http://127.0.0.1:${await freePort()}/`
       for (const [destination, error] of [
         [d.url('/hang'), 'timeout'],
         [closed, 'connection'],
         [d.url('/loop'), 'too_many_redirects'],
+        // Test servers resolve loopback names only (build-test-app.ts loopbackResolve): any other name fails as DNS does.
+        ['http://nowhere.invalid/', 'dns'],
+        // https spoken to a plain http server.
+        [d.url('/status/200').replace('http:', 'https:'), 'tls'],
       ] as const) {
         const link = await create(destination)
         await check(link.id)
