@@ -129,7 +129,7 @@ export function createHealthScheduler(deps: {
   return {
     /** Sweeps now, then every pollMs. */
     start: loop,
-    /** Sweeps now (after the sweep running): what `POST` of a test and the thread's `sweep` message ask. */
+    /** Sweeps now (after the sweep running, if any): the thread's `sweep` message, which tests send. */
     sweep: queue,
     /** Stops after the checks in flight and gives the lease up. */
     async stop(): Promise<void> {
