@@ -1174,6 +1174,11 @@ export interface components {
         | null
       tags: string[]
       publicStats: boolean
+      preview: {
+        title: string | null
+        description: string | null
+        image: string | null
+      } | null
       /** @description Human clicks, all time, as the statistics count them: a visit is here once rolled up (within 15 s) */
       clicks: number
       lastClickedAt: string | null
@@ -1631,6 +1636,7 @@ export interface components {
         label: string
       } | null
       lastUsedAt: string | null
+      expiresAt: string | null
       /** @description in lists: whether this is the token making the request (or behind its session) */
       current?: boolean
       /**
@@ -1934,6 +1940,11 @@ export interface operations {
           tags?: string[]
           /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
           publicStats?: boolean
+          preview?: {
+            title?: string | null
+            description?: string | null
+            image?: string | null
+          } | null
         }
       }
     }
@@ -2038,6 +2049,11 @@ export interface operations {
             tags?: string[]
             /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
             publicStats?: boolean
+            preview?: {
+              title?: string | null
+              description?: string | null
+              image?: string | null
+            } | null
           }[]
         }
       }
@@ -2254,6 +2270,11 @@ export interface operations {
           tags?: string[]
           /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
           publicStats?: boolean
+          preview?: {
+            title?: string | null
+            description?: string | null
+            image?: string | null
+          } | null
         }
       }
     }
@@ -2398,6 +2419,11 @@ export interface operations {
           tags?: string[]
           /** @description Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false */
           publicStats?: boolean
+          preview?: {
+            title?: string | null
+            description?: string | null
+            image?: string | null
+          } | null
         }
       }
     }
@@ -4824,6 +4850,16 @@ export interface operations {
     }
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "reporting",
+         *       "scopes": [
+         *         "links:read",
+         *         "domains:read"
+         *       ],
+         *       "expiresAt": "2027-06-30T00:00:00.000Z"
+         *     }
+         */
         'application/json': {
           /** @example reporting */
           name?: string | null
@@ -4848,6 +4884,7 @@ export interface operations {
             | 'members:write'
             | 'audit:read'
           )[]
+          expiresAt?: string | null
         }
       }
     }

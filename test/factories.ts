@@ -37,6 +37,7 @@ export function linkRow(overrides: Partial<LinkRow> = {}): LinkRow {
     password_hash: null,
     rules: null,
     public_stats: 0,
+    preview: null,
     created_by_type: null,
     created_by_id: null,
     created_by_label: null,
@@ -60,7 +61,14 @@ const withoutHealth = ({
   health_failures: _failures,
   ...row
 }: LinkRow) => row
-const withoutLater = ({ clicks: _clicks, last_clicked_at: _last, public_stats: _public, title_source: _source, ...row }: LinkRowBefore0025) => row
+const withoutLater = ({
+  clicks: _clicks,
+  last_clicked_at: _last,
+  public_stats: _public,
+  title_source: _source,
+  preview: _preview,
+  ...row
+}: LinkRowBefore0025) => row
 
 /** A link row as the releases before destination health stored it (before migration 0025). */
 export type LinkRowBefore0025 = ReturnType<typeof withoutHealth>
@@ -73,6 +81,7 @@ export type LinkRowBefore0020 = Omit<
   | 'last_clicked_at'
   | 'public_stats'
   | 'title_source'
+  | 'preview'
   | 'health_status'
   | 'health_http_status'
   | 'health_checked_at'

@@ -134,7 +134,8 @@ for (const backend of backends) {
         const newScopes: Record<string, string> = { tok_all: `${SCOPES_BEFORE} ${NEW_SCOPES}` }
         assert.deepEqual(
           after.tokens,
-          before.tokens.map((row) => ({ ...row, scopes: newScopes[row.id] ?? row.scopes, user_id: null, last_used_at: null, ...NO_CREATOR })),
+          // 0027: no token expires.
+          before.tokens.map((row) => ({ ...row, scopes: newScopes[row.id] ?? row.scopes, user_id: null, last_used_at: null, expires_at: null, ...NO_CREATOR })),
         )
         assert.deepEqual(
           after.sessions,
@@ -144,7 +145,7 @@ for (const backend of backends) {
         assert.deepEqual(
           after.links,
           // Later migrations' columns at their defaults too (0020: click counters from the rollups, none here; 0021: statistics
-          // not public; 0023: a title there was its owner's; 0025: not checked yet).
+          // not public; 0023: a title there was its owner's; 0024: no preview; 0025: not checked yet).
           before.links.map((row) => ({
             ...row,
             ...NO_CREATOR,
@@ -152,6 +153,7 @@ for (const backend of backends) {
             last_clicked_at: null,
             public_stats: 0,
             title_source: row.title === null ? null : 'user',
+            preview: null,
             ...UNCHECKED,
           })),
         )

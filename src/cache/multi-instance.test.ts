@@ -115,6 +115,19 @@ describe('several instances on one PostgreSQL and Redis', { skip: needsPostgresA
     assert.deepEqual([ruled.status, ruled.headers.location], [308, 'https://a.example/de'])
   })
 
+  test("a social preview set or removed on A is what a crawler gets on B's very next request", async () => {
+    const link = (await create(a, { destination: 'https://a.example/card', path: '/card' })).body.data
+    const crawl = () => b.request('GET', '/card', { token: null, headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' } })
+    const change = async (preview: unknown) => assert.equal((await a.request('PATCH', `/v1/links/${link.id}`, { json: { preview } })).status, 200)
+    assert.equal((await crawl()).status, 302, 'cached on B without a preview')
+    await change({ title: 'On B too' })
+    const card = await crawl()
+    assert.equal(card.status, 200)
+    assert.match(card.text, /<meta property="og:title" content="On B too">/)
+    await change(null)
+    assert.equal((await crawl()).headers.location, 'https://a.example/card')
+  })
+
   test("maxClicks across instances: each learns of the other's written visits", async () => {
     const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' }
     const link = (await create(a, { destination: 'https://a.example/lim', path: '/lim', maxClicks: 4 })).body.data

@@ -220,6 +220,44 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
     assert.deepEqual([cleared.expiresAt, cleared.maxClicks, cleared.expiredUrl, cleared.tags, cleared.redirectType], [null, null, null, [], 301])
   })
 
+  test('social preview: folded, its card mock follows the fields, a bad image at its field, then saved and cleared', async () => {
+    await page.getByRole('button', { name: 'New link' }).click()
+    await page.getByLabel('Destination').fill('https://shop.example/card')
+    await page.getByLabel('Path').fill('/carded')
+    await page.getByLabel('Title', { exact: true }).fill('Link title')
+    const section = page.locator('details.social-preview')
+    assert.equal(await section.getAttribute('open'), null, 'folded for a new link')
+    await section.locator('summary').click()
+    const card = page.getByRole('figure', { name: 'How the card will look' })
+    assert.equal(await card.locator('.preview-title').innerText(), 'Link title', 'the link title until the card has its own')
+    await page.getByLabel('Headline').fill('Card <b>title</b>')
+    await page.getByLabel('Card text').fill('Half off')
+    await page.getByLabel('Card image').fill('http://cdn.example/card.png')
+    assert.equal(await card.locator('.preview-title').innerText(), 'Card <b>title</b>')
+    assert.equal(await card.locator('.preview-description').innerText(), 'Half off')
+    assert.match((await card.getByRole('img').getAttribute('aria-label')) ?? '', /cdn\.example/)
+    await page.getByRole('button', { name: 'Create link' }).click()
+    await field('preview[image]').locator('.field-error').waitFor()
+    assert.match(await field('preview[image]').locator('.field-error').innerText(), /https URL/)
+    await page.getByLabel('Card image').fill('https://cdn.example/card.png')
+    await screenshot('link-form-preview')
+    await page.getByRole('button', { name: 'Create link' }).click()
+    const row = page.locator('tr', { hasText: `${s.host}/carded` })
+    await row.waitFor()
+    const id = await row.getAttribute('data-link')
+    assert.deepEqual((await s.request('GET', `/v1/links/${id}`)).body.data.preview, {
+      title: 'Card <b>title</b>',
+      description: 'Half off',
+      image: 'https://cdn.example/card.png',
+    })
+    await row.getByRole('button', { name: 'Edit' }).click()
+    assert.notEqual(await section.getAttribute('open'), null, 'unfolded for a link with a preview')
+    for (const label of ['Headline', 'Card text', 'Card image']) await page.getByLabel(label).fill('')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await section.waitFor({ state: 'detached' })
+    assert.equal((await s.request('GET', `/v1/links/${id}`)).body.data.preview, null)
+  })
+
   test("a link's page: the QR code follows its settings, and a click shows in the statistics after Refresh", async () => {
     await page
       .locator('tr', { hasText: `${s.host}/promo` })
@@ -275,9 +313,10 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
     assert.ok(saved.pinned_message_id)
   })
 
-  test('tokens: create one with fewer scopes (shown once), then revoke it', async () => {
+  test('tokens: create one with fewer scopes and a lifetime (shown once), see when it was used and expires, then revoke it', async () => {
     await page.getByRole('link', { name: 'Tokens' }).click()
     await page.getByLabel('Name').fill('reporting')
+    await page.getByLabel('Expires').selectOption({ label: '30 days' })
     for (const scope of ['links:write', 'conversations:read', 'conversations:write', 'domains:write', 'tokens:write'])
       await page.getByLabel(scope, { exact: true }).uncheck()
     await page.getByRole('button', { name: 'Create token' }).click()
@@ -289,8 +328,15 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
       (await send(s.url, 'POST', '/v1/links', { token: secret, json: { destination: 'https://example.com' }, headers: { host: s.host } })).status,
       403,
     )
+    const listed = (await s.request('GET', '/v1/tokens')).body.data.find((t: { name: string }) => t.name === 'reporting')
+    const days = (Date.parse(listed.expiresAt) - Date.now()) / 86_400_000
+    assert.ok(days > 29.9 && days <= 30, `expires in 30 days, not ${days}`)
+    await page.reload()
     const row = page.locator('tr', { hasText: 'reporting' })
     assert.match(await row.innerText(), /links:read, domains:read/)
+    const cells = await row.locator('td').allInnerTexts()
+    assert.notEqual(cells[4], 'never', 'used once, by the request above')
+    assert.notEqual(cells[5], 'never', 'it expires')
     await row.getByRole('button', { name: 'Revoke' }).click()
     await row.waitFor({ state: 'detached' })
     assert.equal((await send(s.url, 'GET', '/v1/links', { token: secret, headers: { host: s.host } })).status, 401)

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { linkRequests } from '../../test/link-requests.js'
 import { PASSWORD_TRIES } from './redirect.password.js'
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
@@ -18,26 +19,11 @@ for (const backend of backends) {
     })
     after(() => s.close())
 
-    const create = async (fields: Record<string, unknown>) => {
-      const r = await s.request('POST', '/v1/links', { json: fields })
-      assert.equal(r.status, 201, r.text)
-      return r.body.data
-    }
-    const update = async (id: string, fields: Record<string, unknown>) => {
-      const r = await s.request('PATCH', `/v1/links/${id}`, { json: fields })
-      assert.equal(r.status, 200, r.text)
-      return r.body.data
-    }
+    const { create, update, refused } = linkRequests(() => s)
     const visit = (path: string, headers: Record<string, string> = { 'user-agent': CHROME }, method = 'GET') =>
       s.request(method, path, { token: null, headers })
     const post = (path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
       s.request('POST', path, { token: null, form, headers: { 'user-agent': CHROME, ...headers } })
-    const refused = async (fields: Record<string, unknown>, param: string, method = 'POST', path = '/v1/links') => {
-      const r = await s.request(method, path, { json: fields })
-      assert.equal(r.status, 400, `${JSON.stringify(fields)}: ${r.text}`)
-      assert.equal(r.body.error.code, 'validation_error')
-      assert.equal(r.body.error.param, param, r.text)
-    }
     const assertPage = (r: { headers: Record<string, unknown>; text: string }) => {
       assert.match(String(r.headers['content-type']), /^text\/html; charset=utf-8/)
       assert.equal(r.headers['cache-control'], 'private, no-store')

@@ -1,4 +1,5 @@
 import { newBatchSlot } from '../stats/visit-batch.js'
+import { compilePreview } from './link-previews.js'
 import { CLICK_COUNT_REFRESH_MS, compileControls, createClickCounter, type ClickCounter } from './link-controls.js'
 import type { LinksRepository } from './links.repository.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
@@ -34,6 +35,7 @@ export function createLinkResolver(deps: {
           clickSlot: newBatchSlot(),
           // Always set, so that every cached target has one shape.
           publicStats: row.public_stats === 1,
+          preview: compilePreview(row.preview, row.title),
         }
       }
       cache.fill(domain, path, target, seen)

@@ -9,7 +9,8 @@ import { createChainCheck, normalizeDestination } from './destinations.js'
 import { hashPassword } from '../shared/password-hash.js'
 import { expiresAtInvalid, pathTaken } from './links.errors.js'
 import type { LinksRepository } from './links.repository.js'
-import type { CreateLinkBody, LinkObject, LinkRule } from './links.schemas.js'
+import type { CreateLinkBody, LinkObject, LinkPreview, LinkRule } from './links.schemas.js'
+import { normalizePreview } from './link-previews.js'
 import type { LinkRow } from './links.table.js'
 import type { RedirectCache } from './redirect.cache.js'
 import { checkPath } from './short-paths.js'
@@ -41,8 +42,10 @@ export type LinkWritesDeps = {
 }
 
 /** The controls' columns, as create and update write them. */
-export type ControlChanges = Partial<Pick<LinkRow, 'redirect_type' | 'expires_at' | 'max_clicks' | 'expired_url' | 'password_hash' | 'rules' | 'public_stats'>>
-type ControlsInput = Pick<CreateLinkBody, 'redirectType' | 'expiresAt' | 'maxClicks' | 'expiredUrl' | 'password' | 'rules' | 'tags' | 'publicStats'>
+export type ControlChanges = Partial<
+  Pick<LinkRow, 'redirect_type' | 'expires_at' | 'max_clicks' | 'expired_url' | 'password_hash' | 'rules' | 'public_stats' | 'preview'>
+>
+type ControlsInput = Pick<CreateLinkBody, 'redirectType' | 'expiresAt' | 'maxClicks' | 'expiredUrl' | 'password' | 'rules' | 'tags' | 'publicStats' | 'preview'>
 
 const RANDOM_PATH_LENGTH = 7
 const RANDOM_PATH_ATTEMPTS = 5
@@ -73,6 +76,7 @@ export const linkObjectOf = (row: LinkRow, tags: readonly string[], shortUrlSche
   rules: row.rules === null ? null : (JSON.parse(row.rules) as LinkRule[]),
   tags: [...tags],
   publicStats: row.public_stats === 1,
+  preview: row.preview === null ? null : (JSON.parse(row.preview) as LinkPreview),
   clicks: Number(row.clicks),
   lastClickedAt: row.last_clicked_at === null ? null : new Date(Number(row.last_clicked_at)).toISOString(),
   health: {
@@ -120,6 +124,7 @@ export function createLinkWrites(deps: LinkWritesDeps) {
     }
     if (input.maxClicks !== undefined) changes.max_clicks = input.maxClicks
     if (input.publicStats !== undefined) changes.public_stats = input.publicStats ? 1 : 0
+    if (input.preview !== undefined) changes.preview = normalizePreview(input.preview)
     if (input.expiredUrl !== undefined && input.expiredUrl !== null) {
       changes.expired_url = normalizeDestination(input.expiredUrl, 'expiredUrl')
       await checkRedirectChain(changes.expired_url, domain, path, id, 'expiredUrl')
@@ -176,6 +181,7 @@ export function createLinkWrites(deps: LinkWritesDeps) {
       password_hash: null,
       rules: null,
       public_stats: 0,
+      preview: null,
       clicks: 0,
       last_clicked_at: null,
       ...UNCHECKED,

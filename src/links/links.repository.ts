@@ -9,10 +9,10 @@ import type { LinkRow, LinkRowUpdate, NewLinkRow } from './links.table.js'
 /** What the redirect reads of a link: its target and controls. */
 export type TargetRow = Pick<
   LinkRow,
-  'id' | 'destination' | 'redirect_type' | 'expires_at' | 'max_clicks' | 'expired_url' | 'password_hash' | 'rules' | 'public_stats'
+  'id' | 'destination' | 'redirect_type' | 'expires_at' | 'max_clicks' | 'expired_url' | 'password_hash' | 'rules' | 'public_stats' | 'title' | 'preview'
 >
 
-// Rows per multi-row INSERT: 14 columns each stays below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
+// Rows per multi-row INSERT: 22 columns each stays below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
 const INSERT_CHUNK = 500
 
 const tagRows = (ownerId: string, linkId: string, tags: readonly string[]) => tags.map((tag) => ({ link_id: linkId, owner_id: ownerId, tag }))
@@ -89,7 +89,7 @@ export function createLinksRepository(db: Db, adapter: DialectAdapter) {
     /** The redirect's point query: served by the unique (domain, path) index. */
     findTarget: (domain: string, path: string): Promise<TargetRow | undefined> =>
       live()
-        .select(['id', 'destination', 'redirect_type', 'expires_at', 'max_clicks', 'expired_url', 'password_hash', 'rules', 'public_stats'])
+        .select(['id', 'destination', 'redirect_type', 'expires_at', 'max_clicks', 'expired_url', 'password_hash', 'rules', 'public_stats', 'title', 'preview'])
         .where('domain', '=', domain)
         .where('path', '=', path)
         .executeTakeFirst(),

@@ -29,6 +29,10 @@ export const LIMITS = {
   bulk: 1000,
   /** The list's `q`, in characters. */
   search: 200,
+  /** A social preview's fields, in characters (docs/api/links.md#social-previews). */
+  previewTitle: 200,
+  previewDescription: 500,
+  previewImage: 2048,
 } as const
 export const DEVICES = ['ios', 'android', 'mobile', 'tablet', 'desktop'] as const
 export const TITLE_SOURCES = ['page', 'user'] as const
@@ -102,6 +106,43 @@ const PublicStats = Type.Boolean({
     'Anyone may read the statistics, without signing in: GET /v1/public/links/{id}/stats, the page /app/public/{id}, reached by the short URL followed by +; default false',
 })
 
+/** What a link-preview crawler shows of the link (link-previews.ts); null or no field set: no preview. */
+const PreviewFields = {
+  title: Type.Optional(
+    Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: LIMITS.previewTitle,
+        description: "The card's title; absent: the link's title",
+        examples: ['Summer sale: half off'],
+      }),
+    ),
+  ),
+  description: Type.Optional(
+    Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: LIMITS.previewDescription,
+        description: "The card's text",
+        examples: ['Every summer item at half price, this week only'],
+      }),
+    ),
+  ),
+  image: Type.Optional(
+    Nullable(
+      Type.String({ maxLength: LIMITS.previewImage, description: "The card's image: an absolute https URL", examples: ['https://shop.example/card.png'] }),
+    ),
+  ),
+}
+const Preview = Nullable(
+  Type.Object(PreviewFields, {
+    additionalProperties: false,
+    description:
+      'The social preview that link-preview crawlers (Slack, Facebook, X, LinkedIn, Discord, WhatsApp, iMessage, Telegram…) get instead of the redirect; null removes it. On update, the object replaces the old one',
+  }),
+)
+export type LinkPreview = { title: string | null; description: string | null; image: string | null }
+
 /** The controls, accepted alike by create, update and bulk create. */
 const controls = {
   redirectType: Type.Optional(RedirectType),
@@ -112,6 +153,7 @@ const controls = {
   rules: Type.Optional(Rules),
   tags: Type.Optional(Tags),
   publicStats: Type.Optional(PublicStats),
+  preview: Type.Optional(Preview),
 }
 
 export const HEALTH_STATUSES = ['unknown', 'ok', 'broken'] as const
@@ -162,6 +204,16 @@ export const LinkObject = Type.Object(
     rules: Nullable(Type.Array(Rule)),
     tags: Type.Array(Type.String({ examples: ['summer'] })),
     publicStats: Type.Boolean(),
+    preview: Nullable(
+      Type.Object(
+        {
+          title: Nullable(Type.String({ examples: ['Summer sale: half off'] })),
+          description: Nullable(Type.String({ examples: ['Every summer item at half price, this week only'] })),
+          image: Nullable(Type.String({ examples: ['https://shop.acme.example/cards/summer.png'] })),
+        },
+        { description: 'The social preview; null: none' },
+      ),
+    ),
     clicks: Type.Integer({ minimum: 0, description: 'Human clicks, all time, as the statistics count them: a visit is here once rolled up (within 15 s)' }),
     lastClickedAt: Nullable(Type.String({ format: 'date-time', description: 'The latest human click rolled up; null before the first' })),
     health: LinkHealth,

@@ -25,6 +25,8 @@ export interface LinksTable extends CreatedByColumns {
   rules: string | null
   /** 1 when anyone may read the link's statistics (migration 0021; docs/api/analytics.md#public-statistics), else 0. */
   public_stats: Generated<number>
+  /** The social preview as JSON text (migration 0024; link-previews.ts), or null. */
+  preview: string | null
   /** Set when the link was deleted: a tombstone until the background purge removes it (links.purger.ts). */
   deleted_at: number | null
   /** Human visits rolled up so far, all time (migration 0020): added by each click roll-up (stats/click-rollup.ts). */

@@ -42,6 +42,7 @@ for (const backend of backends) {
           rules: null,
           tags: [],
           publicStats: false,
+          preview: null,
           clicks: 0,
           lastClickedAt: null,
           health: { status: 'unknown', httpStatus: null, checkedAt: null, error: null },

@@ -104,8 +104,8 @@ for (const backend of backends) {
       const t = await openTestStorage(backend, '0022-workspace-click-rollups')
       const db = t.storage.db
       try {
-        // Rows as the releases before 0023 stored them: no title_source.
-        const before0023 = ({ title_source: _source, ...row }: LinkRowBefore0025) => row
+        // Rows as the releases before 0023 stored them: no title_source (nor later columns: 0024's preview, 0025's health).
+        const before0023 = ({ title_source: _source, preview: _preview, ...row }: LinkRowBefore0025) => row
         const [titled, untitled] = [before0023(linkRowBefore0025({ owner_id: 'old', title: 'Spring' })), before0023(linkRowBefore0025({ owner_id: 'old' }))]
         await (db as unknown as Kysely<{ links: typeof titled }>).insertInto('links').values([titled, untitled]).execute()
         await migrateToLatest(t.storage)
@@ -124,7 +124,7 @@ for (const backend of backends) {
 for (const backend of backends) {
   describe(`migration 0025 (${backend})`, () => {
     test('links stored before it are unknown and due at once; the lease table starts empty', async () => {
-      const t = await openTestStorage(backend, '0023-link-titles')
+      const t = await openTestStorage(backend, '0024-link-previews')
       const db = t.storage.db
       try {
         const old = linkRowBefore0025({ owner_id: 'old' })

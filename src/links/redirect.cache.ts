@@ -1,5 +1,6 @@
 import type { BatchSlot } from '../stats/visit-batch.js'
 import type { Controls } from './link-controls.js'
+import type { Preview } from './link-previews.js'
 
 export interface RedirectTarget {
   readonly linkId: string
@@ -12,6 +13,8 @@ export interface RedirectTarget {
   readonly clickSlot: BatchSlot
   /** Set when the link's statistics are public: `<short URL>+` then leads to their page (redirect.handler.ts). */
   readonly publicStats?: boolean
+  /** Set when the link has a social preview: only then does the redirect ask whether a visit is a crawler's (link-previews.ts). */
+  readonly preview?: Preview | undefined
 }
 
 /**

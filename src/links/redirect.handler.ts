@@ -9,9 +9,10 @@ import type { Clock } from '../shared/clock.js'
 import type { ClickRecorder, Visit } from '../stats/clicks.js'
 import { isExpired, isHumanVisit, markSpent, matchRule, type Controls } from './link-controls.js'
 import type { LinkResolver } from './link-resolver.js'
+import { isPreviewCrawler, type Preview } from './link-previews.js'
 import { createPasswordForm } from './redirect.password.js'
 import type { RedirectCache, RedirectTarget } from './redirect.cache.js'
-import { continuePage, passwordPage, sendExpired, sendNotFound, sendPage, sendRedirect, writeHead } from './redirect.pages.js'
+import { continuePage, passwordPage, previewPage, sendExpired, sendNotFound, sendPage, sendRedirect, writeHead } from './redirect.pages.js'
 import { configuredPublicUrl } from '../http/public-url.js'
 import type { SharedClickLimit } from './shared-click-limit.js'
 import { firstSegment, QR_MARKER, RESERVED_SEGMENTS } from './short-paths.js'
@@ -58,10 +59,26 @@ export function createRedirectHandler(deps: {
     const visitQuery = query === '' ? undefined : applyVisitQuery(destination, query)
     const location = visitQuery?.location ?? destination
     sendRedirect(req, res, status, location)
-    const visit: Visit = {
+    // A counted visit counts towards the limit once it is recorded (not dropped).
+    if (clicks.record(visitOf(req, target, location, visitQuery?.qr ?? false), counted) && counted) resolver.countVisit(target)
+  }
+
+  /**
+   * A link-preview crawler's visit of a link with a social preview: the card's page, rendered once per
+   * cached target, which names the short URL and never the destination; recorded as the bot visit it is.
+   */
+  function sendPreview(req: IncomingMessage, res: ServerResponse, host: string, path: string, target: RedirectTarget, preview: Preview, query: string) {
+    preview.page ??= previewPage(preview, `${config.shortUrlScheme}://${host}${path}`)
+    sendPage(req, res, 200, preview.page)
+    clicks.record(visitOf(req, target, target.destination, query !== '' && new URLSearchParams(query).has(QR_MARKER)), false)
+  }
+
+  /** The visit as the click recorder takes it; `location` is where it was sent (or would have been). */
+  function visitOf(req: IncomingMessage, target: RedirectTarget, location: string, qr: boolean): Visit {
+    return {
       linkId: target.linkId,
       at: clock.now(),
-      qr: visitQuery?.qr ?? false,
+      qr,
       head: req.method === 'HEAD',
       ip: clientAddress(req, trust),
       userAgent: req.headers['user-agent'],
@@ -72,8 +89,6 @@ export function createRedirectHandler(deps: {
       utmLocation: location.includes('utm_') ? location : undefined,
       slot: target.clickSlot,
     }
-    // A counted visit counts towards the limit once it is recorded (not dropped).
-    if (clicks.record(visit, counted) && counted) resolver.countVisit(target)
   }
 
   /**
@@ -155,8 +170,12 @@ export function createRedirectHandler(deps: {
     }
     if (target) {
       const controls = target.controls
+      const preview = target.preview
+      // A crawler gets the card of a link with a preview, unless the link is expired (docs/api/redirect.md#social-previews).
+      if (preview !== undefined && isPreviewCrawler(req.headers['user-agent']) && (controls === undefined || !isExpired(controls, clock.now())))
+        sendPreview(req, res, host, path, target, preview, query)
       // A link that uses no control: what the redirect always did, at the link's status.
-      if (controls === undefined) redirect(req, res, target, target.destination, target.status, query, false)
+      else if (controls === undefined) redirect(req, res, target, target.destination, target.status, query, false)
       // An expired link's visit is not recorded.
       else if (isExpired(controls, clock.now())) sendExpired(req, res, controls.expiredUrl)
       else if (controls.passwordHash !== undefined) sendPage(req, res, 200, passwordPage(''))

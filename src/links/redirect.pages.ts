@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { requestIdOf } from '../http/request-id.js'
+import type { Preview } from './link-previews.js'
 
 // Pages with no script and only inline styles; the password form posts to this very URL only.
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -38,6 +39,34 @@ export function continuePage(path: string, query: string): string {
   return (
     `${HEAD}<meta name="robots" content="noindex,nofollow"><title>Continue</title></head><body style="${PAGE_STYLE}">` +
     `<h1>Continue</h1><p>This link opens once you follow it.</p><p><a href="${href}" rel="nofollow">Continue</a></p></body></html>`
+  )
+}
+
+/**
+ * The crawler's page: Open Graph and Twitter card tags, a `<title>`, and a refresh to the short URL
+ * (which a crawler does not follow; a person taken for one would get this page again, and has the
+ * link). Every value is HTML-escaped; the page holds no script.
+ */
+export function previewPage(preview: Preview, shortUrl: string): string {
+  const { title, description, image } = preview.fields
+  const cardTitle = title ?? preview.linkTitle ?? shortUrl
+  const meta = (attribute: 'property' | 'name', key: string, value: string | null) =>
+    value === null ? '' : `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`
+  const url = escapeHtml(shortUrl)
+  return (
+    `${HEAD}<title>${escapeHtml(cardTitle)}</title>` +
+    meta('name', 'description', description) +
+    meta('property', 'og:type', 'website') +
+    meta('property', 'og:url', shortUrl) +
+    meta('property', 'og:title', cardTitle) +
+    meta('property', 'og:description', description) +
+    meta('property', 'og:image', image) +
+    meta('name', 'twitter:card', image === null ? 'summary' : 'summary_large_image') +
+    meta('name', 'twitter:title', cardTitle) +
+    meta('name', 'twitter:description', description) +
+    meta('name', 'twitter:image', image) +
+    `<meta http-equiv="refresh" content="0; url=${url}"></head>` +
+    `<body style="${PAGE_STYLE}"><h1>${escapeHtml(cardTitle)}</h1><p><a href="${url}">${url}</a></p></body></html>`
   )
 }
 

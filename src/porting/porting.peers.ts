@@ -21,7 +21,7 @@ export interface ImportRecord {
   pathsElsewhere?: string[]
   title?: string
   tags: string[]
-  /** Linkline's own controls (redirectType, expiresAt, maxClicks, expiredUrl, rules, publicStats), checked by the body schema later. */
+  /** Linkline's own controls (redirectType, expiresAt, maxClicks, expiredUrl, rules, publicStats, preview), checked by the body schema later. */
   controls?: Record<string, unknown>
   /** A password hash in Linkline's own format, stored as it is. */
   passwordHash?: string
@@ -108,6 +108,7 @@ function linkline(row: Row): ImportRecord {
     expiredUrl: text(row.expiredurl),
     rules: jsonCell(row.rules, 'rules'),
     publicStats: boolean(row.publicstats),
+    preview: jsonCell(row.preview, 'preview'),
   }
   for (const key of Object.keys(controls)) if (controls[key] === undefined || controls[key] === null) delete controls[key]
   const passwordHash = text(row.passwordhash)

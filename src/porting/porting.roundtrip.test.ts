@@ -23,8 +23,9 @@ const LINKS = [
     rules: [{ when: { country: ['DE'], device: ['ios'] }, destination: 'https://shop.example/de' }],
     password: 'open sesame',
     publicStats: true,
+    preview: { title: 'Summer "sale", today', description: '=1+1, <b>50 %</b>\noff', image: 'https://shop.example/card.png' },
   },
-  { destination: 'https://shop.example/plain', path: '/rt-plain', title: '@SUM(1)', redirectType: 308 },
+  { destination: 'https://shop.example/plain', path: '/rt-plain', title: '@SUM(1)', redirectType: 308, preview: { description: 'only a text' } },
   { destination: 'https://shop.example/tab', path: '/rt-tab', title: '\tleading tab', tags: ['-1'] },
 ]
 

@@ -165,7 +165,7 @@ const NO_USER_AGENT: UserAgentFacts = { bot: true, browser: null, os: null, devi
  * Fetchers that isbot (5.x) takes for people, each in the fixture of classify.test.ts: Outlook
  * fetching a link for its preview, and Office applications checking a link before opening it.
  */
-const PREVIEW_FETCHERS = /^Microsoft Office\/|\bms-office\b/i
+export const PREVIEW_FETCHERS = /^Microsoft Office\/|\bms-office\b/i
 
 /** Whether a visit counts as a human one, as the statistics decide it: what a link's maxClicks counts. */
 export const isHumanVisit = (userAgent: string | undefined, head: boolean): boolean => !head && !userAgentFacts(userAgent).bot

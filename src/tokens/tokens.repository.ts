@@ -42,13 +42,14 @@ export function createTokensRepository(db: Db) {
       if ('hash' in where) return query.where('token_hash', '=', where.hash).execute()
       return query.where('prefix', '=', where.prefix).limit(10).execute()
     },
-    /** An owner's active tokens, newest first. */
-    listActiveForOwner(ownerId: string): Promise<TokenRow[]> {
+    /** An owner's active tokens (neither revoked nor expired at `now`), newest first. */
+    listActiveForOwner(ownerId: string, now: number): Promise<TokenRow[]> {
       return db
         .selectFrom('tokens')
         .selectAll()
         .where('owner_id', '=', ownerId)
         .where('revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .execute()

@@ -2,12 +2,14 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { movableClock } from '../../test/movable-clock.js'
 
 for (const backend of backends) {
   describe(`the tokens API (${backend})`, () => {
     let s: TestServer
+    const clock = movableClock()
     before(async () => {
-      s = await startTestServer({ backend })
+      s = await startTestServer({ backend, container: { clock } })
     })
     after(() => s.close())
 
@@ -29,6 +31,37 @@ for (const backend of backends) {
       const listed = list.body.data.find((t: { id: string }) => t.id === id)
       assert.equal(listed.current, false)
       assert.equal(list.body.data.filter((t: { current: boolean }) => t.current).length, 1, "the caller's own token is marked")
+    })
+
+    test('a token made to expire works until then, and afterwards is 401, unlisted, and ends its sessions', async () => {
+      const refused = async (expiresAt: unknown, message: RegExp) => {
+        const r = await s.request('POST', '/v1/tokens', { json: { name: 'x', expiresAt } })
+        assert.deepEqual([r.status, r.body.error.param], [400, 'expiresAt'], JSON.stringify(expiresAt))
+        assert.match(r.body.error.message, message)
+      }
+      await refused('next week', /date-time/)
+      await refused(new Date(Date.now() - 60_000).toISOString(), /in the future/)
+      await refused(new Date(Date.now() + 11 * 366 * 86_400_000).toISOString(), /ten years/)
+      const never = await s.request('POST', '/v1/tokens', { json: { name: 'forever', expiresAt: null } })
+      assert.deepEqual([never.status, never.body.data.expiresAt], [201, null])
+
+      const expiresAt = new Date(Date.now() + 7 * 86_400_000).toISOString()
+      const made = await s.request('POST', '/v1/tokens', { json: { name: 'a week', scopes: ['links:read', 'tokens:write'], expiresAt } })
+      assert.equal(made.status, 201, made.text)
+      assert.equal(made.body.data.expiresAt, expiresAt)
+      const { token, id } = made.body.data
+      const session = await s.request('POST', '/v1/sessions', { token: null, json: { token } })
+      assert.equal(session.status, 201, session.text)
+      const cookie = String(session.headers['set-cookie']).split(';')[0] as string
+      assert.equal((await s.request('GET', '/v1/links', { token })).status, 200)
+      const listed = (await s.request('GET', '/v1/tokens')).body.data.find((t: { id: string }) => t.id === id)
+      assert.equal(listed.expiresAt, expiresAt)
+
+      clock.advance(7 * 86_400_000 + 1000)
+      assert.equal((await s.request('GET', '/v1/links', { token })).status, 401)
+      assert.equal((await s.request('GET', '/v1/links', { token: null, headers: { cookie } })).status, 401, 'its session ends with it')
+      assert.ok(!(await s.request('GET', '/v1/tokens')).body.data.some((t: { id: string }) => t.id === id), 'no longer listed')
+      assert.ok((await s.request('GET', '/v1/tokens')).body.data.some((t: { id: string }) => t.id === never.body.data.id))
     })
 
     test("without scopes the new token gets the caller's; more than the caller's is 400 naming scopes", async () => {

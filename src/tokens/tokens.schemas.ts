@@ -14,6 +14,9 @@ export const TokenObject = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     createdBy: CreatedBy,
     lastUsedAt: Nullable(Type.String({ format: 'date-time', description: 'the last request made with it, to the minute' })),
+    expiresAt: Nullable(
+      Type.String({ format: 'date-time', description: 'from then on the token is refused (401) and no longer listed; null: it never expires' }),
+    ),
     current: Type.Optional(Type.Boolean({ description: 'in lists: whether this is the token making the request (or behind its session)' })),
     token: Type.Optional(
       Type.String({
@@ -36,8 +39,17 @@ export const CreateTokenBody = Type.Object(
         examples: [['links:read', 'domains:read']],
       }),
     ),
+    expiresAt: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'date-time',
+          description: 'when the token stops working: a date-time in the future, at most ten years away; omitted or null: never',
+          examples: ['2027-06-30T00:00:00.000Z'],
+        }),
+      ),
+    ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'reporting', scopes: ['links:read', 'domains:read'], expiresAt: '2027-06-30T00:00:00.000Z' }] },
 )
 
 export const TokenIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })

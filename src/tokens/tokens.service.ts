@@ -4,7 +4,7 @@ import { createdByColumns, createdByOf, type Actor } from '../shared/actor.js'
 import type { Clock } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
 import { isUniqueViolation } from '../storage/errors.js'
-import { tokenNotFound, scopesBeyondCaller } from './tokens.errors.js'
+import { invalidExpiry, tokenNotFound, scopesBeyondCaller } from './tokens.errors.js'
 import type { TokensRepository } from './tokens.repository.js'
 import type { TokenRow } from './tokens.table.js'
 
@@ -36,6 +36,7 @@ export interface TokenInfo {
   createdAt: string
   createdBy: Actor | null
   lastUsedAt: string | null
+  expiresAt: string | null
   revokedAt: string | null
 }
 
@@ -59,6 +60,7 @@ const toInfo = (row: TokenRow): TokenInfo => ({
   createdAt: new Date(Number(row.created_at)).toISOString(),
   createdBy: createdByOf(row),
   lastUsedAt: isoOrNull(row.last_used_at),
+  expiresAt: isoOrNull(row.expires_at),
   revokedAt: isoOrNull(row.revoked_at),
 })
 
@@ -73,6 +75,18 @@ export function parseScopes(raw: string | undefined): Scope[] {
   return [...new Set(scopes)] as Scope[]
 }
 
+/** The longest a token may be made for: ten years. */
+const MAX_LIFETIME_MS = 10 * 366 * 24 * 60 * 60 * 1000
+
+/** An expiry asked for: a date-time in the future, within MAX_LIFETIME_MS. */
+function expiryOf(raw: string, now: number): number {
+  const at = Date.parse(raw)
+  if (!Number.isFinite(at)) throw invalidExpiry('an ISO 8601 date-time')
+  if (at <= now) throw invalidExpiry('in the future')
+  if (at - now > MAX_LIFETIME_MS) throw invalidExpiry('within ten years')
+  return at
+}
+
 interface NewToken {
   ownerId: string
   name?: string | null
@@ -80,6 +94,8 @@ interface NewToken {
   /** The person whose role caps it. */
   userId?: string
   createdBy?: Actor
+  /** Epoch ms; absent: never expires. */
+  expiresAt?: number
 }
 
 export function createTokensService(deps: { repo: TokensRepository; clock: Clock }) {
@@ -97,6 +113,7 @@ export function createTokensService(deps: { repo: TokensRepository; clock: Clock
       created_at: clock.now(),
       revoked_at: null,
       user_id: input.userId ?? null,
+      expires_at: input.expiresAt ?? null,
       ...createdByColumns(input.createdBy),
     })
     return { id, token }
@@ -108,6 +125,7 @@ export function createTokensService(deps: { repo: TokensRepository; clock: Clock
     // A token made by a person who has left (or whose membership is gone) acts for no one.
     if (row.user_id !== null && row.role === null) return undefined
     const now = clock.now()
+    if (row.expires_at !== null && Number(row.expires_at) <= now) return undefined
     if (row.last_used_at === null || now - Number(row.last_used_at) >= TOUCH_EVERY_MS) await repo.touch(row.id, now)
     const own = row.scopes.split(' ')
     const cap = row.role === null ? undefined : scopesOfRole(row.role)
@@ -144,14 +162,18 @@ export function createTokensService(deps: { repo: TokensRepository; clock: Clock
 
     /** The caller's own active tokens (docs/api/tokens.md#the-tokens-api), the one in use marked `current`. */
     async listForOwner(caller: Principal): Promise<(TokenInfo & { current: boolean })[]> {
-      return (await repo.listActiveForOwner(caller.ownerId)).map((row) => ({ ...toInfo(row), current: row.id === caller.tokenId }))
+      return (await repo.listActiveForOwner(caller.ownerId, clock.now())).map((row) => ({ ...toInfo(row), current: row.id === caller.tokenId }))
     },
 
     /**
      * A token for the caller's workspace, with at most the caller's scopes (by default exactly those).
      * A person's token stays capped by their role, whatever it becomes, and ends when they leave.
      */
-    async createForOwner(caller: Principal, input: { name?: string | null; scopes?: string[] }): Promise<TokenInfo & { token: string }> {
+    async createForOwner(
+      caller: Principal,
+      input: { name?: string | null; scopes?: string[]; expiresAt?: string | null },
+    ): Promise<TokenInfo & { token: string }> {
+      const expiresAt = input.expiresAt == null ? undefined : expiryOf(input.expiresAt, clock.now())
       const scopes = input.scopes === undefined ? [...caller.scopes] : [...new Set(input.scopes)]
       const beyond = scopes.filter((s) => !caller.scopes.has(s))
       if (beyond.length > 0) throw scopesBeyondCaller(beyond)
@@ -161,6 +183,7 @@ export function createTokensService(deps: { repo: TokensRepository; clock: Clock
         scopes: SCOPES.filter((s) => scopes.includes(s)),
         userId: caller.userId,
         createdBy: caller.actor,
+        ...(expiresAt !== undefined && { expiresAt }),
       })
       const row = (await repo.findActive({ id }))[0]
       if (!row) throw tokenNotFound()

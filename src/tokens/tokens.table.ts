@@ -17,6 +17,8 @@ export interface TokensTable extends CreatedByColumns {
   user_id: string | null
   /** Moves at most once a minute (tokens.service.ts). */
   last_used_at: number | null
+  /** After this (epoch ms) the token authenticates no one; null: never. */
+  expires_at: number | null
 }
 export type TokenRow = Selectable<TokensTable>
 export type NewTokenRow = Insertable<TokensTable>

@@ -21,8 +21,10 @@ import * as linkListAnalytics from './0020-link-list-analytics.js'
 import * as publicStatsAndMissingPaths from './0021-public-stats-and-missing-paths.js'
 import * as workspaceClickRollups from './0022-workspace-click-rollups.js'
 import * as linkTitles from './0023-link-titles.js'
+import * as linkPreviews from './0024-link-previews.js'
 import * as linkHealth from './0025-link-health.js'
 import * as webhookBatches from './0026-webhook-batches.js'
+import * as tokenExpiry from './0027-token-expiry.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -49,6 +51,8 @@ export const migrations = {
   '0021-public-stats-and-missing-paths': publicStatsAndMissingPaths,
   '0022-workspace-click-rollups': workspaceClickRollups,
   '0023-link-titles': linkTitles,
+  '0024-link-previews': linkPreviews,
   '0025-link-health': linkHealth,
   '0026-webhook-batches': webhookBatches,
+  '0027-token-expiry': tokenExpiry,
 }

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { call, client, type Domain, type Link, type operations } from '../api'
 import { asyncHandler, ErrorBox, Field, generalError } from '../ui'
+import { PREVIEW_PARAMS, PreviewEditor, previewBody, previewText } from './link-preview-editor'
 
 /**
  * The fields of the link form, described once: the form renders them in order, and the request body
@@ -142,6 +143,7 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
   const [removePassword, setRemovePassword] = useState(false)
+  const [preview, setPreview] = useState(() => previewText(props.link))
   const hasPassword = props.link?.hasPassword === true
 
   const submit = async (event: Event) => {
@@ -157,6 +159,8 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
       if (value !== undefined) body[field.name] = value
     }
     if (removePassword && hasPassword) body.password = null
+    const previewValue = previewBody(preview, props.link)
+    if (previewValue !== undefined) body.preview = previewValue
     try {
       // Each field's `write` gives its value the body's type; what a person typed wrong, the API names.
       const saved = editing
@@ -220,12 +224,15 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
           Remove the password (anyone with the link is sent on)
         </label>
       ) : null}
-      <ErrorBox
-        error={generalError(
-          error,
-          LINK_FIELDS.map((f) => f.name),
-        )}
+      <PreviewEditor
+        text={preview}
+        onChange={setPreview}
+        error={error}
+        initiallyOpen={props.link?.preview != null}
+        linkTitle={values.title ?? ''}
+        domain={values.domain || usable[0]?.name || props.link?.domain || ''}
       />
+      <ErrorBox error={generalError(error, [...LINK_FIELDS.map((f) => f.name), ...PREVIEW_PARAMS.slice(1)])} />
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Saving…' : editing ? 'Save changes' : 'Create link'}

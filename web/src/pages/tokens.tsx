@@ -6,11 +6,22 @@ type NewToken = NonNullable<operations['postTokens']['requestBody']>['content'][
 /** A session's scopes are API scopes: the server gave them, the server checks them again. */
 const asScopes = (scopes: string[]) => scopes as NonNullable<NewToken['scopes']>
 
+/** The lifetimes offered for a new token, in days; 0: it never expires. */
+const LIFETIMES = [
+  [0, 'Never'],
+  [7, '7 days'],
+  [30, '30 days'],
+  [90, '90 days'],
+  [365, 'A year'],
+] as const
+const DAY_MS = 24 * 60 * 60 * 1000
+
 export function TokensPage({ scopes: mine }: { scopes: string[] }) {
   const [tokens, setTokens] = useState<Token[] | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [name, setName] = useState('')
   const [scopes, setScopes] = useState<Set<string>>(new Set(mine))
+  const [lifetime, setLifetime] = useState(90)
   const [created, setCreated] = useState<Token | null>(null)
   const [createError, setCreateError] = useState<unknown>(null)
   const load = () => call(client.GET('/v1/tokens')).then((r) => setTokens(r.data), setError)
@@ -21,7 +32,13 @@ export function TokensPage({ scopes: mine }: { scopes: string[] }) {
     setCreateError(null)
     try {
       const res = await call(
-        client.POST('/v1/tokens', { body: { name: name.trim() === '' ? null : name.trim(), scopes: asScopes(mine.filter((s) => scopes.has(s))) } }),
+        client.POST('/v1/tokens', {
+          body: {
+            name: name.trim() === '' ? null : name.trim(),
+            scopes: asScopes(mine.filter((s) => scopes.has(s))),
+            expiresAt: lifetime === 0 ? null : new Date(Date.now() + lifetime * DAY_MS).toISOString(),
+          },
+        }),
       )
       setCreated(res.data)
       setName('')
@@ -65,7 +82,16 @@ export function TokensPage({ scopes: mine }: { scopes: string[] }) {
             ))}
           </span>
         </Field>
-        <ErrorBox error={generalError(createError, ['name', 'scopes'])} />
+        <Field label="Expires" name="expiresAt" error={createError} hint="A token that expires cannot be forgotten in a script for years">
+          <select name="expiresAt" value={lifetime} onChange={(e) => setLifetime(Number(e.currentTarget.value))}>
+            {LIFETIMES.map(([days, label]) => (
+              <option key={days} value={days}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <ErrorBox error={generalError(createError, ['name', 'scopes', 'expiresAt'])} />
         <button type="submit" class="primary">
           Create token
         </button>
@@ -91,6 +117,8 @@ export function TokensPage({ scopes: mine }: { scopes: string[] }) {
               <th>Prefix</th>
               <th>Scopes</th>
               <th>Created</th>
+              <th>Last used</th>
+              <th>Expires</th>
               <th></th>
             </tr>
           </thead>
@@ -105,6 +133,8 @@ export function TokensPage({ scopes: mine }: { scopes: string[] }) {
                 </td>
                 <td class="small-print">{t.scopes.join(', ')}</td>
                 <td class="nowrap">{formatDate(t.createdAt)}</td>
+                <td class="nowrap">{t.lastUsedAt ? formatDate(t.lastUsedAt) : <span class="muted">never</span>}</td>
+                <td class="nowrap">{t.expiresAt ? formatDate(t.expiresAt) : <span class="muted">never</span>}</td>
                 <td class="row-actions">
                   <button class="small danger" onClick={asyncHandler(() => revoke(t))}>
                     Revoke
