@@ -70,7 +70,7 @@ export interface paths {
     }
     /**
      * List your links, newest first
-     * @description One page of the workspace's links (`limit` 1–100, default 20; `page` from 1), with `pagination.hasMore`. Filter with `query[domain]`, `query[path]`, `query[destination]`, `query[title]` (exact), `query[tag]` (repeatable: links carrying every tag) and `q` (a case-insensitive substring of the title, path, destination or a tag); order with `sort=createdAt|clicks|lastClickedAt`, `-` for descending.
+     * @description One page of the workspace's links (`limit` 1–100, default 20; `page` from 1), with `pagination.hasMore`. Filter with `query[domain]`, `query[path]`, `query[destination]`, `query[title]` (exact), `query[tag]` (repeatable: links carrying every tag), `query[health]` (`ok`, `broken`, `unknown`) and `q` (a case-insensitive substring of the title, path, destination or a tag); order with `sort=createdAt|clicks|lastClickedAt`, `-` for descending.
      *
      *     Needs the `links:read` scope (a token's, or the signed-in member's role).
      */
@@ -171,6 +171,28 @@ export interface paths {
      *     Needs the `links:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
      */
     patch: operations['patchLinksById']
+    trace?: never
+  }
+  '/v1/links/{id}/check': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Check the link's destination now; answers the link with its new health
+     * @description Sends `HEAD` (then `GET` when HEAD is refused) to the destination now, as the background checks do, and records the verdict: `health.status` turns `ok` after a success and `broken` after the second failure in a row (then `link.broken` is sent). Answers 200 with the link whatever the verdict; a failure is in `health.error`. Another workspace's link is 404, as an unknown one.
+     *
+     *     Needs the `links:write` scope (a token's, or the signed-in member's role).
+     */
+    post: operations['postLinksByIdCheck']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
     trace?: never
   }
   '/v1/links/{id}/stats': {
@@ -1160,6 +1182,17 @@ export interface components {
       /** @description Human clicks, all time, as the statistics count them: a visit is here once rolled up (within 15 s) */
       clicks: number
       lastClickedAt: string | null
+      /** @description Destination health, checked in the background and by POST /v1/links/{id}/check */
+      health: {
+        /**
+         * @description unknown before a verdict; broken after two failed checks in a row; ok again after one success
+         * @enum {string}
+         */
+        status: 'unknown' | 'ok' | 'broken'
+        httpStatus: number | null
+        checkedAt: string | null
+        error: string | null
+      }
     }
     Domain: {
       /**
@@ -1801,6 +1834,11 @@ export interface operations {
           title?: string
           /** @description Links carrying every tag given: repeat it (query[tag]=promo&query[tag]=summer), or one value for one tag */
           tag?: string[]
+          /**
+           * @description Links whose destination health is this: query[health]=broken
+           * @enum {string}
+           */
+          health?: 'unknown' | 'ok' | 'broken'
         }
       }
       header?: never
@@ -2423,6 +2461,50 @@ export interface operations {
       }
     }
   }
+  postLinksByIdCheck: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: components['schemas']['Link']
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
   getLinksByIdStats: {
     parameters: {
       query?: {
@@ -2655,6 +2737,11 @@ export interface operations {
           title?: string
           /** @description Links carrying every tag given: repeat it (query[tag]=promo&query[tag]=summer), or one value for one tag */
           tag?: string[]
+          /**
+           * @description Links whose destination health is this: query[health]=broken
+           * @enum {string}
+           */
+          health?: 'unknown' | 'ok' | 'broken'
         }
       }
       header?: never
@@ -4956,6 +5043,7 @@ export interface operations {
             | 'link.updated'
             | 'link.deleted'
             | 'link.clicked'
+            | 'link.broken'
             | 'conversation.created'
             | 'conversation.updated'
             | 'conversation.deleted'
@@ -5128,6 +5216,7 @@ export interface operations {
             | 'link.updated'
             | 'link.deleted'
             | 'link.clicked'
+            | 'link.broken'
             | 'conversation.created'
             | 'conversation.updated'
             | 'conversation.deleted'
@@ -5264,6 +5353,7 @@ export interface operations {
             | 'link.updated'
             | 'link.deleted'
             | 'link.clicked'
+            | 'link.broken'
             | 'conversation.created'
             | 'conversation.updated'
             | 'conversation.deleted'

@@ -29,6 +29,7 @@ import { parseParams, registerBodyParsers } from './http/parsing.js'
 import type { App } from './http/types.js'
 import { coerceRequest } from './http/validation.js'
 import { linksRoutes } from './links/links.routes.js'
+import { healthRoutes } from './health/health.routes.js'
 import { LinkObject } from './links/links.schemas.js'
 import { createRedirectHandler } from './links/redirect.handler.js'
 import { opsRoutes } from './ops/ops.routes.js'
@@ -204,6 +205,7 @@ export async function buildApp(c: Container): Promise<App> {
 
   opsRoutes(app, { storage: c.storage, health: c.databaseHealth, metrics: c.metrics })
   linksRoutes(app, { links: c.links, bulk: c.linksBulk })
+  healthRoutes(app, { health: c.health })
   statsRoutes(app, { stats: c.stats, links: c.links })
   publicStatsRoutes(app, { stats: c.stats, links: c.links })
   missingPathsRoutes(app, { missingPaths: c.missingPaths.service })

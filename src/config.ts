@@ -75,6 +75,9 @@ export interface Config {
   readonly pageTitles: boolean
   /** Whether outbound requests (webhooks, titles, checks) may reach loopback, private and link-local addresses (closed networks, tests). */
   readonly fetchAllowPrivate: boolean
+  /** Between two checks of a link's destination; 0: no background checks (LINKLINE_HEALTH_INTERVAL_HOURS). */
+  readonly healthIntervalHours: number
+  readonly healthConcurrency: number
   /** Key material that encrypts webhook signing secrets at rest (docs/adr/0006-webhook-secrets-at-rest.md). */
   readonly webhooksSecretKey: string | undefined
   /**
@@ -266,6 +269,8 @@ export function loadConfig(env: Env = process.env): Config {
     anonymousRateLimitPerMinute: int('LINKLINE_ANONYMOUS_RATE_LIMIT'),
     pageTitles: pageTitles !== 'off',
     fetchAllowPrivate: flag('LINKLINE_FETCH_ALLOW_PRIVATE') || flag('LINKLINE_WEBHOOKS_ALLOW_PRIVATE'),
+    healthIntervalHours: int('LINKLINE_HEALTH_INTERVAL_HOURS'),
+    healthConcurrency: int('LINKLINE_HEALTH_CONCURRENCY'),
     webhooksSecretKey,
     webhooksSecretKeyFile: resolve(dataDir, 'linkline.key'),
     webhooksPollIntervalMs: int('LINKLINE_WEBHOOKS_POLL_INTERVAL_MS'),

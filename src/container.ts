@@ -53,6 +53,7 @@ import { createSso } from './sso/sso.service.js'
 import { createTokensRepository } from './tokens/tokens.repository.js'
 import { createTokensService } from './tokens/tokens.service.js'
 import { createTitleFetcher } from './titles/title-fetcher.js'
+import { createHealthFeature, type HealthOptions } from './health/health.wiring.js'
 import { sealStoredSecrets } from './webhooks/secret-key.js'
 import { createWebhooksFeature } from './webhooks/webhooks.wiring.js'
 import { transactional } from './storage/transaction.js'
@@ -73,6 +74,8 @@ export interface ContainerOptions {
   outboundResolve?: Resolve
   /** The whole fetch of a destination page's title (default 10 s, the outbound client's); tests shorten it. */
   titleTimeoutMs?: number
+  /** Shorter waits of the destination checker (health/health.wiring.ts); tests only. */
+  health?: HealthOptions
   /** How long the redirect cache trusts a 404 (redirect.cache.ts); tests lengthen it to tell an invalidation from an expiry. */
   notFoundTtlMs?: number
   /** Told of every new invitation (to mail it); none by default. */
@@ -170,6 +173,12 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const linksBulk = createLinksBulk(linkWrites)
   // Titles of links created without one, from their pages, in the background (titles/).
   const titles = createTitleFetcher({ outbound, logger, fill: (id, title) => links.fillPageTitle(id, title), timeoutMs: options.titleTimeoutMs })
+  // Destination checks: now through the API, and in the background in a thread of its own (health/).
+  const health = createHealthFeature(
+    { config, storage, clock, logger, outbound, events, getLink: links.get, onRecorded: () => dispatcher.kick() },
+    options.health,
+  )
+  metrics.watchBrokenLinks(health.brokenLinks)
   const linkResolver = createLinkResolver({
     repo: linksRepo,
     cache: redirectCache,
@@ -269,6 +278,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     links,
     linksBulk,
     titles,
+    health,
     linkResolver,
     purger,
     conversations,
@@ -300,6 +310,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       // Not awaited: a server starts without Redis, and its connections keep trying.
       void redis?.connect()
       jobs.start()
+      health.start()
     },
 
     /**
@@ -310,6 +321,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
       closed ??= (async () => {
         await jobs.stop()
         titles.close()
+        await health.close()
         const dropped = await clicks.close(deadline)
         await writer.close()
         await qrRenderer.close()

@@ -100,7 +100,8 @@ export async function startTestServer(
     (options.databaseUrl === undefined ? await createTestDatabase(options.backend) : { env: { DATABASE_URL: options.databaseUrl }, drop: async () => {} })
   // The port must be known before the configuration (default domain = localhost:<port>): take a free one.
   const port = await freePort()
-  const env: Env = { PORT: String(port), LOG_LEVEL: 'silent', ...database.env, ...options.env }
+  // No background destination checks unless a test asks: their thread resolves names through DNS (loopbackResolve cannot reach it).
+  const env: Env = { PORT: String(port), LOG_LEVEL: 'silent', LINKLINE_HEALTH_INTERVAL_HOURS: '0', ...database.env, ...options.env }
   const config = loadConfig(env)
   const container = createContainer(config, { outboundResolve: loopbackResolve, ...options.container })
   const app = await (async () => {

@@ -43,16 +43,52 @@ export function linkRow(overrides: Partial<LinkRow> = {}): LinkRow {
     created_by_label: null,
     clicks: 0,
     last_clicked_at: null,
+    health_status: 'unknown',
+    health_http_status: null,
+    health_checked_at: null,
+    health_error: null,
+    health_failures: 0,
     ...overrides,
   }
 }
 
 const withoutCreator = ({ created_by_type: _type, created_by_id: _id, created_by_label: _label, ...row }: LinkRowBefore0020) => row
-const withoutLater = ({ clicks: _clicks, last_clicked_at: _last, public_stats: _public, title_source: _source, preview: _preview, ...row }: LinkRow) => row
+const withoutHealth = ({
+  health_status: _health,
+  health_http_status: _httpStatus,
+  health_checked_at: _checkedAt,
+  health_error: _error,
+  health_failures: _failures,
+  ...row
+}: LinkRow) => row
+const withoutLater = ({
+  clicks: _clicks,
+  last_clicked_at: _last,
+  public_stats: _public,
+  title_source: _source,
+  preview: _preview,
+  ...row
+}: LinkRowBefore0025) => row
+
+/** A link row as the releases before destination health stored it (before migration 0025). */
+export type LinkRowBefore0025 = ReturnType<typeof withoutHealth>
+export const linkRowBefore0025 = (overrides: Partial<LinkRow> = {}): LinkRowBefore0025 => withoutHealth(linkRow(overrides))
 
 /** A link row as the releases before the link list's counters stored it (before migration 0020; nor later columns). */
-export type LinkRowBefore0020 = Omit<LinkRow, 'clicks' | 'last_clicked_at' | 'public_stats' | 'title_source' | 'preview'>
-export const linkRowBefore0020 = (overrides: Partial<LinkRow> = {}): LinkRowBefore0020 => withoutLater(linkRow(overrides))
+export type LinkRowBefore0020 = Omit<
+  LinkRow,
+  | 'clicks'
+  | 'last_clicked_at'
+  | 'public_stats'
+  | 'title_source'
+  | 'preview'
+  | 'health_status'
+  | 'health_http_status'
+  | 'health_checked_at'
+  | 'health_error'
+  | 'health_failures'
+>
+export const linkRowBefore0020 = (overrides: Partial<LinkRow> = {}): LinkRowBefore0020 => withoutLater(linkRowBefore0025(overrides))
 
 /** A link row as the releases before accounts stored it (before migration 0019): no creator columns. */
 export const linkRowBefore0019 = (overrides: Partial<LinkRow> = {}) => withoutCreator(linkRowBefore0020(overrides))

@@ -13,7 +13,14 @@ export const MAIN = `${ROOT}dist/src/main.js`
 export const CLI = `${ROOT}dist/src/cli/main.js`
 
 // No page titles: a spawned server resolves names through the system's DNS, and tests send no traffic beyond loopback.
-const baseEnv = (env: Env): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', LINKLINE_PAGE_TITLES: 'off', ...env })
+const baseEnv = (env: Env): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  LOG_LEVEL: 'warn',
+  LINKLINE_PAGE_TITLES: 'off',
+  LINKLINE_HEALTH_INTERVAL_HOURS: '0',
+  ...env,
+})
 
 /** The processes this test file started that have not exited yet. */
 const running = new Set<ChildProcess>()

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { linkRowBefore0019 } from '../../test/factories.js'
+import { UNCHECKED } from '../links/link-writes.js'
 import { openTestStorage } from '../../test/storage.js'
 import { migrateToLatest } from '../storage/migrate.js'
 import { hashToken } from '../tokens/tokens.service.js'
@@ -144,7 +145,7 @@ for (const backend of backends) {
         assert.deepEqual(
           after.links,
           // Later migrations' columns at their defaults too (0020: click counters from the rollups, none here; 0021: statistics
-          // not public; 0023: a title there was its owner's; 0024: no preview).
+          // not public; 0023: a title there was its owner's; 0024: no preview; 0025: not checked yet).
           before.links.map((row) => ({
             ...row,
             ...NO_CREATOR,
@@ -153,6 +154,7 @@ for (const backend of backends) {
             public_stats: 0,
             title_source: row.title === null ? null : 'user',
             preview: null,
+            ...UNCHECKED,
           })),
         )
         assert.deepEqual(

@@ -293,6 +293,17 @@ export const SETTINGS = {
       '`on`: the title is read from the destination page in the background',
     scaleOut: 'each instance fetches the titles of the links it creates: at most 4 at once, 1000 waiting',
   }),
+  LINKLINE_HEALTH_INTERVAL_HOURS: int({
+    group: 'Outbound requests',
+    default: 24,
+    min: 0,
+    max: 8760,
+    meaning:
+      "how often every live link's destination is checked (HEAD, GET when refused; docs/api/link-care.md#destination-health), " +
+      "in a thread of its own; `0` turns the checks off (the API's check-now still works)",
+    scaleOut: 'one instance at a time checks (a lease row in the database); the others take over when it stops',
+  }),
+  LINKLINE_HEALTH_CONCURRENCY: int({ group: 'Outbound requests', default: 4, min: 1, max: 64, meaning: 'destination checks at once (one host: one a second)' }),
   LINKLINE_WEBHOOKS_ALLOW_PRIVATE: flag({
     group: 'Outbound requests',
     meaning: 'the former name of `LINKLINE_FETCH_ALLOW_PRIVATE`, still accepted: `true` there is `true` here',

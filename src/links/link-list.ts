@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Db } from '../storage/database.js'
 import type { DialectAdapter } from '../storage/dialect.js'
 import type { Database } from '../storage/schema.js'
-import type { LinkRow } from './links.table.js'
+import type { HealthStatus, LinkRow } from './links.table.js'
 
 export interface LinkFilters {
   domain?: string
@@ -11,6 +11,8 @@ export interface LinkFilters {
   title?: string
   /** Links carrying every one of these tags. */
   tag?: readonly string[]
+  /** Links whose destination health is this (column health_status). */
+  health?: HealthStatus
 }
 
 /** The list's order: a column, each way; ties broken by id in the same direction. */
@@ -44,11 +46,12 @@ type Links = ExpressionBuilder<Database, 'links'>
 export function createLinkList(db: Db, adapter: DialectAdapter) {
   /** The owner's live links that pass `selection`: the list's and the export's one definition. */
   function selected(selection: LinkSelection, query: LinksQuery): LinksQuery {
-    const { tag: tags = [], ...columns } = selection.filters
+    const { tag: tags = [], health, ...columns } = selection.filters
     let out = query.where('deleted_at', 'is', null)
-    for (const [column, value] of Object.entries(columns) as [Exclude<keyof LinkFilters, 'tag'>, string | undefined][]) {
+    for (const [column, value] of Object.entries(columns) as [Exclude<keyof LinkFilters, 'tag' | 'health'>, string | undefined][]) {
       if (value !== undefined) out = out.where(column, '=', value)
     }
+    if (health !== undefined) out = out.where('health_status', '=', health)
     for (const tag of tags) out = out.where((eb) => eb.exists(tagged(eb).where('link_tags.tag', '=', tag)))
     const q = selection.q
     if (q !== undefined && q !== '') {

@@ -51,6 +51,42 @@ const RANDOM_PATH_LENGTH = 7
 const RANDOM_PATH_ATTEMPTS = 5
 export const randomPath = () => `/${randomBase62(RANDOM_PATH_LENGTH)}`
 
+/** The health columns of a link never checked (a new destination's). */
+export const UNCHECKED = { health_status: 'unknown', health_http_status: null, health_checked_at: null, health_error: null, health_failures: 0 } as const
+
+/** The link object as the API returns it (also built by the health checker thread, which has no links service). */
+export const linkObjectOf = (row: LinkRow, tags: readonly string[], shortUrlScheme: 'http' | 'https'): LinkObject => ({
+  id: row.id,
+  title: row.title,
+  titleSource: row.title_source,
+  domain: row.domain,
+  path: row.path,
+  destination: row.destination,
+  shortUrl: `${shortUrlScheme}://${row.domain}${row.path}`,
+  createdAt: new Date(row.created_at).toISOString(),
+  updatedAt: new Date(row.updated_at).toISOString(),
+  createdBy: createdByOf(row),
+  ownerId: row.owner_id,
+  schemaVersion: '1',
+  redirectType: row.redirect_type,
+  expiresAt: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
+  maxClicks: row.max_clicks,
+  expiredUrl: row.expired_url,
+  hasPassword: row.password_hash !== null,
+  rules: row.rules === null ? null : (JSON.parse(row.rules) as LinkRule[]),
+  tags: [...tags],
+  publicStats: row.public_stats === 1,
+  preview: row.preview === null ? null : (JSON.parse(row.preview) as LinkPreview),
+  clicks: Number(row.clicks),
+  lastClickedAt: row.last_clicked_at === null ? null : new Date(Number(row.last_clicked_at)).toISOString(),
+  health: {
+    status: row.health_status,
+    httpStatus: row.health_http_status,
+    checkedAt: row.health_checked_at === null ? null : new Date(Number(row.health_checked_at)).toISOString(),
+    error: row.health_error,
+  },
+})
+
 /**
  * What every write of links shares, single or bulk: the link object, the checks and columns of a
  * create, the inserts with their link.created event, and the cache invalidation after a write.
@@ -60,31 +96,7 @@ export function createLinkWrites(deps: LinkWritesDeps) {
   const hash = deps.hashPassword ?? ((_ownerId: string, password: string) => hashPassword(password))
   const checkRedirectChain = createChainCheck({ domains, repo })
 
-  const toObject = (row: LinkRow, tags: readonly string[] = []): LinkObject => ({
-    id: row.id,
-    title: row.title,
-    titleSource: row.title_source,
-    domain: row.domain,
-    path: row.path,
-    destination: row.destination,
-    shortUrl: `${deps.shortUrlScheme}://${row.domain}${row.path}`,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-    createdBy: createdByOf(row),
-    ownerId: row.owner_id,
-    schemaVersion: '1',
-    redirectType: row.redirect_type,
-    expiresAt: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
-    maxClicks: row.max_clicks,
-    expiredUrl: row.expired_url,
-    hasPassword: row.password_hash !== null,
-    rules: row.rules === null ? null : (JSON.parse(row.rules) as LinkRule[]),
-    tags: [...tags],
-    publicStats: row.public_stats === 1,
-    preview: row.preview === null ? null : (JSON.parse(row.preview) as LinkPreview),
-    clicks: Number(row.clicks),
-    lastClickedAt: row.last_clicked_at === null ? null : new Date(Number(row.last_clicked_at)).toISOString(),
-  })
+  const toObject = (row: LinkRow, tags: readonly string[] = []): LinkObject => linkObjectOf(row, tags, deps.shortUrlScheme)
 
   // Awaited before the response, so that the very next request, on any instance, sees the write.
   const invalidate = async (domain: string, path: string) => {
@@ -172,6 +184,7 @@ export function createLinkWrites(deps: LinkWritesDeps) {
       preview: null,
       clicks: 0,
       last_clicked_at: null,
+      ...UNCHECKED,
       ...changes,
     }
     return { base, path: input.path, tags: tags ?? [] }

@@ -37,7 +37,7 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
         security,
         summary: 'List your links, newest first',
         description:
-          "One page of the workspace's links (`limit` 1–100, default 20; `page` from 1), with `pagination.hasMore`. Filter with `query[domain]`, `query[path]`, `query[destination]`, `query[title]` (exact), `query[tag]` (repeatable: links carrying every tag) and `q` (a case-insensitive substring of the title, path, destination or a tag); order with `sort=createdAt|clicks|lastClickedAt`, `-` for descending.",
+          "One page of the workspace's links (`limit` 1–100, default 20; `page` from 1), with `pagination.hasMore`. Filter with `query[domain]`, `query[path]`, `query[destination]`, `query[title]` (exact), `query[tag]` (repeatable: links carrying every tag), `query[health]` (`ok`, `broken`, `unknown`) and `q` (a case-insensitive substring of the title, path, destination or a tag); order with `sort=createdAt|clicks|lastClickedAt`, `-` for descending.",
         querystring: ListLinksQuery,
         response: { 200: LinkListEnvelope, ...errorResponses },
       },

@@ -156,6 +156,27 @@ const controls = {
   preview: Type.Optional(Preview),
 }
 
+export const HEALTH_STATUSES = ['unknown', 'ok', 'broken'] as const
+
+/** The destination's health (docs/api/link-care.md#destination-health). */
+const LinkHealth = Type.Object(
+  {
+    status: StringEnum(HEALTH_STATUSES, {
+      description: 'unknown before a verdict; broken after two failed checks in a row; ok again after one success',
+    }),
+    httpStatus: Nullable(Type.Integer({ description: 'The final HTTP status of the last check (after redirects); null without an answer' })),
+    checkedAt: Nullable(Type.String({ format: 'date-time', description: 'When the destination was last checked; null before the first check' })),
+    error: Nullable(
+      Type.String({
+        examples: ['timeout'],
+        description:
+          'Why the last check failed: http_status, dns, tls, timeout, connection, private_address, too_many_redirects or invalid_url; null when it succeeded',
+      }),
+    ),
+  },
+  { description: 'Destination health, checked in the background and by POST /v1/links/{id}/check' },
+)
+
 export const LinkObject = Type.Object(
   {
     id: Type.String({ examples: ['lnk_01JDQ7Z8K9M2N3P4Q5R6S7T8V9'] }),
@@ -195,6 +216,7 @@ export const LinkObject = Type.Object(
     ),
     clicks: Type.Integer({ minimum: 0, description: 'Human clicks, all time, as the statistics count them: a visit is here once rolled up (within 15 s)' }),
     lastClickedAt: Nullable(Type.String({ format: 'date-time', description: 'The latest human click rolled up; null before the first' })),
+    health: LinkHealth,
   },
   { $id: 'Link' },
 )
@@ -235,6 +257,7 @@ export const LinkFiltersQuery = Type.Object(
         description: 'Links carrying every tag given: repeat it (query[tag]=promo&query[tag]=summer), or one value for one tag',
       }),
     ),
+    health: Type.Optional(StringEnum(HEALTH_STATUSES, { description: 'Links whose destination health is this: query[health]=broken' })),
   },
   {
     additionalProperties: false,

@@ -4,7 +4,7 @@ import type { Transaction } from '../storage/transaction.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import { normalizeDestination } from './destinations.js'
-import { createLinkWrites, type ControlChanges, type LinkWritesDeps } from './link-writes.js'
+import { createLinkWrites, UNCHECKED, type ControlChanges, type LinkWritesDeps } from './link-writes.js'
 import {
   customDomainNotMovable,
   domainMoveConflicts,
@@ -147,8 +147,10 @@ export function createLinksService(deps: LinkWritesDeps) {
       if (!moved && destination === current.destination && title === current.title && !controlsChanged && !tagsChanged) return toObject(current, currentTags)
       // Links saved before the chain check may close a chain already: a change of title alone is not refused.
       if (moved || destination !== current.destination) await checkRedirectChain(destination, domain, path, id)
-      const next: LinkRow = { ...current, domain, path, destination, title, title_source: titleSource, ...changes, updated_at: clock.now() }
-      const written = { domain, path, destination, title, title_source: titleSource, ...changes, updated_at: next.updated_at }
+      // Another destination is another page: its health is unknown until checked (soon: it is due at once).
+      const health = destination === current.destination ? {} : UNCHECKED
+      const next: LinkRow = { ...current, domain, path, destination, title, title_source: titleSource, ...changes, ...health, updated_at: clock.now() }
+      const written = { domain, path, destination, title, title_source: titleSource, ...changes, ...health, updated_at: next.updated_at }
       try {
         await deps.transaction(async (tx, trx) => {
           await tx.update(principal.ownerId, id, written, tagsChanged ? tags : undefined)

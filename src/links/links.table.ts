@@ -33,7 +33,18 @@ export interface LinksTable extends CreatedByColumns {
   clicks: Generated<number>
   /** The latest human visit rolled up, or null before the first. */
   last_clicked_at: number | null
+  /** unknown, ok or broken (migration 0025; health/health.check.ts): the destination's verdict. */
+  health_status: Generated<HealthStatus>
+  /** The last check's final HTTP status, or null (none yet, or no answer). */
+  health_http_status: number | null
+  /** When the destination was last checked, or null before the first check. */
+  health_checked_at: number | null
+  /** Why the last check failed (a failure kind), or null. */
+  health_error: string | null
+  /** Failed checks in a row since the last success: the second makes the link broken. */
+  health_failures: Generated<number>
 }
+export type HealthStatus = 'unknown' | 'ok' | 'broken'
 export type LinkRow = Selectable<LinksTable>
 export type NewLinkRow = Insertable<LinksTable>
 export type LinkRowUpdate = Updateable<LinksTable>

@@ -45,6 +45,7 @@ for (const backend of backends) {
           preview: null,
           clicks: 0,
           lastClickedAt: null,
+          health: { status: 'unknown', httpStatus: null, checkedAt: null, error: null },
         },
       )
       assert.match(link.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)

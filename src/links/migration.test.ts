@@ -2,13 +2,12 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { sql, type Kysely } from 'kysely'
 import { backends } from '../../test/backends.js'
-import { linkRow, linkRowBefore0020 } from '../../test/factories.js'
+import { linkRowBefore0020, linkRowBefore0025, type LinkRowBefore0025 } from '../../test/factories.js'
 import { openTestStorage } from '../../test/storage.js'
 import { migrateToLatest } from '../storage/migrate.js'
 import { trigramSchema } from '../storage/migrations/0020-link-list-analytics.js'
 import type { LinkSort } from './link-list.js'
 import { createLinksRepository } from './links.repository.js'
-import type { LinkRow } from './links.table.js'
 
 const HOUR = 3_600_000
 const NEWEST: LinkSort = { column: 'created_at', descending: true }
@@ -105,9 +104,9 @@ for (const backend of backends) {
       const t = await openTestStorage(backend, '0022-workspace-click-rollups')
       const db = t.storage.db
       try {
-        // Rows as the releases before 0023 stored them: no title_source (nor later columns: 0024's preview).
-        const before0023 = ({ title_source: _source, preview: _preview, ...row }: LinkRow) => row
-        const [titled, untitled] = [before0023(linkRow({ owner_id: 'old', title: 'Spring' })), before0023(linkRow({ owner_id: 'old' }))]
+        // Rows as the releases before 0023 stored them: no title_source (nor later columns: 0024's preview, 0025's health).
+        const before0023 = ({ title_source: _source, preview: _preview, ...row }: LinkRowBefore0025) => row
+        const [titled, untitled] = [before0023(linkRowBefore0025({ owner_id: 'old', title: 'Spring' })), before0023(linkRowBefore0025({ owner_id: 'old' }))]
         await (db as unknown as Kysely<{ links: typeof titled }>).insertInto('links').values([titled, untitled]).execute()
         await migrateToLatest(t.storage)
         const rows = await db.selectFrom('links').select(['id', 'title', 'title_source']).where('owner_id', '=', 'old').execute()
@@ -115,6 +114,29 @@ for (const backend of backends) {
           [titled.id]: ['Spring', 'user'],
           [untitled.id]: [null, null],
         })
+      } finally {
+        await t.close()
+      }
+    })
+  })
+}
+
+for (const backend of backends) {
+  describe(`migration 0025 (${backend})`, () => {
+    test('links stored before it are unknown and due at once; the lease table starts empty', async () => {
+      const t = await openTestStorage(backend, '0024-link-previews')
+      const db = t.storage.db
+      try {
+        const old = linkRowBefore0025({ owner_id: 'old' })
+        await (db as unknown as Kysely<{ links: typeof old }>).insertInto('links').values(old).execute()
+        await migrateToLatest(t.storage)
+        const row = await db
+          .selectFrom('links')
+          .select(['health_status', 'health_http_status', 'health_checked_at', 'health_error', 'health_failures'])
+          .where('id', '=', old.id)
+          .executeTakeFirstOrThrow()
+        assert.deepEqual({ ...row }, { health_status: 'unknown', health_http_status: null, health_checked_at: null, health_error: null, health_failures: 0 })
+        assert.deepEqual(await db.selectFrom('health_leases').selectAll().execute(), [])
       } finally {
         await t.close()
       }

@@ -183,6 +183,16 @@ export function createMetrics() {
       this.set(await webhookBacklog().catch(() => Number.NaN))
     },
   })
+  // Read from the database when /metrics is scraped (health/health.wiring.ts caches the count briefly).
+  let brokenLinks: () => Promise<number> = async () => 0
+  new Gauge({
+    name: 'linkline_links_broken',
+    help: 'Live links whose destination is broken (two failed checks in a row), every workspace together',
+    registers: [registry],
+    async collect() {
+      this.set(await brokenLinks().catch(() => Number.NaN))
+    },
+  })
 
   return {
     registry,
@@ -227,6 +237,9 @@ export function createMetrics() {
     },
     watchWebhookBacklog(count: () => Promise<number>) {
       webhookBacklog = count
+    },
+    watchBrokenLinks(count: () => Promise<number>) {
+      brokenLinks = count
     },
   }
 }

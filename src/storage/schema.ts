@@ -3,6 +3,7 @@ import type { AuditLogTable } from '../audit/audit.table.js'
 import type { ConversationsTable, MessagesTable } from '../conversations/conversations.table.js'
 import type { DomainsTable } from '../domains/domains.table.js'
 import type { IdempotencyKeysTable } from '../idempotency/idempotency.table.js'
+import type { HealthLeasesTable } from '../health/health.table.js'
 import type { LinksTable, LinkTagsTable } from '../links/links.table.js'
 import type { SessionsTable } from '../sessions/sessions.table.js'
 import type { TokensTable } from '../tokens/tokens.table.js'
@@ -49,4 +50,5 @@ export interface Database {
   one_time_links: OneTimeLinksTable
   audit_log: AuditLogTable
   missing_path_visits: MissingPathVisitsTable
+  health_leases: HealthLeasesTable
 }

@@ -8,6 +8,7 @@ export const EVENT_TYPES = [
   'link.updated',
   'link.deleted',
   'link.clicked',
+  'link.broken',
   'conversation.created',
   'conversation.updated',
   'conversation.deleted',

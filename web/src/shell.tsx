@@ -16,6 +16,8 @@ import { WebhooksPage } from './pages/webhooks'
 /** Each section and the scope that opens it: what a role cannot use is not offered (the API refuses it anyway). */
 const NAV = [
   { to: '/', label: 'Links', scope: 'links:read' },
+  // The links list filtered to broken destinations (docs/api/link-care.md#destination-health).
+  { to: '/?health=broken', label: 'Broken destinations', scope: 'links:read' },
   { to: '/analytics', label: 'Analytics', scope: 'links:read' },
   { to: '/conversations', label: 'Conversations', scope: 'conversations:read' },
   { to: '/domains', label: 'Domains', scope: 'domains:read' },
@@ -104,11 +106,12 @@ const Message = ({ title, children }: { title: string; children: ComponentChildr
 )
 
 export function Shell({ me, actions }: { me: Me; actions: ShellActions }) {
-  const { path } = useRoute()
+  const { path, query } = useRoute()
   const scopes = me.principal.scopes
   const can = (scope: string) => scopes.includes(scope)
   const section = path === '/' || path.startsWith('/links') ? '/' : `/${path.split('/')[1]}`
   const allowed = NAV.find((n) => n.to === section)
+  const current = path === '/' && query.get('health') === 'broken' ? '/?health=broken' : section
   const link = /^\/links\/([^/]+)$/.exec(path)
   const conversation = /^\/conversations(?:\/([^/]+))?$/.exec(path)
   let page
@@ -136,7 +139,7 @@ export function Shell({ me, actions }: { me: Me; actions: ShellActions }) {
         </A>
         <nav aria-label="Sections">
           {NAV.filter((n) => can(n.scope)).map((n) => (
-            <A key={n.to} to={n.to} class={section === n.to ? 'active' : ''} current={section === n.to}>
+            <A key={n.to} to={n.to} class={current === n.to ? 'active' : ''} current={current === n.to}>
               {n.label}
             </A>
           ))}

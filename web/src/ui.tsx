@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
-import { ApiError, describeError } from './api'
+import { ApiError, describeError, type Link } from './api'
 import { BASE, onNavigate } from './router'
 
 export function A(props: { to: string; children: ComponentChildren; class?: string; current?: boolean; title?: string }) {
@@ -120,3 +120,16 @@ export function OneTimeUrl(props: { url: string; title: string; children?: Compo
 
 /** One person's initial, for the account button. */
 export const initial = (text: string) => (text.trim().charAt(0) || '?').toUpperCase()
+
+const HEALTH_LABELS = { ok: 'ok', broken: 'broken', unknown: 'not checked' } as const
+
+/** The destination's health at a glance (docs/api/link-care.md#destination-health); the title says what the last check found. */
+export function HealthBadge({ health }: { health: Link['health'] }) {
+  const detail = health.error === null || health.error === 'http_status' ? `HTTP ${health.httpStatus}` : health.error.replace(/_/g, ' ')
+  const found = health.checkedAt === null ? 'Not checked yet' : `Checked ${formatDate(health.checkedAt)}: ${detail}`
+  return (
+    <span class={`tag health ${health.status}`} data-health={health.status} title={found}>
+      {HEALTH_LABELS[health.status]}
+    </span>
+  )
+}

@@ -22,6 +22,7 @@ import * as publicStatsAndMissingPaths from './0021-public-stats-and-missing-pat
 import * as workspaceClickRollups from './0022-workspace-click-rollups.js'
 import * as linkTitles from './0023-link-titles.js'
 import * as linkPreviews from './0024-link-previews.js'
+import * as linkHealth from './0025-link-health.js'
 import * as webhookBatches from './0026-webhook-batches.js'
 import * as tokenExpiry from './0027-token-expiry.js'
 
@@ -51,6 +52,7 @@ export const migrations = {
   '0022-workspace-click-rollups': workspaceClickRollups,
   '0023-link-titles': linkTitles,
   '0024-link-previews': linkPreviews,
+  '0025-link-health': linkHealth,
   '0026-webhook-batches': webhookBatches,
   '0027-token-expiry': tokenExpiry,
 }

@@ -3,7 +3,7 @@ import { call, client, withQuery, type Link, type operations } from '../api'
 import { AnalyticsView } from '../analytics'
 import { useTitlePoll } from '../page-titles'
 import { BASE } from '../router'
-import { A, asyncHandler, CopyButton, ErrorBox, Field, Loading, generalError } from '../ui'
+import { A, asyncHandler, CopyButton, ErrorBox, Field, HealthBadge, Loading, generalError } from '../ui'
 
 const QR_DEFAULTS = { format: 'png', size: '512', margin: '4', ecc: 'M', color: '#000000', background: '#ffffff' }
 type QrOptions = typeof QR_DEFAULTS
@@ -135,6 +135,34 @@ function PublicStats({ link, canWrite, onChange }: { link: Link; canWrite: boole
   )
 }
 
+/** The destination's health, and a check on demand (POST /v1/links/{id}/check answers the link with its new health). */
+function Health({ link, canWrite, onChange }: { link: Link; canWrite: boolean; onChange: (link: Link) => void }) {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>(null)
+  const check = async () => {
+    setBusy(true)
+    setError(null)
+    try {
+      onChange((await call(client.POST('/v1/links/{id}/check', { params: { path: { id: link.id } } }))).data)
+    } catch (e) {
+      setError(e)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <span class="link-health">
+      <HealthBadge health={link.health} />
+      {canWrite ? (
+        <button type="button" class="small" disabled={busy} onClick={asyncHandler(check)}>
+          {busy ? 'Checking…' : 'Check now'}
+        </button>
+      ) : null}
+      <ErrorBox error={error} />
+    </span>
+  )
+}
+
 export function LinkDetailPage({ id, canWrite }: { id: string; canWrite: boolean }) {
   const [link, setLink] = useState<Link | null>(null)
   const [error, setError] = useState<unknown>(null)
@@ -164,7 +192,7 @@ export function LinkDetailPage({ id, canWrite }: { id: string; canWrite: boolean
         <a href={link.shortUrl} target="_blank" rel="noopener">
           {link.shortUrl}
         </a>{' '}
-        <CopyButton text={link.shortUrl} /> → {link.destination}
+        <CopyButton text={link.shortUrl} /> → {link.destination} <Health link={link} canWrite={canWrite} onChange={setLink} />
       </p>
       <div class="detail">
         <div class="side">

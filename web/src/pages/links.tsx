@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { call, client, type Domain, type Link, type operations } from '../api'
 import { noteCreated, useTitlePoll } from '../page-titles'
 import { useQueryState } from '../router'
-import { asyncHandler, A, confirmed, CopyButton, Empty, ErrorBox, Loading, formatDate, formatDay } from '../ui'
+import { asyncHandler, A, confirmed, CopyButton, Empty, ErrorBox, HealthBadge, Loading, formatDate, formatDay } from '../ui'
 import { LinkForm } from './link-form'
 
 type LinkPage = operations['getLinks']['responses'][200]['content']['application/json']
@@ -16,7 +16,9 @@ const SORTS = [
   ['lastClickedAt', 'Clicked longest ago'],
 ] as const
 
-/** The list's state is its URL (`?q=sale&sort=-clicks&tag=print&domain=go.example.com&page=2`): reload and Back keep it. */
+const HEALTH_FILTERS = { '': 'Any health', broken: 'Broken', ok: 'OK', unknown: 'Not checked' }
+
+/** The list's state is its URL (`?q=sale&sort=-clicks&tag=print&domain=go.example.com&health=broken&page=2`): reload and Back keep it. */
 function listQuery(query: URLSearchParams): string {
   const params = new URLSearchParams()
   params.set('limit', '20')
@@ -28,6 +30,8 @@ function listQuery(query: URLSearchParams): string {
   for (const tag of query.getAll('tag')) params.append('query[tag]', tag)
   const domain = query.get('domain')
   if (domain) params.set('query[domain]', domain)
+  const health = query.get('health')
+  if (health) params.set('query[health]', health)
   return params.toString()
 }
 
@@ -39,6 +43,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
   const tags = query.getAll('tag')
   const tag = tags[0] ?? ''
   const domain = query.get('domain') ?? ''
+  const health = query.get('health') ?? ''
   const [search, setSearch] = useState(q)
   const [tagInput, setTagInput] = useState(tag)
   const [data, setData] = useState<LinkPage | null>(null)
@@ -183,6 +188,13 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
             </option>
           ))}
         </select>
+        <select aria-label="Filter by health" value={health} onChange={(e) => set({ health: e.currentTarget.value, page: null })}>
+          {Object.entries(HEALTH_FILTERS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
         <input
           type="text"
           class="tag-filter"
@@ -206,7 +218,13 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
       <ErrorBox error={error} />
       {data === null && error === null ? <Loading what="links" /> : null}
       {data !== null && data.data.length === 0 ? (
-        <Empty>{q !== '' || domain !== '' || tag !== '' ? 'No link matches this search.' : 'No links yet. Create the first one with “New link”.'}</Empty>
+        <Empty>
+          {health === 'broken' && q === '' && domain === '' && tag === ''
+            ? 'No broken destinations: every checked link answered.'
+            : q !== '' || domain !== '' || tag !== '' || health !== ''
+              ? 'No link matches this search.'
+              : 'No links yet. Create the first one with “New link”.'}
+        </Empty>
       ) : null}
       {data !== null && data.data.length > 0 ? (
         <div class="table-wrap">
@@ -241,7 +259,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                     <Markers link={link} />
                   </td>
                   <td class="destination" title={link.destination} data-label="Destination">
-                    {link.destination}
+                    <HealthBadge health={link.health} /> {link.destination}
                   </td>
                   <td class="title" data-label="Title and tags">
                     {link.title ?? <span class="muted">—</span>}

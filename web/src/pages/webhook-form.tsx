@@ -14,6 +14,7 @@ const EVENT_MEANINGS: Record<WebhookEvent, string> = {
   'link.updated': 'a link changes (its title from the page too)',
   'link.deleted': 'a link is deleted',
   'link.clicked': 'a person visits a link',
+  'link.broken': "a link's destination turns broken (two failed checks in a row)",
   'conversation.created': 'a conversation starts',
   'conversation.updated': 'a conversation changes',
   'conversation.deleted': 'a conversation is deleted',
