@@ -583,8 +583,6 @@ export interface paths {
     /**
      * Sign in with an email and password, or an API token: sets the dashboard session cookie
      * @description Sets the `linkline_session` cookie (HttpOnly) that the dashboard uses. Wrong credentials are 401 with one message, whichever field was wrong; password checks are paced, and repeated failures are answered 429.
-     *
-     *     Recorded in the audit log.
      */
     post: operations['postSessions']
     /**
@@ -817,8 +815,6 @@ export interface paths {
     /**
      * Accept an invitation and sign in: create an account (secret, name, password), or join signed in (secret alone)
      * @description No token needed: the secret is the credential. A new person sends a name and a password; a person already signed in sends the secret alone and the workspace is added to theirs. A used, revoked or expired secret is 410.
-     *
-     *     Recorded in the audit log.
      */
     post: operations['postInvitationsAccept']
     delete?: never
@@ -861,8 +857,6 @@ export interface paths {
     /**
      * Set a new password with a reset link's secret: every session of that person ends
      * @description No token needed: the secret is the credential. The new password needs at least 10 characters; the person is signed out everywhere and signs in again.
-     *
-     *     Recorded in the audit log.
      */
     post: operations['postPasswordReset']
     delete?: never
@@ -905,8 +899,6 @@ export interface paths {
     /**
      * Create the first owner of a new server's workspace with the setup code it printed, and sign in
      * @description Works once, for a workspace that has no member yet, with the setup code the server printed at start; afterwards the code is 410.
-     *
-     *     Recorded in the audit log.
      */
     post: operations['postSetup']
     delete?: never

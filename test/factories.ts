@@ -61,18 +61,16 @@ const withoutHealth = ({
   health_failures: _failures,
   ...row
 }: LinkRow) => row
-const withoutLater = ({
-  clicks: _clicks,
-  last_clicked_at: _last,
-  public_stats: _public,
-  title_source: _source,
-  preview: _preview,
-  ...row
-}: LinkRowBefore0025) => row
+const withoutTitlesAndPreviews = ({ title_source: _source, preview: _preview, ...row }: LinkRowBefore0025) => row
+const withoutLater = ({ clicks: _clicks, last_clicked_at: _last, public_stats: _public, ...row }: LinkRowBefore0023) => row
 
 /** A link row as the releases before destination health stored it (before migration 0025). */
 export type LinkRowBefore0025 = ReturnType<typeof withoutHealth>
 export const linkRowBefore0025 = (overrides: Partial<LinkRow> = {}): LinkRowBefore0025 => withoutHealth(linkRow(overrides))
+
+/** A link row as the releases before page titles stored it (before migration 0023; nor later columns). */
+export type LinkRowBefore0023 = ReturnType<typeof withoutTitlesAndPreviews>
+export const linkRowBefore0023 = (overrides: Partial<LinkRow> = {}): LinkRowBefore0023 => withoutTitlesAndPreviews(linkRowBefore0025(overrides))
 
 /** A link row as the releases before the link list's counters stored it (before migration 0020; nor later columns). */
 export type LinkRowBefore0020 = Omit<
@@ -88,7 +86,7 @@ export type LinkRowBefore0020 = Omit<
   | 'health_error'
   | 'health_failures'
 >
-export const linkRowBefore0020 = (overrides: Partial<LinkRow> = {}): LinkRowBefore0020 => withoutLater(linkRowBefore0025(overrides))
+export const linkRowBefore0020 = (overrides: Partial<LinkRow> = {}): LinkRowBefore0020 => withoutLater(linkRowBefore0023(overrides))
 
 /** A link row as the releases before accounts stored it (before migration 0019): no creator columns. */
 export const linkRowBefore0019 = (overrides: Partial<LinkRow> = {}) => withoutCreator(linkRowBefore0020(overrides))

@@ -92,6 +92,7 @@ describe('the OpenAPI document and /docs', () => {
     assert.deepEqual(missing, [])
     assert.match(doc.paths['/v1/links'].post.description, /Needs the `links:write` scope.*Recorded in the audit log\./s)
     assert.doesNotMatch(doc.paths['/healthz'].get.description, /scope/)
+    assert.doesNotMatch(doc.paths['/v1/links/{id}/check'].post.description, /audit log/, 'declared as recording nothing')
   })
 
   test('every text field of an answer has a real example, so that /docs shows no "string" placeholders', () => {

@@ -33,7 +33,8 @@ export function operationId(method: string, url: string): string {
 function withAccess(description: string, config: unknown): string {
   const { scope, audit } = (config ?? {}) as { scope?: string; audit?: unknown }
   const access = scope === undefined ? [] : [`Needs the \`${scope}\` scope (a token's, or the signed-in member's role).`]
-  if (audit !== undefined) access.push('Recorded in the audit log.')
+  // `{ skip: why }` declares a route that records nothing itself.
+  if (audit !== undefined && !(typeof audit === 'object' && audit !== null && 'skip' in audit)) access.push('Recorded in the audit log.')
   return access.length === 0 ? description : `${description}\n\n${access.join(' ')}`
 }
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { backends } from '../../test/backends.js'
-import { CHROME, insertLink, visit, writeAndRollUp } from '../../test/factories.js'
+import { CHROME, insertLink, linkRowBefore0023, visit, writeAndRollUp } from '../../test/factories.js'
+import type { LinkRow } from '../links/links.table.js'
 import { openTestStorage } from '../../test/storage.js'
 import { migrateToLatest } from '../storage/migrate.js'
 import type { Db } from '../storage/database.js'
@@ -178,8 +179,14 @@ for (const backend of backends) {
       try {
         const db = t.storage.db
         const hour = at('2026-04-01T08:00:00Z')
-        const links = await Promise.all(Array.from({ length: 35 }, (_, i) => insertLink(db, { owner_id: 'w1', deleted_at: i === 0 ? hour : null })))
-        const other = await insertLink(db, { owner_id: 'w2' })
+        // Rows as 0021 left them: none of the later columns.
+        const insertOld = async (overrides: Partial<LinkRow>) => {
+          const row = linkRowBefore0023(overrides)
+          await db.insertInto('links').values(row).execute()
+          return row
+        }
+        const links = await Promise.all(Array.from({ length: 35 }, (_, i) => insertOld({ owner_id: 'w1', deleted_at: i === 0 ? hour : null })))
+        const other = await insertOld({ owner_id: 'w2' })
         const row = (linkId: string, h: number, human: number) => ({
           link_id: linkId,
           hour: h,
