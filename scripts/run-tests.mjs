@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 const files = []
 const walk = (dir) => {
@@ -36,6 +37,9 @@ const concurrency = Math.max(2, availableParallelism() - 1)
 const args = [
   '--test',
   '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  `--test-reporter=${fileURLToPath(new URL('file-timings.mjs', import.meta.url))}`,
+  '--test-reporter-destination=stdout',
   '--test-timeout=600000',
   '--test-force-exit',
   `--test-concurrency=${concurrency}`,
