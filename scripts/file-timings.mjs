@@ -1,18 +1,17 @@
-// A test reporter that prints the slowest test files at the end of a run, so that a slow CI is
-// traced to the files that make it slow. Each file's time is the span from its first test's start
-// to its last test's end, as the runner reports them (files run side by side, so the spans overlap).
-export default async function* fileTimings(source) {
-  const spans = new Map()
-  for await (const event of source) {
-    if (event.type !== 'test:complete' || event.data.nesting !== 0 || !event.data.file) continue
-    const span = spans.get(event.data.file) ?? { ms: 0, tests: 0 }
-    span.ms += event.data.details.duration_ms
-    span.tests += 1
-    spans.set(event.data.file, span)
-  }
-  const slowest = [...spans].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)
-  yield '\nslowest test files (seconds of their top-level tests):\n'
-  for (const [file, { ms, tests }] of slowest) {
-    yield `${(ms / 1000).toFixed(1).padStart(7)}  ${file.replace(/^.*?dist\//, 'dist/')} (${tests})\n`
-  }
-}
+// A test reporter that notes how long each test file ran, one JSON line per file appended to the file
+// named by LINKLINE_TEST_TIMINGS, as soon as the file is over: the run ends with --test-force-exit,
+// which would cut off anything a reporter kept for its end. scripts/run-tests.mjs prints the slowest.
+import { appendFileSync } from 'node:fs'
+import { Transform } from 'node:stream'
+
+export default new Transform({
+  writableObjectMode: true,
+  transform(event, _encoding, done) {
+    const { nesting, file, name, details } = event.data ?? {}
+    // The runner reports each file as a whole under the file's own path, once its process is over.
+    if (event.type === 'test:complete' && nesting === 0 && file?.endsWith(name)) {
+      appendFileSync(process.env.LINKLINE_TEST_TIMINGS, `${JSON.stringify({ file: name, ms: details.duration_ms })}\n`)
+    }
+    done()
+  },
+})

@@ -1,7 +1,7 @@
 // Runs every compiled test file with Node's test runner, and says clearly which backends are skipped.
 import { spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -46,5 +46,19 @@ const args = [
   ...process.argv.slice(2),
   ...files,
 ]
-const result = spawnSync(process.execPath, args, { stdio: 'inherit' })
+const timingsDir = mkdtempSync(join(tmpdir(), 'linkline-tests-'))
+const timings = join(timingsDir, 'timings.ndjson')
+const result = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, LINKLINE_TEST_TIMINGS: timings } })
+// The slowest files, so that a run that grows slow is traced to what makes it slow.
+try {
+  const spans = readFileSync(timings, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+  console.log('\nslowest test files (seconds; files run side by side):')
+  for (const { file, ms } of spans.sort((a, b) => b.ms - a.ms).slice(0, 15)) console.log(`${(ms / 1000).toFixed(1).padStart(7)}  ${file}`)
+} catch {
+  console.log('\nno test file timings were recorded')
+}
+rmSync(timingsDir, { force: true, recursive: true })
 process.exit(result.status ?? 1)
