@@ -3,6 +3,7 @@ import { ApiError, call, client, type Domain, type Link, type operations } from 
 import { asyncHandler, ErrorBox, Field, generalError } from '../ui'
 import { PREVIEW_PARAMS, PreviewEditor, previewBody, previewText } from './link-preview-editor'
 import { ruleDrafts, ruleProblems, RulesEditor, rulesBody } from './link-rules'
+import { checkUrl, withScheme } from './link-urls'
 import { UtmBuilder } from './utm-builder'
 import './link-editor.css'
 
@@ -33,25 +34,6 @@ export interface LinkField {
   check?: (text: string) => string | undefined
   /** Folded under "More options" unless set. */
   advanced?: boolean
-}
-
-/** `shop.example/summer` means `https://shop.example/summer`; a text that names a scheme keeps it (and the check or the API refuses it). */
-export const withScheme = (text: string) => {
-  const t = text.trim()
-  return t === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(t) || /^(javascript|data|file|mailto|tel|ftp|about|blob|vbscript):/i.test(t) ? t : `https://${t}`
-}
-
-/** The API's rule for a destination, said in its words (docs/api/links.md). */
-export const checkUrl = (name: string) => (text: string) => {
-  const t = withScheme(text)
-  if (t === '') return undefined
-  try {
-    const url = new URL(t)
-    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '') return undefined
-  } catch {
-    // not a URL: said below
-  }
-  return `${name} must be an absolute http or https URL with a host`
 }
 
 /** The API's path rule (links.schemas.ts, PATH_PATTERN), after the form's leading slash. */
@@ -260,7 +242,7 @@ export function LinkForm(props: { link: Link | null; template?: Link; domains: D
     // What can be told before sending is told for every field at once; the API names the rest.
     const found = {
       ...Object.fromEntries(LINK_FIELDS.flatMap((f) => [[f.name, f.check?.(values[f.name] ?? '')] as const]).filter(([, m]) => m !== undefined)),
-      ...ruleProblems(rules, checkUrl('destination')),
+      ...ruleProblems(rules),
     } as Record<string, string>
     setProblems(found)
     setError(null)
@@ -280,7 +262,7 @@ export function LinkForm(props: { link: Link | null; template?: Link; domains: D
     if (removePassword && hasPassword) body.password = null
     const previewValue = previewBody(preview, props.link)
     if (previewValue !== undefined) body.preview = previewValue
-    const rulesValue = rulesBody(rules, props.link, withScheme)
+    const rulesValue = rulesBody(rules, props.link)
     if (rulesValue !== undefined) body.rules = rulesValue
     try {
       // Each field's `write` gives its value the body's type; what a person typed wrong, the API names.
@@ -333,7 +315,7 @@ export function LinkForm(props: { link: Link | null; template?: Link; domains: D
       <div class="grid">{LINK_FIELDS.filter((f) => !f.advanced).map(fieldOf)}</div>
       <details class="more-options" open={more} onToggle={(e) => setMore(e.currentTarget.open)}>
         <summary>More options: campaign tracking, rules, redirect type, expiry, click limit, password</summary>
-        <UtmBuilder url={values.destination ?? ''} onChange={(destination) => setValues({ ...values, destination })} withScheme={withScheme} />
+        <UtmBuilder url={values.destination ?? ''} onChange={(destination) => setValues({ ...values, destination })} />
         <RulesEditor drafts={rules} onChange={setRules} error={error} problems={problems} />
         <h3>Expiry and access</h3>
         <div class="grid">{LINK_FIELDS.filter((f) => f.advanced).map(fieldOf)}</div>

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks'
 import { ApiError, type Link } from '../api'
 import { ErrorBox, Field, fieldError } from '../ui'
+import { checkUrl, withScheme } from './link-urls'
 
 /**
  * The link form's rules (docs/api/links.md#link-controls): each sends the visits it matches to its own
@@ -50,7 +51,7 @@ const list = (text: string) =>
     .map((t) => t.trim())
     .filter((t) => t !== '')
 
-const toRule = (draft: RuleDraft, withScheme: (text: string) => string): Rule => {
+const toRule = (draft: RuleDraft): Rule => {
   const [os, country, language] = [list(draft.os), list(draft.country), list(draft.language)]
   return {
     when: {
@@ -67,20 +68,20 @@ const toRule = (draft: RuleDraft, withScheme: (text: string) => string): Rule =>
  * The body's `rules`, or undefined to leave it out: on create, only when there is a rule; on edit,
  * only when they changed, then the whole list (it replaces the old one), null when emptied.
  */
-export function rulesBody(drafts: RuleDraft[], link: Link | null, withScheme: (text: string) => string): Rule[] | null | undefined {
-  const rules = drafts.map((d) => toRule(d, withScheme))
+export function rulesBody(drafts: RuleDraft[], link: Link | null): Rule[] | null | undefined {
+  const rules = drafts.map(toRule)
   if (link === null) return rules.length === 0 ? undefined : rules
   // The link's rules through the same drafts: what the form shows unchanged compares equal.
-  if (JSON.stringify(rules) === JSON.stringify(ruleDrafts(link).map((d) => toRule(d, withScheme)))) return undefined
+  if (JSON.stringify(rules) === JSON.stringify(ruleDrafts(link).map(toRule))) return undefined
   return rules.length === 0 ? null : rules
 }
 
 /** What can be told before sending, by the API's names for the fields: every rule needs a URL. */
-export function ruleProblems(drafts: RuleDraft[], checkUrl: (text: string) => string | undefined): Record<string, string> {
+export function ruleProblems(drafts: RuleDraft[]): Record<string, string> {
   const found: Record<string, string> = {}
   drafts.forEach((d, i) => {
     const name = `rules[${i}][destination]`
-    const problem = d.destination.trim() === '' ? `${name} is required` : checkUrl(d.destination)
+    const problem = d.destination.trim() === '' ? `${name} is required` : checkUrl(name)(d.destination)
     if (problem !== undefined) found[name] = problem
   })
   return found
@@ -106,12 +107,7 @@ const CONDITIONS = [
   { key: 'language', label: 'Languages', placeholder: 'de, de-AT', hint: "The browser's first language" },
 ] as const
 
-export function RulesEditor(props: {
-  drafts: RuleDraft[]
-  onChange: (drafts: RuleDraft[]) => void
-  error: unknown
-  problems: Record<string, string>
-}) {
+export function RulesEditor(props: { drafts: RuleDraft[]; onChange: (drafts: RuleDraft[]) => void; error: unknown; problems: Record<string, string> }) {
   const { drafts, onChange, error } = props
   const box = useRef<HTMLDivElement>(null)
   /** After adding, removing or moving a rule: the control to give the focus to once drawn. */
@@ -153,8 +149,8 @@ export function RulesEditor(props: {
     <div class="rules-editor" ref={box}>
       <h3>Rules</h3>
       <p class="hint">
-        Send some visitors elsewhere: the first rule whose every condition matches picks the URL; a condition left empty matches every visit. Visits no
-        rule matches go to the link’s own URL.
+        Send some visitors elsewhere: the first rule whose every condition matches picks the URL; a condition left empty matches every visit. Visits no rule
+        matches go to the link’s own URL.
       </p>
       <ol class="rules">
         {drafts.map((d, i) => {

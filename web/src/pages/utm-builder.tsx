@@ -1,4 +1,5 @@
 import { Field } from '../ui'
+import { withScheme } from './link-urls'
 
 /**
  * Campaign parameters (utm_source, utm_medium…) written into the query of the link's URL, and read
@@ -13,13 +14,13 @@ const UTM = [
 ] as const
 
 /** The URL the form's text means, or null while it is none yet. */
-const parse = (text: string, withScheme: (text: string) => string): URL | null => {
+const parse = (text: string): URL | null => {
   const t = withScheme(text)
   return URL.canParse(t) ? new URL(t) : null
 }
 
-export function UtmBuilder(props: { url: string; onChange: (url: string) => void; withScheme: (text: string) => string }) {
-  const url = parse(props.url, props.withScheme)
+export function UtmBuilder(props: { url: string; onChange: (url: string) => void }) {
+  const url = parse(props.url)
   const set = (key: string, value: string) => {
     if (url === null) return
     if (value === '') url.searchParams.delete(key)
