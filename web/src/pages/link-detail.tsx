@@ -1,9 +1,13 @@
+import type { ComponentChild } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { call, client, withQuery, type Link, type operations } from '../api'
+import { call, client, withQuery, type Domain, type Link, type operations } from '../api'
 import { AnalyticsView } from '../analytics'
-import { useTitlePoll } from '../page-titles'
-import { BASE } from '../router'
-import { A, asyncHandler, CopyButton, ErrorBox, Field, HealthBadge, Loading, generalError } from '../ui'
+import { noteCreated, useTitlePoll } from '../page-titles'
+import { BASE, navigate } from '../router'
+import { A, asyncHandler, confirmed, CopyButton, ErrorBox, Field, formatDate, HealthBadge, Loading, generalError } from '../ui'
+import { LinkForm } from './link-form'
+import { describeRule } from './link-rules'
+import './link-editor.css'
 
 const QR_DEFAULTS = { format: 'png', size: '512', margin: '4', ecc: 'M', color: '#000000', background: '#ffffff' }
 type QrOptions = typeof QR_DEFAULTS
@@ -163,15 +167,103 @@ function Health({ link, canWrite, onChange }: { link: Link; canWrite: boolean; o
   )
 }
 
+const REDIRECTS: Record<Link['redirectType'], string> = {
+  301: '301 Moved permanently',
+  302: '302 Found',
+  307: '307 Temporary redirect',
+  308: '308 Permanent redirect',
+}
+
+/** What the link does besides sending people on, in words: what the form sets, read without opening it. */
+function Settings({ link }: { link: Link }) {
+  const none = (text: string) => <span class="muted">{text}</span>
+  const expired = link.expiresAt !== null && Date.parse(link.expiresAt) <= Date.now()
+  const preview = link.preview === null ? [] : [link.preview.title, link.preview.description, link.preview.image].filter((p) => p !== null)
+  const rows: [string, ComponentChild][] = [
+    ['Redirect', REDIRECTS[link.redirectType]],
+    ['Expires', link.expiresAt === null ? none('Never') : `${expired ? 'Expired' : 'On'} ${formatDate(link.expiresAt)}`],
+    ['Click limit', link.maxClicks === null ? none('None') : `${link.maxClicks.toLocaleString()} human visits`],
+    ['When expired', link.expiredUrl ?? none('A “410 Gone” page')],
+    ['Password', link.hasPassword ? 'Yes: visitors must type it' : none('No')],
+    [
+      'Tags',
+      link.tags.length === 0 ? (
+        none('None')
+      ) : (
+        <span class="chips">
+          {link.tags.map((t) => (
+            <span key={t} class="tag">
+              {t}
+            </span>
+          ))}
+        </span>
+      ),
+    ],
+    ['Social preview', preview.length === 0 ? none('None: apps show what they find') : preview.join(' · ')],
+    [
+      'Rules',
+      (link.rules ?? []).length === 0 ? (
+        none('None: every visit goes to the URL above')
+      ) : (
+        <ol data-testid="rules">
+          {link.rules!.map((rule, i) => (
+            <li key={i}>{describeRule(rule)}</li>
+          ))}
+        </ol>
+      ),
+    ],
+  ]
+  return (
+    <div class="card link-settings" data-testid="link-settings">
+      <h2>Settings</h2>
+      <dl>
+        {rows.map(([name, value]) => (
+          <div key={name} data-setting={name}>
+            <dt>{name}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  )
+}
+
 export function LinkDetailPage({ id, canWrite }: { id: string; canWrite: boolean }) {
   const [link, setLink] = useState<Link | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [version, setVersion] = useState(0)
+  /** The form open above the page: this link to edit, or a copy of it to create. */
+  const [form, setForm] = useState<'edit' | 'duplicate' | null>(null)
+  const [domains, setDomains] = useState<Domain[] | null>(null)
+  const [actionError, setActionError] = useState<unknown>(null)
   useEffect(() => {
     call(client.GET('/v1/links/{id}', { params: { path: { id } } })).then((r) => setLink(r.data), setError)
   }, [id, version])
   // Opened right after its creation, the link may still be waiting for its page's title.
   useTitlePoll(link, () => setVersion((v) => v + 1))
+  // The form offers the domains a link may use; asked for once, when it first opens.
+  useEffect(() => {
+    if (form === null || domains !== null) return
+    call(client.GET('/v1/domains')).then(
+      (r) => setDomains(r.data),
+      () => setDomains([]),
+    )
+  }, [form])
+  /** Closes the form and gives the focus back to the button that opened it. */
+  const close = (action: 'edit' | 'duplicate') => {
+    setForm(null)
+    setTimeout(() => document.querySelector<HTMLElement>(`[data-action="${action}"]`)?.focus())
+  }
+  const remove = async (doomed: Link) => {
+    if (!confirmed(`Delete ${doomed.shortUrl}? Its statistics and conversations go with it, and the short URL stops working at once.`)) return
+    setActionError(null)
+    try {
+      await call(client.DELETE('/v1/links/{id}', { params: { path: { id: doomed.id } } }))
+      navigate('/')
+    } catch (e) {
+      setActionError(e)
+    }
+  }
   if (error)
     return (
       <section>
@@ -187,7 +279,44 @@ export function LinkDetailPage({ id, canWrite }: { id: string; canWrite: boolean
       <p>
         <A to="/">← Links</A>
       </p>
-      <h1>{link.title ?? link.shortUrl}</h1>
+      <header class="page-header link-header">
+        <h1>{link.title ?? link.shortUrl}</h1>
+        {canWrite ? (
+          <div class="actions">
+            <button type="button" data-action="edit" aria-expanded={form === 'edit'} onClick={() => setForm('edit')}>
+              Edit
+            </button>
+            <button type="button" data-action="duplicate" aria-expanded={form === 'duplicate'} onClick={() => setForm('duplicate')}>
+              Duplicate
+            </button>
+            <button type="button" class="danger" data-action="delete" onClick={asyncHandler(() => remove(link))}>
+              Delete
+            </button>
+          </div>
+        ) : null}
+      </header>
+      <ErrorBox error={actionError} />
+      {form !== null && domains !== null ? (
+        <LinkForm
+          // A new form for each: Duplicate after Edit starts afresh.
+          key={form}
+          link={form === 'edit' ? link : null}
+          template={form === 'duplicate' ? link : undefined}
+          domains={domains}
+          onCancel={() => close(form)}
+          onSaved={(saved) => {
+            if (form === 'edit') {
+              setLink(saved)
+              close('edit')
+              return
+            }
+            noteCreated(saved)
+            setForm(null)
+            setLink(saved)
+            navigate(`/links/${saved.id}`)
+          }}
+        />
+      ) : null}
       <p class="link-summary">
         <a href={link.shortUrl} target="_blank" rel="noopener">
           {link.shortUrl}
@@ -196,6 +325,7 @@ export function LinkDetailPage({ id, canWrite }: { id: string; canWrite: boolean
       </p>
       <div class="detail">
         <div class="side">
+          <Settings link={link} />
           <QrPanel link={link} />
           <PublicStats link={link} canWrite={canWrite} onChange={setLink} />
         </div>

@@ -1,7 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { call, client, type Domain, type Link, type operations } from '../api'
-import { asyncHandler, ErrorBox, Field, fieldError, generalError } from '../ui'
+import { ApiError, call, client, type Domain, type Link, type operations } from '../api'
+import { asyncHandler, ErrorBox, Field, generalError } from '../ui'
 import { PREVIEW_PARAMS, PreviewEditor, previewBody, previewText } from './link-preview-editor'
+import { ruleDrafts, ruleProblems, RulesEditor, rulesBody } from './link-rules'
+import { checkUrl, withScheme } from './link-urls'
+import { UtmBuilder } from './utm-builder'
+import './link-editor.css'
 
 /**
  * The fields of the link form, described once: the form renders them in order, and the request body
@@ -30,25 +34,6 @@ export interface LinkField {
   check?: (text: string) => string | undefined
   /** Folded under "More options" unless set. */
   advanced?: boolean
-}
-
-/** `shop.example/summer` means `https://shop.example/summer`; a text that names a scheme keeps it (and the check or the API refuses it). */
-export const withScheme = (text: string) => {
-  const t = text.trim()
-  return t === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(t) || /^(javascript|data|file|mailto|tel|ftp|about|blob|vbscript):/i.test(t) ? t : `https://${t}`
-}
-
-/** The API's rule for a destination, said in its words (docs/api/links.md). */
-const checkUrl = (name: string) => (text: string) => {
-  const t = withScheme(text)
-  if (t === '') return undefined
-  try {
-    const url = new URL(t)
-    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '') return undefined
-  } catch {
-    // not a URL: said below
-  }
-  return `${name} must be an absolute http or https URL with a host`
 }
 
 /** The API's path rule (links.schemas.ts, PATH_PATTERN), after the form's leading slash. */
@@ -216,33 +201,53 @@ function LinkInput(props: { field: LinkField; value: string; onInput: (e: Event)
   )
 }
 
-/** Whether a link holds something other than the default in one of the folded fields. */
-const usesMore = (link: Link | null) => link !== null && (link.hasPassword || LINK_FIELDS.some((f) => f.advanced && readField(f, link) !== readField(f, null)))
+/** Whether a link holds something other than the default in one of the folded fields (the UTM fields, its rules…). */
+const usesMore = (link: Link | null) =>
+  link !== null &&
+  (link.hasPassword ||
+    (link.rules ?? []).length > 0 ||
+    /[?&]utm_/.test(link.destination) ||
+    LINK_FIELDS.some((f) => f.advanced && readField(f, link) !== readField(f, null)))
 
-export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved: (link: Link) => void; onCancel: () => void }) {
+/** The folded section holds these fields' errors: an error at one of them unfolds it. */
+const isAdvanced = (name: string) => name.startsWith('rules') || LINK_FIELDS.some((f) => f.advanced && f.name === name)
+
+/**
+ * The link form: a new link, a link to edit (`link`: only what changed is sent), or a new link that
+ * starts as a copy of `template` (Duplicate: everything but its path, and its password, never shown).
+ */
+export function LinkForm(props: { link: Link | null; template?: Link; domains: Domain[]; onSaved: (link: Link) => void; onCancel: () => void }) {
   const editing = props.link !== null
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(LINK_FIELDS.map((f) => [f.name, readField(f, props.link)])))
+  const start = props.link ?? (props.template ? { ...props.template, path: '', hasPassword: false } : null)
+  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(LINK_FIELDS.map((f) => [f.name, readField(f, start)])))
   const [error, setError] = useState<unknown>(null)
   const [problems, setProblems] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState(false)
   const [removePassword, setRemovePassword] = useState(false)
-  const [preview, setPreview] = useState(() => previewText(props.link))
-  const [more, setMore] = useState(() => usesMore(props.link))
+  const [preview, setPreview] = useState(() => previewText(start))
+  const [rules, setRules] = useState(() => ruleDrafts(start))
+  const [more, setMore] = useState(() => usesMore(start))
   const form = useRef<HTMLFormElement>(null)
   const hasPassword = props.link?.hasPassword === true
   // The form opens where the work is: its first field.
   useEffect(() => form.current?.querySelector<HTMLInputElement>('input[name="destination"]')?.focus(), [])
+  /** Unfolds the folded section when it holds a field at fault, then focuses the first of `names` in the form, once drawn. */
+  const focusFirst = (names: string[]) => {
+    if (names.some(isAdvanced)) setMore(true)
+    setTimeout(() => form.current?.querySelector<HTMLElement>(names.map((n) => `[name="${n}"]`).join(', '))?.focus())
+  }
 
   const submit = async (event: Event) => {
     event.preventDefault()
     // What can be told before sending is told for every field at once; the API names the rest.
-    const found = Object.fromEntries(LINK_FIELDS.flatMap((f) => [[f.name, f.check?.(values[f.name] ?? '')] as const]).filter(([, m]) => m !== undefined))
-    setProblems(found as Record<string, string>)
+    const found = {
+      ...Object.fromEntries(LINK_FIELDS.flatMap((f) => [[f.name, f.check?.(values[f.name] ?? '')] as const]).filter(([, m]) => m !== undefined)),
+      ...ruleProblems(rules),
+    } as Record<string, string>
+    setProblems(found)
     setError(null)
     if (Object.keys(found).length > 0) {
-      const first = LINK_FIELDS.find((f) => f.name in found)
-      if (first?.advanced) setMore(true)
-      setTimeout(() => form.current?.querySelector<HTMLElement>(`[name="${first?.name}"]`)?.focus())
+      focusFirst(Object.keys(found))
       return
     }
     setBusy(true)
@@ -257,6 +262,8 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
     if (removePassword && hasPassword) body.password = null
     const previewValue = previewBody(preview, props.link)
     if (previewValue !== undefined) body.preview = previewValue
+    const rulesValue = rulesBody(rules, props.link)
+    if (rulesValue !== undefined) body.rules = rulesValue
     try {
       // Each field's `write` gives its value the body's type; what a person typed wrong, the API names.
       const saved = editing
@@ -265,8 +272,9 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
       props.onSaved(saved.data)
     } catch (e) {
       setError(e)
-      const named = LINK_FIELDS.find((f) => fieldError(e, f.name) !== null)
-      if (named?.advanced) setMore(true)
+      // The field the API named, or the nearest one holding it (`rules[0][when][country][0]` is typed in `rules[0][when][country]`).
+      const param = e instanceof ApiError ? e.param : null
+      if (param !== null) focusFirst(param.split('[').map((_, i, parts) => parts.slice(0, parts.length - i).join('[')))
     } finally {
       setBusy(false)
     }
@@ -303,10 +311,13 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
       }}
       noValidate
     >
-      <h2>{editing ? 'Edit link' : 'New link'}</h2>
+      <h2>{editing ? 'Edit link' : props.template ? 'Duplicate link' : 'New link'}</h2>
       <div class="grid">{LINK_FIELDS.filter((f) => !f.advanced).map(fieldOf)}</div>
       <details class="more-options" open={more} onToggle={(e) => setMore(e.currentTarget.open)}>
-        <summary>More options: redirect type, expiry, click limit, password</summary>
+        <summary>More options: campaign tracking, rules, redirect type, expiry, click limit, password</summary>
+        <UtmBuilder url={values.destination ?? ''} onChange={(destination) => setValues({ ...values, destination })} />
+        <RulesEditor drafts={rules} onChange={setRules} error={error} problems={problems} />
+        <h3>Expiry and access</h3>
         <div class="grid">{LINK_FIELDS.filter((f) => f.advanced).map(fieldOf)}</div>
         {hasPassword ? (
           <label class="inline-check">
@@ -323,7 +334,7 @@ export function LinkForm(props: { link: Link | null; domains: Domain[]; onSaved:
         linkTitle={values.title ?? ''}
         domain={values.domain || usable[0]?.name || props.link?.domain || ''}
       />
-      <ErrorBox error={generalError(error, [...LINK_FIELDS.map((f) => f.name), ...PREVIEW_PARAMS.slice(1)])} />
+      <ErrorBox error={generalError(error, [...LINK_FIELDS.map((f) => f.name), ...PREVIEW_PARAMS.slice(1), 'rules'])} />
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Saving…' : editing ? 'Save changes' : 'Create link'}
