@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { call, client, type Domain, type Link, type operations } from '../api'
 import { noteCreated, useTitlePoll } from '../page-titles'
 import { useQueryState } from '../router'
-import { asyncHandler, A, confirmed, CopyButton, Empty, ErrorBox, HealthBadge, Loading, formatDate, formatDay } from '../ui'
+import { asyncHandler, A, confirmed, CopyButton, Empty, ErrorBox, HealthBadge, Loading, Markers, formatDate, formatDay } from '../ui'
 import { LinkForm } from './link-form'
 import './links.css'
 
@@ -335,29 +335,5 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
         </nav>
       ) : null}
     </section>
-  )
-}
-
-/** What changes how a link behaves for a visitor, at a glance: a password, an expiry, a click limit. */
-function Markers({ link }: { link: Link }) {
-  const expired = link.expiresAt != null && Date.parse(link.expiresAt) <= Date.now()
-  return (
-    <span class="markers">
-      {link.hasPassword ? (
-        <span class="tag warn" data-marker="password" title="Visitors must type a password">
-          password
-        </span>
-      ) : null}
-      {link.expiresAt != null ? (
-        <span class="tag warn" data-marker="expiry" title={`${expired ? 'Expired' : 'Expires'} ${formatDate(link.expiresAt)}`}>
-          {expired ? 'expired' : `until ${formatDay(link.expiresAt)}`}
-        </span>
-      ) : null}
-      {link.maxClicks != null ? (
-        <span class="tag warn" data-marker="max-clicks" title={`Expires after ${link.maxClicks} human visits`}>
-          max {link.maxClicks}
-        </span>
-      ) : null}
-    </span>
   )
 }
