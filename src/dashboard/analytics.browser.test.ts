@@ -87,6 +87,13 @@ describe('analytics in the dashboard, in a real browser', { skip: chromiumMissin
     await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     await page.getByTestId('who').waitFor()
   }
+  /** A section of the navigation: on a phone it waits behind the Menu button. */
+  const goTo = async (page: Page, name: string) => {
+    const sections = page.getByRole('navigation', { name: 'Sections' })
+    const menu = sections.getByRole('button', { name: 'Menu', exact: true })
+    if (await menu.isVisible()) await menu.click()
+    await sections.getByRole('link', { name, exact: true }).click()
+  }
   const total = (page: Page, name: string) => page.locator(`[data-total="${name}"] .value`)
   /** Waits until a total reads `value` (statistics load after the page). */
   const totalIs = async (page: Page, name: string, value: string) => {
@@ -110,7 +117,7 @@ describe('analytics in the dashboard, in a real browser', { skip: chromiumMissin
       page.on('request', (r) => /\/v1\/(stats|links\/[^/]+\/stats|public\/)/.test(r.url()) && tzRequests.push(r.url()))
 
       // Analytics: every link, the last 30 days by default.
-      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Analytics', exact: true }).click()
+      await goTo(page, 'Analytics')
       await page.getByRole('heading', { name: 'Analytics' }).waitFor()
       await totalIs(page, 'Human clicks', '9')
       assert.equal(await total(page, 'Bot clicks').innerText(), '1')
@@ -152,7 +159,7 @@ describe('analytics in the dashboard, in a real browser', { skip: chromiumMissin
       await fitsTheScreen(page, 'analytics by tag')
 
       // The links list: by clicks, busiest first; then a substring of a title.
-      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Links', exact: true }).click()
+      await goTo(page, 'Links')
       await page.locator(`tr[data-link="${ids['/quiet']}"]`).waitFor()
       if (device.name === 'desktop') await page.locator('th button[data-sort="clicks"]').click()
       else await page.getByLabel('Sort by').selectOption('-clicks')

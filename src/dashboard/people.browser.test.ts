@@ -57,7 +57,13 @@ describe('people in the dashboard, in a real browser', { skip: chromiumMissing }
     await page.getByTestId('who').waitFor()
   }
   const field = (page: Page, name: string) => page.locator(`[data-field="${name}"]`)
-  const section = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true })
+  /** A section's link in the navigation; on a phone the sections wait behind Menu, opened first. */
+  const section = async (page: Page, name: string) => {
+    const sections = page.getByRole('navigation', { name: 'Sections' })
+    const menu = sections.getByRole('button', { name: 'Menu', exact: true })
+    if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false') await menu.click()
+    return sections.getByRole('link', { name, exact: true })
+  }
   /** Nothing wider than the screen: no sideways scrolling on a phone. */
   const fitsTheScreen = async (page: Page, where: string) => {
     const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
@@ -82,7 +88,7 @@ describe('people in the dashboard, in a real browser', { skip: chromiumMissing }
       assert.match(await owner.getByTestId('who').innerText(), new RegExp(`Olivia ${device.name}`))
       await fitsTheScreen(owner, 'the links page')
 
-      await section(owner, 'Members').click()
+      await (await section(owner, 'Members')).click()
       const viewerEmail = `viewer-${device.name}@example.com`
       const invite = owner.locator('form.invite')
       await invite.getByLabel('Email').fill(viewerEmail)
@@ -110,9 +116,9 @@ describe('people in the dashboard, in a real browser', { skip: chromiumMissing }
       // Offered only what a viewer may do…
       assert.equal(await viewer.getByRole('button', { name: 'New link' }).count(), 0)
       assert.equal(await viewer.getByRole('button', { name: 'Delete' }).count(), 0)
-      assert.equal(await section(viewer, 'Audit log').count(), 0)
-      assert.equal(await section(viewer, 'Tokens').count(), 0)
-      await section(viewer, 'Members').click()
+      assert.equal(await (await section(viewer, 'Audit log')).count(), 0)
+      assert.equal(await (await section(viewer, 'Tokens')).count(), 0)
+      await (await section(viewer, 'Members')).click()
       await viewer.locator(`tr[data-member="${ownerEmail}"]`).waitFor()
       assert.equal(await viewer.getByRole('heading', { name: 'Invite someone' }).count(), 0)
       assert.equal(await viewer.getByRole('button', { name: /Remove/ }).count(), 0)
@@ -145,7 +151,7 @@ describe('people in the dashboard, in a real browser', { skip: chromiumMissing }
     await signIn(page, 'olga@example.com')
     await page.getByLabel('Workspace').selectOption('solo')
     await page.getByTestId('role').filter({ hasText: 'owner in solo' }).waitFor({ state: 'attached' })
-    await section(page, 'Members').click()
+    await (await section(page, 'Members')).click()
 
     const patched = () => page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/v1/members/'))
     let answer = patched()
@@ -177,7 +183,7 @@ describe('people in the dashboard, in a real browser', { skip: chromiumMissing }
     // Back in alice's workspace, as an admin: no owner among the roles Olga may hand out.
     await page.getByLabel('Workspace').selectOption('alice')
     await page.getByTestId('role').filter({ hasText: 'admin in alice' }).waitFor({ state: 'attached' })
-    await section(page, 'Members').click()
+    await (await section(page, 'Members')).click()
     assert.deepEqual(await page.locator('form.invite [data-field="role"] option').allInnerTexts(), ['viewer', 'member', 'admin'])
   })
 
@@ -233,7 +239,7 @@ describe('people in the dashboard, in a real browser', { skip: chromiumMissing }
     await person('ada@example.com', 'Ada', 'admin')
     const page = await open()
     await signIn(page, 'ada@example.com')
-    await section(page, 'Audit log').click()
+    await (await section(page, 'Audit log')).click()
     const rows = page.locator('tr[data-audit]')
     await rows.first().waitFor()
     const api = await page.evaluate<{ data: { action: string }[] }>("fetch('/v1/audit-log?limit=50').then((r) => r.json())")

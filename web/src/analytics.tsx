@@ -232,7 +232,8 @@ export function AnalyticsView(props: { scope: Scope; emptyHint?: ComponentChildr
         ['Human clicks', number.format(stats.humanClicks)],
         ['Bot clicks', number.format(stats.botClicks)],
         ['QR scans', number.format(stats.qrScans)],
-        ['Unique visitors', number.format(stats.uniqueVisitors)],
+        // A visitor is recognised for one UTC day, per link (docs/api/statistics.md#unique-visitors-and-privacy).
+        ['Unique visitors', number.format(stats.uniqueVisitors), 'Counted per link and UTC day'],
       ] as const)
     : []
   if (props.notFound && error instanceof ApiError && error.status === 404) return <>{props.notFound}</>
@@ -258,8 +259,8 @@ export function AnalyticsView(props: { scope: Scope; emptyHint?: ComponentChildr
         {stats ? (
           <>
             <div class="totals">
-              {totals.map(([name, value]) => (
-                <div class="total" key={name} data-total={name}>
+              {totals.map(([name, value, hint]) => (
+                <div class="total" key={name} data-total={name} title={hint}>
                   <div class="value">{value}</div>
                   <div class="name">{name}</div>
                 </div>

@@ -6,33 +6,53 @@ import type { AnalyticsStats, Interval } from './stats-api'
 
 const number = new Intl.NumberFormat()
 
-function bucketLabel(start: number, interval: Interval): string {
+/** A bucket's start as a date (or an hour) of the zone the statistics were counted in. */
+function bucketLabel(start: number, interval: Interval, timeZone: string): string {
   const d = new Date(start * 1000)
-  if (interval === 'hour') return d.toLocaleString(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' })
-  if (interval === 'day') return d.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' })
-  return d.toLocaleDateString(undefined, { month: 'long', year: 'numeric' })
+  if (interval === 'hour')
+    return d.toLocaleString(undefined, { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' })
+  if (interval === 'day') return d.toLocaleDateString(undefined, { timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' })
+  return d.toLocaleDateString(undefined, { timeZone, month: 'long', year: 'numeric' })
+}
+
+const DARK = '(prefers-color-scheme: dark)'
+/** Whether the page is dark now; it follows the system's setting while the page is open. */
+function useDark(): boolean {
+  const [dark, setDark] = useState(() => matchMedia(DARK).matches)
+  useEffect(() => {
+    const query = matchMedia(DARK)
+    const change = () => setDark(query.matches)
+    query.addEventListener('change', change)
+    return () => query.removeEventListener('change', change)
+  }, [])
+  return dark
 }
 
 /** Clicks per bucket; hovering (or touching) it shows the bucket and its clicks below. */
 export function Chart({ stats }: { stats: AnalyticsStats }) {
   const ref = useRef<HTMLDivElement>(null)
   const [hover, setHover] = useState<{ label: string; clicks: number } | null>(null)
+  const dark = useDark()
   useEffect(() => {
     const el = ref.current
     if (!el) return
     const xs = stats.timeseries.map((p) => Date.parse(p.start) / 1000)
     const ys = stats.timeseries.map((p) => p.clicks)
-    // The page's own colours (light or dark), read from its stylesheet: a canvas takes no CSS.
+    // The page's own colours (light or dark), read from its stylesheet: a canvas takes no CSS. Drawn
+    // again when the system switches between light and dark.
     const css = getComputedStyle(document.documentElement)
     const colour = (name: string) => css.getPropertyValue(name).trim()
     const blue = colour('--blue') || '#1f4f8f'
-    const axis = { stroke: colour('--muted'), grid: { stroke: colour('--line') }, ticks: { stroke: colour('--line') } }
+    const line = colour('--line')
+    const axis = { stroke: colour('--text'), grid: { stroke: line }, ticks: { stroke: line } }
     const width = () => Math.max(240, el.clientWidth)
     const plot = new uPlot(
       {
         width: width(),
         height: 220,
         legend: { show: false },
+        // The axis in the zone the server counted the days in (the browser's, UTC when it names none).
+        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), stats.tz),
         cursor: { y: false, points: { size: 8 } },
         scales: { y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
         axes: [{ ...axis }, { ...axis, size: 44 }],
@@ -50,7 +70,7 @@ export function Chart({ stats }: { stats: AnalyticsStats }) {
           setCursor: [
             (u) => {
               const i = u.cursor.idx
-              setHover(i === null || i === undefined ? null : { label: bucketLabel(xs[i]!, stats.interval), clicks: ys[i] ?? 0 })
+              setHover(i === null || i === undefined ? null : { label: bucketLabel(xs[i]!, stats.interval, stats.tz), clicks: ys[i] ?? 0 })
             },
           ],
         },
@@ -65,17 +85,20 @@ export function Chart({ stats }: { stats: AnalyticsStats }) {
       observer.disconnect()
       plot.destroy()
     }
-  }, [stats])
+  }, [stats, dark])
+  const zone = stats.tz === 'UTC' ? 'UTC' : `the ${stats.tz} time zone`
   return (
     <div class="chart-box">
-      <div class="chart" ref={ref} role="img" aria-label={`Human clicks per ${stats.interval}`} />
+      <div class="chart" ref={ref} role="img" aria-label={`Human clicks per ${stats.interval}, in ${zone}`} />
       <p class="chart-readout" data-testid="chart-value" aria-live="polite">
         {hover ? (
           <>
             <span>{hover.label}</span> <strong>{number.format(hover.clicks)}</strong> {hover.clicks === 1 ? 'click' : 'clicks'}
           </>
         ) : (
-          <span class="muted">Point at the chart to read a {stats.interval}’s clicks.</span>
+          <span class="muted">
+            Point at the chart to read a {stats.interval}’s clicks ({stats.interval === 'hour' ? 'times' : `${stats.interval}s`} in {zone}).
+          </span>
         )}
       </p>
     </div>

@@ -1,13 +1,14 @@
+// The base styles first: a page's own stylesheet, imported by its module, comes after and refines them.
+import './styles.css'
 import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, call, client, onSignedOut, type Me } from './api'
 import { navigate, replaceRoute, useRoute } from './router'
-import { ErrorBox, Loading } from './ui'
+import { ErrorBox } from './ui'
 import { InvitePage, ResetPage, SetupPage } from './pages/one-time'
 import { PublicStatsPage } from './pages/public-stats'
 import { SignInPage } from './pages/sign-in'
-import { Shell, type ShellActions } from './shell'
-import './styles.css'
+import { Shell, ShellSkeleton, type ShellActions } from './shell'
 
 /** Who is signed in drives everything: GET /v1/me (the person, the workspace, its scopes, every membership). */
 const whoAmI = async (): Promise<Me | null> => {
@@ -78,12 +79,8 @@ function App() {
         <ErrorBox error={error} />
       </main>
     )
-  if (me === undefined)
-    return (
-      <main class="signin">
-        <Loading what="your session" />
-      </main>
-    )
+  // A slow server: the dashboard's frame rather than a blank page (most who open it are signed in).
+  if (me === undefined) return <ShellSkeleton />
   // The pages one-time links open, signed in or not.
   const invite = /^\/invite\/([^/]+)$/.exec(path)
   const reset = /^\/reset\/([^/]+)$/.exec(path)

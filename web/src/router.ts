@@ -4,10 +4,20 @@ import { useEffect, useState } from 'preact/hooks'
 export const BASE = '/app'
 
 const listeners = new Set<() => void>()
-window.addEventListener('popstate', () => listeners.forEach((l) => l()))
+/**
+ * How many times the person went to another page (a link followed, Back, Forward); a query changed in
+ * place (`replaceRoute`: a filter, a search) is no new page. The shell moves the focus on a new one.
+ */
+let visits = 0
+export const visitCount = () => visits
+window.addEventListener('popstate', () => {
+  visits++
+  listeners.forEach((l) => l())
+})
 
 export function navigate(to: string): void {
   history.pushState(null, '', `${BASE}${to}`)
+  visits++
   listeners.forEach((l) => l())
   window.scrollTo(0, 0)
 }

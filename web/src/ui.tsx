@@ -133,3 +133,27 @@ export function HealthBadge({ health }: { health: Link['health'] }) {
     </span>
   )
 }
+
+/** What changes how a link behaves for a visitor, at a glance: a password, an expiry, a click limit. */
+export function Markers({ link }: { link: Link }) {
+  const expired = link.expiresAt != null && Date.parse(link.expiresAt) <= Date.now()
+  return (
+    <span class="markers">
+      {link.hasPassword ? (
+        <span class="tag warn" data-marker="password" title="Visitors must type a password">
+          password
+        </span>
+      ) : null}
+      {link.expiresAt != null ? (
+        <span class="tag warn" data-marker="expiry" title={`${expired ? 'Expired' : 'Expires'} ${formatDate(link.expiresAt)}`}>
+          {expired ? 'expired' : `until ${formatDay(link.expiresAt)}`}
+        </span>
+      ) : null}
+      {link.maxClicks != null ? (
+        <span class="tag warn" data-marker="max-clicks" title={`Expires after ${link.maxClicks} human visits`}>
+          max {link.maxClicks}
+        </span>
+      ) : null}
+    </span>
+  )
+}

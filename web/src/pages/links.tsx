@@ -2,8 +2,9 @@ import { useEffect, useState } from 'preact/hooks'
 import { call, client, type Domain, type Link, type operations } from '../api'
 import { noteCreated, useTitlePoll } from '../page-titles'
 import { useQueryState } from '../router'
-import { asyncHandler, A, confirmed, CopyButton, Empty, ErrorBox, HealthBadge, Loading, formatDate, formatDay } from '../ui'
+import { asyncHandler, A, confirmed, CopyButton, Empty, ErrorBox, HealthBadge, Loading, Markers, formatDate, formatDay } from '../ui'
 import { LinkForm } from './link-form'
+import './links.css'
 
 type LinkPage = operations['getLinks']['responses'][200]['content']['application/json']
 type Sort = 'createdAt' | 'clicks' | 'lastClickedAt'
@@ -154,7 +155,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
         />
       ) : null}
       <form
-        class="toolbar"
+        class="toolbar links-toolbar"
         role="search"
         onSubmit={(e) => {
           e.preventDefault()
@@ -239,13 +240,15 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                     onChange={(e) => setSelected(e.currentTarget.checked ? new Set(data.data.map((l) => l.id)) : new Set())}
                   />
                 </th>
-                <th>Short URL</th>
-                <th>Destination</th>
-                <th>Title and tags</th>
+                <th class="short">Short URL</th>
+                <th class="destination">Destination</th>
+                <th class="title">Title and tags</th>
                 {sortHeader('clicks', 'Clicks', 'num')}
-                {sortHeader('lastClickedAt', 'Last click')}
-                {sortHeader('createdAt', 'Created')}
-                <th></th>
+                {sortHeader('lastClickedAt', 'Last click', 'when')}
+                {sortHeader('createdAt', 'Created', 'when')}
+                <th class="row-actions">
+                  <span class="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -255,14 +258,28 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                     <input type="checkbox" aria-label={`Select ${link.shortUrl}`} checked={selected.has(link.id)} onChange={() => toggle(link.id)} />
                   </td>
                   <td class="short">
-                    <A to={`/links/${link.id}`}>{link.shortUrl.replace(/^https?:\/\//, '')}</A> <CopyButton text={link.shortUrl} />
+                    <span class="short-line">
+                      <A to={`/links/${link.id}`} title={link.shortUrl}>
+                        {link.shortUrl.replace(/^https?:\/\//, '')}
+                      </A>{' '}
+                      <CopyButton text={link.shortUrl} />
+                    </span>
                     <Markers link={link} />
                   </td>
-                  <td class="destination" title={link.destination} data-label="Destination">
-                    <HealthBadge health={link.health} /> {link.destination}
+                  <td class="destination" data-label="Destination">
+                    <HealthBadge health={link.health} />{' '}
+                    <span class="ellipsis" title={link.destination}>
+                      {link.destination}
+                    </span>
                   </td>
                   <td class="title" data-label="Title and tags">
-                    {link.title ?? <span class="muted">—</span>}
+                    {link.title !== null ? (
+                      <span class="ellipsis" title={link.title}>
+                        {link.title}
+                      </span>
+                    ) : (
+                      <span class="muted">—</span>
+                    )}
                     <span class="chips">
                       {(link.tags ?? []).map((t) => (
                         <button
@@ -282,10 +299,10 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                       {link.clicks.toLocaleString()}
                     </A>
                   </td>
-                  <td class="nowrap" data-label="Last click" title={link.lastClickedAt ? formatDate(link.lastClickedAt) : 'Never clicked'}>
+                  <td class="when" data-label="Last click" title={link.lastClickedAt ? formatDate(link.lastClickedAt) : 'Never clicked'}>
                     {link.lastClickedAt ? formatDay(link.lastClickedAt) : <span class="muted">never</span>}
                   </td>
-                  <td class="nowrap" title={formatDate(link.createdAt)} data-label="Created">
+                  <td class="when" title={formatDate(link.createdAt)} data-label="Created">
                     {formatDay(link.createdAt)}
                   </td>
                   <td class="row-actions">
@@ -307,7 +324,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
         </div>
       ) : null}
       {data !== null && (page > 1 || data.pagination.hasMore) ? (
-        <nav class="pager">
+        <nav class="pager" aria-label="Pages of links">
           <button disabled={page === 1} onClick={() => setPage(page - 1)}>
             ← Newer
           </button>
@@ -318,29 +335,5 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
         </nav>
       ) : null}
     </section>
-  )
-}
-
-/** What changes how a link behaves for a visitor, at a glance: a password, an expiry, a click limit. */
-function Markers({ link }: { link: Link }) {
-  const expired = link.expiresAt != null && Date.parse(link.expiresAt) <= Date.now()
-  return (
-    <span class="markers">
-      {link.hasPassword ? (
-        <span class="tag warn" data-marker="password" title="Visitors must type a password">
-          password
-        </span>
-      ) : null}
-      {link.expiresAt != null ? (
-        <span class="tag warn" data-marker="expiry" title={`${expired ? 'Expired' : 'Expires'} ${formatDate(link.expiresAt)}`}>
-          {expired ? 'expired' : `until ${formatDay(link.expiresAt)}`}
-        </span>
-      ) : null}
-      {link.maxClicks != null ? (
-        <span class="tag warn" data-marker="max-clicks" title={`Expires after ${link.maxClicks} human visits`}>
-          max {link.maxClicks}
-        </span>
-      ) : null}
-    </span>
   )
 }

@@ -110,40 +110,52 @@ export function TokensPage({ scopes: mine }: { scopes: string[] }) {
       {tokens === null && !error ? <Loading what="tokens" /> : null}
       {tokens?.length === 0 ? <Empty>No active tokens.</Empty> : null}
       {tokens && tokens.length > 0 ? (
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Prefix</th>
-              <th>Scopes</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>Expires</th>
-              <th></th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.map((t) => (
-              <tr key={t.id} data-token={t.id}>
-                <td>
-                  {t.name ?? <span class="muted">unnamed</span>} {t.current ? <span class="tag">this session</span> : null}
-                </td>
-                <td>
-                  <code>{t.prefix}…</code>
-                </td>
-                <td class="small-print">{t.scopes.join(', ')}</td>
-                <td class="nowrap">{formatDate(t.createdAt)}</td>
-                <td class="nowrap">{t.lastUsedAt ? formatDate(t.lastUsedAt) : <span class="muted">never</span>}</td>
-                <td class="nowrap">{t.expiresAt ? formatDate(t.expiresAt) : <span class="muted">never</span>}</td>
-                <td class="row-actions">
-                  <button class="small danger" onClick={asyncHandler(() => revoke(t))}>
-                    Revoke
-                  </button>
-                </td>
+        <div class="table-wrap">
+          <table class="cards tokens">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Prefix</th>
+                <th>Scopes</th>
+                <th>Created</th>
+                <th>Last used</th>
+                <th>Expires</th>
+                <th>
+                  <span class="visually-hidden">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {tokens.map((t) => (
+                <tr key={t.id} data-token={t.id}>
+                  <td>
+                    {t.name ?? <span class="muted">unnamed</span>} {t.current ? <span class="tag">this session</span> : null}
+                  </td>
+                  <td data-label="Prefix">
+                    <code>{t.prefix}…</code>
+                  </td>
+                  <td class="small-print" data-label="Scopes">
+                    {t.scopes.join(', ')}
+                  </td>
+                  <td class="nowrap" data-label="Created">
+                    {formatDate(t.createdAt)}
+                  </td>
+                  <td class="nowrap" data-label="Last used">
+                    {t.lastUsedAt ? formatDate(t.lastUsedAt) : <span class="muted">never</span>}
+                  </td>
+                  <td class="nowrap" data-label="Expires">
+                    {t.expiresAt ? formatDate(t.expiresAt) : <span class="muted">never</span>}
+                  </td>
+                  <td class="row-actions">
+                    <button class="small danger" onClick={asyncHandler(() => revoke(t))}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
     </section>
   )

@@ -1,0 +1,260 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
+import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { visit } from '../../test/factories.js'
+import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+
+const PASSWORD = 'correct horse battery'
+const SCREENS: { name: string; phone: boolean; options: BrowserContextOptions }[] = [
+  { name: '1440', phone: false, options: { viewport: { width: 1440, height: 900 }, timezoneId: 'UTC' } },
+  { name: '360', phone: true, options: { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true, timezoneId: 'UTC' } },
+]
+/**
+ * Every section of the navigation (web/src/shell.tsx NAV), the tab's title it gives and its heading;
+ * Links last: the dashboard opens on it, and only a new page moves the focus.
+ */
+const SECTIONS = [
+  { label: 'Broken destinations', heading: 'Links' },
+  { label: 'Analytics', heading: 'Analytics' },
+  { label: 'Conversations', heading: 'Conversations' },
+  { label: 'Domains', heading: 'Domains' },
+  { label: 'Webhooks', heading: 'Webhooks' },
+  { label: 'Tokens', heading: 'API tokens' },
+  { label: 'Members', heading: 'Members' },
+  { label: 'Audit log', heading: 'Audit log' },
+  { label: 'Links', heading: 'Links' },
+]
+const LONG_DESTINATION = `https://shop.example/catalogue/2026/spring-summer/collections/outdoor?utm_source=newsletter&utm_campaign=${'x'.repeat(60)}`
+
+/**
+ * The dashboard's frame in a real Chromium against the real server, on a desktop and on a 360 px
+ * phone: every section fits the screen, names itself in the tab's title and gives its heading the
+ * focus; the skip link; the phone's Menu by keyboard; the links list across a wide screen and as
+ * cards on a phone; the frame shown while a slow server answers who is signed in.
+ * With DASHBOARD_SCREENSHOTS=<dir>, pictures of every screen there.
+ */
+describe('the dashboard layout in a real browser', { skip: chromiumMissing }, () => {
+  let s: TestServer
+  let browser: Browser
+  const contexts: BrowserContext[] = []
+  /** What the pages reported: script errors, CSP refusals (answers of 4xx the page expects are not counted). */
+  const problems: string[] = []
+  let spring = ''
+
+  before(async () => {
+    s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
+    })
+    const user = await s.container.accounts.createUser({ email: 'olga@example.com', name: 'Olga', password: PASSWORD })
+    await s.container.accounts.join(user.id, 'alice', 'owner')
+    for (const [path, destination, title, tags] of [
+      ['/spring', LONG_DESTINATION, 'Spring and summer collection: outdoor furniture, garden lights and everything for the terrace', ['season', 'print']],
+      ['/autumn', 'https://shop.example/autumn', 'Autumn catalogue', []],
+      ['/quiet', 'https://example.com/', null, []],
+    ] as const) {
+      const made = await s.request('POST', '/v1/links', { json: { destination, path, title, tags } })
+      assert.equal(made.status, 201, made.text)
+      if (path === '/spring') spring = made.body.data.id
+    }
+    // A few clicks, so that Analytics draws its chart.
+    for (let i = 0; i < 3; i++) s.container.clicks.record(visit(spring, Date.now() - i * 86_400_000))
+    await s.container.clicks.flush()
+  })
+  after(async () => {
+    for (const context of contexts) await context.close()
+    await browser?.close()
+    await s?.close()
+    assert.deepEqual(problems, [])
+  })
+
+  const open = async (options: BrowserContextOptions): Promise<Page> => {
+    const context = await browser.newContext({ baseURL: `http://${s.host}`, ...options })
+    contexts.push(context)
+    const page = await context.newPage()
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
+    return page
+  }
+  const signedIn = async (options: BrowserContextOptions) => {
+    const page = await open(options)
+    await page.goto('/app/')
+    await page.getByLabel('Email').fill('olga@example.com')
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await page.getByTestId('who').waitFor()
+    return page
+  }
+  const sections = (page: Page) => page.getByRole('navigation', { name: 'Sections' })
+  const menu = (page: Page) => sections(page).getByRole('button', { name: 'Menu', exact: true })
+  const focused = (page: Page) => page.locator(':focus')
+  const isFocused = async (target: Locator) => (await target.and(target.page().locator(':focus')).count()) === 1
+  const tabTo = async (page: Page, target: Locator) => {
+    await target.waitFor()
+    for (let i = 0; i < 40; i++) {
+      if (await isFocused(target)) return
+      await page.keyboard.press('Tab')
+    }
+    assert.fail(`Tab never reached ${target.toString()}`)
+  }
+  /** Nothing wider than the screen: no sideways scrolling. */
+  const fitsTheScreen = async (page: Page, where: string) => {
+    const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
+    assert.ok(content <= screen, `${where}: ${content} px of content on a ${screen} px screen`)
+  }
+  /** Until nothing on the page is loading any more (a page's data, statistics, the world map). */
+  const settled = (page: Page) => page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' })
+  /** The tab's title, once the page has set it (the page's CSP allows no waitForFunction). */
+  const titleIs = async (page: Page, title: string) => {
+    for (let i = 0; i < 100 && (await page.title()) !== title; i++) await page.waitForTimeout(50)
+    assert.equal(await page.title(), title)
+  }
+  const screenshot = async (page: Page, name: string) => {
+    if (process.env.DASHBOARD_SCREENSHOTS) await page.screenshot({ path: `${process.env.DASHBOARD_SCREENSHOTS}/layout-${name}.png`, fullPage: true })
+  }
+  const slug = (label: string) => label.toLowerCase().replace(/ /g, '-')
+
+  for (const screen of SCREENS) {
+    test(`${screen.name} px: every section fits the screen, has its own title, and its heading takes the focus`, async () => {
+      const page = await signedIn(screen.options)
+      assert.equal(await page.title(), 'Links · Linkline')
+      const titles = new Set<string>()
+      for (const { label, heading } of SECTIONS) {
+        if (screen.phone) {
+          assert.equal(await sections(page).getByRole('link', { name: label, exact: true }).isVisible(), false, 'the sections wait behind Menu')
+          await menu(page).click()
+        }
+        await sections(page).getByRole('link', { name: label, exact: true }).click()
+        await titleIs(page, `${label} · Linkline`)
+        titles.add(await page.title())
+        const h1 = page.getByRole('heading', { level: 1, name: heading, exact: true })
+        await h1.and(focused(page)).waitFor()
+        assert.equal(await h1.getAttribute('tabindex'), '-1')
+        if (screen.phone) assert.equal(await menu(page).getAttribute('aria-expanded'), 'false', 'a chosen section closes the menu')
+        await settled(page)
+        if (label === 'Analytics') assert.match(await page.getByTestId('chart-value').innerText(), /days in UTC/, 'the chart names its zone')
+        await fitsTheScreen(page, label)
+        await screenshot(page, `${screen.name}-${slug(label)}`)
+      }
+      assert.equal(titles.size, SECTIONS.length, [...titles].join(', '))
+
+      // A link's own page: its heading comes with its data, and takes the focus then.
+      await page.locator(`tr[data-link="${spring}"] td.short a`).click()
+      await titleIs(page, 'Link · Linkline')
+      await page.getByRole('heading', { level: 1 }).and(focused(page)).waitFor()
+      await settled(page)
+      await fitsTheScreen(page, 'a link')
+      await screenshot(page, `${screen.name}-link`)
+    })
+
+    test(`${screen.name} px: the skip link is the first Tab stop and takes the focus to the page`, async () => {
+      const page = await signedIn(screen.options)
+      await page.reload()
+      await page.getByRole('heading', { level: 1, name: 'Links' }).waitFor()
+      await page.keyboard.press('Tab')
+      const skip = page.getByRole('link', { name: 'Skip to content' })
+      assert.ok(await isFocused(skip), 'the first Tab stop')
+      const box = (await skip.boundingBox())!
+      assert.ok(box.y >= 0 && box.x >= 0, `visible once focused: ${JSON.stringify(box)}`)
+      await page.keyboard.press('Enter')
+      await page.locator('main#main').and(focused(page)).waitFor()
+      // And Tab goes on into the page, not back to the header.
+      await page.keyboard.press('Tab')
+      assert.equal(await page.evaluate<boolean>("document.querySelector('main').contains(document.activeElement)"), true)
+    })
+  }
+
+  test('360 px: the Menu opens and closes by keyboard, and opens a section', async () => {
+    const page = await signedIn(SCREENS[1]!.options)
+    const toggle = menu(page)
+    const domains = sections(page).getByRole('link', { name: 'Domains', exact: true })
+    const { height } = (await page.locator('header.topbar').boundingBox())!
+    assert.ok(height <= 60, `a compact header: ${height} px`)
+    await tabTo(page, toggle)
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false')
+    assert.equal(await domains.isVisible(), false)
+    await page.keyboard.press('Enter')
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true')
+    await domains.waitFor()
+    await screenshot(page, '360-menu')
+    await fitsTheScreen(page, 'the open menu')
+    // Esc closes it, the focus back on Menu.
+    await page.keyboard.press('Tab')
+    assert.equal(await page.evaluate<boolean>("document.querySelector('#sections-list').contains(document.activeElement)"), true, 'Tab enters the menu')
+    await page.keyboard.press('Escape')
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false')
+    await domains.waitFor({ state: 'hidden' })
+    assert.ok(await isFocused(toggle))
+    // Space opens it, Enter closes it; then open again and go to a section with the keyboard.
+    await page.keyboard.press(' ')
+    await domains.waitFor()
+    await page.keyboard.press('Enter')
+    await domains.waitFor({ state: 'hidden' })
+    await page.keyboard.press('Enter')
+    await tabTo(page, domains)
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { level: 1, name: 'Domains' }).and(focused(page)).waitFor()
+    await domains.waitFor({ state: 'hidden' })
+    assert.equal(await page.title(), 'Domains · Linkline')
+  })
+
+  test('1440 px: the links list uses the width, shows long destinations and titles on one line each, rows are dense', async () => {
+    const page = await signedIn(SCREENS[0]!.options)
+    const row = page.locator(`tr[data-link="${spring}"]`)
+    await row.waitFor()
+    const table = (await page.locator('table.links').boundingBox())!
+    assert.ok(table.width >= 1380, `the table is ${table.width} px wide on a 1440 px screen`)
+    const destination = row.locator('td.destination')
+    assert.equal(await destination.locator('.ellipsis').getAttribute('title'), LONG_DESTINATION, 'the whole address on hover')
+    const destinationBox = (await destination.boundingBox())!
+    assert.ok(destinationBox.width >= 380, `destination column: ${destinationBox.width} px`)
+    const titleBox = (await row.locator('td.title').boundingBox())!
+    assert.ok(titleBox.width >= 220, `title column: ${titleBox.width} px`)
+    // A link without tags nor markers takes one line.
+    const plain = (await page.locator('tr[data-link]', { hasText: 'Autumn catalogue' }).boundingBox())!
+    assert.ok(plain.height <= 44, `a row is ${plain.height} px high`)
+    assert.equal(await page.locator('table.links th.row-actions').textContent(), 'Actions')
+    await screenshot(page, '1440-links')
+  })
+
+  test('360 px: a link is a compact card with everything visible', async () => {
+    const page = await signedIn(SCREENS[1]!.options)
+    const card = page.locator(`tr[data-link="${spring}"]`)
+    await card.waitFor()
+    const box = (await card.boundingBox())!
+    assert.ok(box.height <= 200, `a card is ${box.height} px high`)
+    for (const part of [
+      card.locator('td.short a'),
+      card.locator('td.title'),
+      card.locator('td.destination'),
+      card.locator('td.num'),
+      card.getByRole('button', { name: 'Edit' }),
+      card.getByRole('button', { name: 'Delete' }),
+    ]) {
+      const at = (await part.boundingBox())!
+      assert.ok(at.x >= box.x && at.x + at.width <= box.x + box.width + 0.5, `${part.toString()} inside its card`)
+    }
+    await fitsTheScreen(page, 'the links')
+  })
+
+  test('a slow server: the frame shows while the session loads, then the page', async () => {
+    const page = await open(SCREENS[1]!.options)
+    let answer: () => void = () => {}
+    const held = new Promise<void>((resolve) => (answer = resolve))
+    await page.route('**/v1/me', async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto('/app/')
+    const frame = page.locator('.shell[aria-busy="true"]')
+    await frame.locator('header.topbar .brand').waitFor()
+    assert.match(await frame.locator('main').innerText(), /Loading your session/)
+    await fitsTheScreen(page, 'the frame')
+    await screenshot(page, '360-loading')
+    answer()
+    await page.getByLabel('Email').waitFor()
+    assert.equal(await frame.count(), 0)
+  })
+})
