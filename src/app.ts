@@ -209,7 +209,7 @@ export async function buildApp(c: Container): Promise<App> {
   statsRoutes(app, { stats: c.stats, links: c.links })
   publicStatsRoutes(app, { stats: c.stats, links: c.links })
   missingPathsRoutes(app, { missingPaths: c.missingPaths.service })
-  portingRoutes(app, { links: c.links, stats: c.stats })
+  portingRoutes(app, { links: c.links, stats: c.stats, porting: c.porting })
   qrRoutes(app, { qr: c.qr, links: c.links })
   conversationsRoutes(app, { conversations: c.conversations })
   domainsRoutes(app, { domains: c.domains })

@@ -50,7 +50,7 @@ interface ResponseObject {
 
 interface OperationObject {
   parameters?: Parameter[]
-  requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> }
+  requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema; example?: unknown }> }
   responses: Record<string, ResponseObject>
   security?: unknown[]
 }
@@ -67,6 +67,8 @@ export interface Operation {
   pathParams: Parameter[]
   queryParams: Parameter[]
   body?: JsonSchema
+  /** A body that is a file's text (an import), in any of these content types, instead of a JSON or form body; valid requests send the example. */
+  text?: { contentTypes: string[]; example: string }
   responses: Record<string, ResponseObject>
   /** The JSON pointer of the operation in the document, for Ajv references. */
   pointer: string
@@ -83,12 +85,15 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
     for (const [method, op] of Object.entries(item)) {
       if (!METHODS.includes(method)) continue
       const parameters = op.parameters ?? []
+      const { schema: json, example } = op.requestBody?.content['application/json'] ?? {}
+      const text = json?.type === 'string' ? { contentTypes: Object.keys(op.requestBody?.content ?? {}), example: String(example ?? '') } : undefined
       operations.push({
         method: method.toUpperCase(),
         template,
         pathParams: parameters.filter((p) => p.in === 'path'),
         queryParams: parameters.filter((p) => p.in === 'query'),
-        body: op.requestBody?.content['application/json']?.schema,
+        body: text ? undefined : json,
+        ...(text && { text }),
         responses: op.responses,
         pointer: `#/paths/${pointerSegment(template)}/${method}`,
         open: Array.isArray(op.security) && op.security.length === 0,
@@ -181,9 +186,11 @@ function validRequestFor(operation: Operation): Arbitrary<GeneratedRequest> {
     ),
   )
   const query = fc.record(Object.fromEntries(operation.queryParams.map((p) => [p.name, validValue(withExamples(p), p.name)])), { requiredKeys: [] })
-  const body: Arbitrary<Body | undefined> = operation.body
-    ? fc.record({ kind: fc.constant('value' as const), encoding: fc.constantFrom<Encoding>('json', 'form'), value: objectFor(operation.body, 'valid') })
-    : fc.constant(undefined)
+  const body: Arbitrary<Body | undefined> = operation.text
+    ? textBody(operation.text, fc.constant(operation.text.example))
+    : operation.body
+      ? fc.record({ kind: fc.constant('value' as const), encoding: fc.constantFrom<Encoding>('json', 'form'), value: objectFor(operation.body, 'valid') })
+      : fc.constant(undefined)
   return fc.record({
     method: fc.constant(operation.method),
     template: fc.constant(operation.template),
@@ -199,23 +206,17 @@ function validRequestFor(operation: Operation): Arbitrary<GeneratedRequest> {
 function hostileRequestFor(operation: Operation): Arbitrary<GeneratedRequest> {
   const path = fc.record(Object.fromEntries(operation.pathParams.map((p) => [p.name, pathSlot(resourceOfPathParam(operation.template, p.name))])))
   const query = fc.record(Object.fromEntries(operation.queryParams.map((p) => [p.name, fieldValue(withExamples(p), p.name)])), { requiredKeys: [] })
-  const body: Arbitrary<Body | undefined> = operation.body
-    ? fc.oneof(
-        {
-          weight: 8,
-          arbitrary: fc.record({
-            kind: fc.constant('value' as const),
-            encoding: fc.constantFrom<Encoding>('json', 'json', 'form'),
-            value: objectFor(operation.body, 'fuzz'),
-          }),
-        },
-        { weight: 1, arbitrary: fc.record({ kind: fc.constant('value' as const), encoding: fc.constant<Encoding>('json'), value: anyJson }) },
-        { weight: 1, arbitrary: rawBodies.map((b) => ({ kind: 'raw' as const, ...b })) },
-      )
-    : fc.option(
-        rawBodies.map((b) => ({ kind: 'raw' as const, ...b })),
-        { freq: 10, nil: undefined },
-      )
+  const raw = rawBodies.map((b) => ({ kind: 'raw' as const, ...b }))
+  const value = (encoding: Arbitrary<Encoding>, value: Arbitrary<unknown>) => fc.record({ kind: fc.constant('value' as const), encoding, value })
+  const body: Arbitrary<Body | undefined> = operation.text
+    ? fc.oneof({ weight: 8, arbitrary: textBody(operation.text, hostileString) }, { weight: 1, arbitrary: raw })
+    : operation.body
+      ? fc.oneof(
+          { weight: 8, arbitrary: value(fc.constantFrom<Encoding>('json', 'json', 'form'), objectFor(operation.body, 'fuzz')) },
+          { weight: 1, arbitrary: value(fc.constant<Encoding>('json'), anyJson) },
+          { weight: 1, arbitrary: raw },
+        )
+      : fc.option(raw, { freq: 10, nil: undefined })
   const auth = fc.constantFrom<Auth>('owner', 'owner', 'owner', 'owner', 'owner', 'owner', 'owner', 'none', 'bogus', 'read-only')
   const idempotencyKey =
     operation.method === 'POST' ? fc.option(fc.constantFrom('k1', 'k2', 'k3', 'x'.repeat(300), 'é'), { freq: 3, nil: undefined }) : fc.constant(undefined)
@@ -230,6 +231,10 @@ function hostileRequestFor(operation: Operation): Arbitrary<GeneratedRequest> {
     idempotencyKey,
   })
 }
+
+/** A text body (an import file) in one of the operation's content types. */
+const textBody = (text: NonNullable<Operation['text']>, content: Arbitrary<string>): Arbitrary<Body> =>
+  fc.record({ kind: fc.constant('raw' as const), contentType: fc.constantFrom(...text.contentTypes), text: content })
 
 /** How fast-check prints a counterexample: one line, long strings cut. */
 function summarize(request: GeneratedRequest): string {

@@ -24,8 +24,9 @@ export interface AuditDeclaration {
   /**
    * The answer's data is a list of per-item results (bulk routes): one entry for each item that
    * succeeded (neither `ok` nor `deleted` false), with its `id` or that of its `<resource>` object.
+   * A function instead picks those ids out of the answer's data (an import: the links it created).
    */
-  readonly each?: true
+  readonly each?: true | ((data: unknown) => readonly (string | null)[])
 }
 
 /** A route that changes state but is recorded elsewhere or not at all, and why (signing in records its own entries). */
@@ -73,6 +74,7 @@ function resourceIds(declaration: AuditDeclaration, req: FastifyRequest, payload
   const params = (req.params ?? {}) as Readonly<Record<string, string | undefined>>
   if (id !== undefined && params[id] !== undefined) return [params[id]]
   const data = dataOf(payload)
+  if (typeof declaration.each === 'function') return [...declaration.each(data)]
   if (declaration.each) {
     if (!Array.isArray(data)) return []
     return data

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import { SingleBar } from 'cli-progress'
 import { encode, EXPORT_FORMATS, LINK_CSV_COLUMNS, type ExportFormat } from '../porting/porting.format.js'
-import { IMPORT_FORMATS, ImportFileError, readImport, type ImportFormat } from '../porting/porting.import.js'
+import { IMPORT_FORMATS, ImportFileError, openImport, type ImportFormat } from '../porting/porting.import.js'
 import type { ImportSummary } from '../porting/porting.service.js'
 import { SCOPES, type Principal } from '../tokens/tokens.service.js'
 import { CliError, parseCommandArgs, withContainer, type Command } from './command.js'
@@ -78,17 +78,14 @@ export const linksCommand: Command = {
         bar?.start(size, 0, { rows })
         try {
           const dryRun = values['dry-run'] === true
+          const input = await openImport({ file }, format as ImportFormat | undefined, { onBytes: (bytes) => bar?.increment(bytes) })
           const summary = await withContainer(
             config(),
             (c) =>
-              c.porting.importLinks(
-                principal,
-                readImport(file, format as ImportFormat | undefined, (bytes) => bar?.increment(bytes)),
-                {
-                  dryRun,
-                  onRows: (n) => bar?.update({ rows: (rows += n) }),
-                },
-              ),
+              c.porting.importLinks(principal, input.rows, {
+                dryRun,
+                onRows: (n) => bar?.update({ rows: (rows += n) }),
+              }),
             // Running servers hear of the new links through Redis, where there is one.
             { redis: !dryRun },
           )

@@ -102,13 +102,15 @@ export async function coerceRequest(req: FastifyRequest): Promise<void> {
   if (findText(req.params, hasNul) !== undefined) throw notFound('resource')
   const schema = req.routeOptions.schema as (FastifySchema & { body?: JsonSchema; querystring?: JsonSchema }) | undefined
   if (schema?.querystring) req.query = coerce(req.query, schema.querystring)
-  if (schema?.body) {
+  // A body that is text as it is (an import file) is the route's to read: no fields to coerce or check.
+  const textBody = schema?.body?.type === 'string'
+  if (schema?.body && !textBody) {
     if (req.body === undefined) req.body = {}
     if (!isPlainObject(req.body)) throw invalidBody('the body must be a JSON object or form fields')
     req.body = coerce(req.body, schema.body)
   }
   // After coercion, which may have decoded a JSON-encoded parameter.
-  for (const part of [req.query, req.body]) {
+  for (const part of textBody ? [req.query] : [req.query, req.body]) {
     const nul = findText(part, hasNul)
     if (nul !== undefined) throw validationError(nul, `${nul} must not contain the NUL character (U+0000)`)
     const surrogate = findText(part, hasLoneSurrogate)

@@ -7,7 +7,7 @@ import { after, test } from 'node:test'
 import { parse } from 'csv-parse/sync'
 import fc from 'fast-check'
 import { encode, LINK_CSV_COLUMNS } from './porting.format.js'
-import { readImport } from './porting.import.js'
+import { openImport } from './porting.import.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'linkline-format-'))
 after(() => rmSync(dir, { recursive: true, force: true }))
@@ -37,7 +37,7 @@ test("property: a link's title and tags, written to Linkline's CSV, are neutrali
       const file = join(dir, `${n++}.csv`)
       writeFileSync(file, csv)
       const rows = []
-      for await (const row of readImport(file, undefined)) rows.push(row)
+      for await (const row of (await openImport({ file }, undefined)).rows) rows.push(row)
       assert.equal(rows.length, 1)
       const row = rows[0] as { record: { title?: string; tags: string[] } }
       assert.deepEqual([row.record.title, row.record.tags], [title, tags])

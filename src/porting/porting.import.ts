@@ -1,14 +1,47 @@
 import { createReadStream } from 'node:fs'
 import { open, readFile } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
+import { Readable } from 'node:stream'
 import { parse, type CsvError } from 'csv-parse'
 import { parse as parseSync } from 'csv-parse/sync'
 import { CSV_MAPPERS, mapKutt, mapNdjson, normalizeHeader, RowError, type ImportFormat, type ImportRecord, type ImportRow } from './porting.peers.js'
 
 export { IMPORT_FORMATS, type ImportFormat, type ImportRecord, type ImportRow } from './porting.peers.js'
 
-/** The file as a whole cannot be read in this format: a usage error of one line. */
-export class ImportFileError extends Error {}
+/**
+ * The file as a whole cannot be read in this format: a usage error of one line. `format` when
+ * naming another format (or one at all) is the way out, else the file itself is the problem.
+ */
+export class ImportFileError extends Error {
+  constructor(
+    message: string,
+    readonly concerns: 'format' | 'file' = 'file',
+  ) {
+    super(message)
+  }
+}
+
+/** Where an import's bytes are: a file (the CLI) or a request's body, held in memory (the API). */
+export type ImportSource = { file: string } | { bytes: Buffer }
+
+/** How the caller names a format, for the hints of errors: `--format kutt` on the command line, `format=kutt` in a query. */
+export type FormatOption = (format: ImportFormat | undefined) => string
+
+/** Up to `length` bytes of the source from `position` (fewer at its end). */
+async function readAt(source: ImportSource, position: number, length: number): Promise<Buffer> {
+  if ('bytes' in source) return source.bytes.subarray(position, position + length)
+  const handle = await open(source.file)
+  try {
+    const buffer = Buffer.alloc(length)
+    const { bytesRead } = await handle.read(buffer, 0, length, position)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
+  }
+}
+
+const streamFrom = (source: ImportSource, start: number): Readable =>
+  'bytes' in source ? Readable.from([source.bytes.subarray(start)], { objectMode: false }) : createReadStream(source.file, { start })
 
 /** How much of the file's start is read to tell its format. */
 const HEAD_BYTES = 64 * 1024
@@ -27,16 +60,14 @@ interface Head {
   header: { names: string[]; raw: string; bytes: number } | undefined
 }
 
-async function readHead(file: string): Promise<Head> {
-  const buffer = Buffer.alloc(HEAD_BYTES)
-  let bytesRead: number
+async function readHead(source: ImportSource): Promise<Head> {
+  let bytes: Buffer
   try {
-    const handle = await open(file)
-    bytesRead = (await handle.read(buffer, 0, HEAD_BYTES, 0).finally(() => handle.close())).bytesRead
+    bytes = await readAt(source, 0, HEAD_BYTES)
   } catch (error) {
     throw new ImportFileError(`cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
-  const bytes = buffer.subarray(0, bytesRead)
+  const bytesRead = bytes.length
   if (bytes.includes(0)) throw new ImportFileError('not a text file (it holds NUL bytes)')
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '')
   const start = text.trimStart()
@@ -72,7 +103,7 @@ function isNdjsonLine(line: string): boolean {
 }
 
 /** Why the file is not of `format` (undefined when it is), with the format it looks like when that is known. */
-function mismatch(format: ImportFormat, head: Head): string | undefined {
+function mismatch(format: ImportFormat, head: Head, option: FormatOption): string | undefined {
   let problem: string | undefined
   if (format === 'kutt' || format === 'ndjson') problem = head.detected === format ? undefined : head.header ? 'it is CSV, not JSON' : 'it is not NDJSON'
   else if (head.header === undefined) problem = 'it is JSON, not CSV'
@@ -86,24 +117,37 @@ function mismatch(format: ImportFormat, head: Head): string | undefined {
       ? head.header
         ? ` (${head.header.raw.slice(0, 120)})`
         : ''
-      : `; it looks like a ${head.detected} file: use --format ${head.detected}`
+      : `; it looks like a ${head.detected} file: use ${option(head.detected)}`
   return `not a ${format} file: ${problem}${hint}`
 }
 
+/** The CLI's way of naming a format. */
+export const FORMAT_FLAG: FormatOption = (format) => (format === undefined ? '--format' : `--format ${format}`)
+
 /**
- * The rows of an import file, one at a time. The format is the one named, or told from the file's
- * start when none is; a file that is not of the format named fails at once (ImportFileError) before
- * any row is read. CSV and NDJSON are streamed; a Kutt JSON file is read whole.
+ * An import file's format and its rows, one at a time. The format is the one named, or told from
+ * the file's start when none is; a file that is not of the format named fails at once
+ * (ImportFileError) before any row is read. CSV and NDJSON are streamed; a Kutt JSON file is read whole.
  */
-export async function* readImport(file: string, named: ImportFormat | undefined, onBytes?: (bytes: number) => void): AsyncGenerator<ImportRow> {
-  const head = await readHead(file)
+export async function openImport(
+  source: ImportSource,
+  named: ImportFormat | undefined,
+  options: { onBytes?: (bytes: number) => void; option?: FormatOption } = {},
+): Promise<{ format: ImportFormat; rows: AsyncGenerator<ImportRow> }> {
+  const option = options.option ?? FORMAT_FLAG
+  const head = await readHead(source)
   const format = named ?? head.detected
-  if (format === undefined) throw new ImportFileError(`cannot tell the format from the header (${head.header?.raw.slice(0, 120) ?? ''}): name it with --format`)
-  const problem = mismatch(format, head)
-  if (problem !== undefined) throw new ImportFileError(problem)
-  if (format === 'kutt') yield* readKutt(await readFile(file, 'utf8'))
-  else if (format === 'ndjson') yield* readNdjson(file, onBytes)
-  else yield* readCsv(file, format, head.header?.bytes ?? 0, onBytes)
+  if (format === undefined)
+    throw new ImportFileError(`cannot tell the format from the header (${head.header?.raw.slice(0, 120) ?? ''}): name it with ${option(undefined)}`, 'format')
+  const problem = mismatch(format, head, option)
+  if (problem !== undefined) throw new ImportFileError(problem, 'format')
+  const rows =
+    format === 'kutt'
+      ? readKutt(source)
+      : format === 'ndjson'
+        ? readNdjson(source, options.onBytes)
+        : readCsv(source, format, head.header?.bytes ?? 0, options.onBytes)
+  return { format, rows }
 }
 
 /**
@@ -111,13 +155,18 @@ export async function* readImport(file: string, named: ImportFormat | undefined,
  * parser read the lines after it as one cell: that row is listed, and reading starts again on the
  * line after the one where it opened, so that only that line is lost.
  */
-async function* readCsv(file: string, format: keyof typeof CSV_MAPPERS, headerBytes: number, onBytes?: (bytes: number) => void): AsyncGenerator<ImportRow> {
+async function* readCsv(
+  source: ImportSource,
+  format: keyof typeof CSV_MAPPERS,
+  headerBytes: number,
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<ImportRow> {
   const mapper = CSV_MAPPERS[format]
   let columns: string[] | undefined
   let segment = { start: 0, lineBefore: 0 }
   let reported = 0
   for (;;) {
-    const input = createReadStream(file, { start: segment.start })
+    const input = streamFrom(source, segment.start)
     let position = segment.start
     input.on('data', (chunk) => {
       position += chunk.length
@@ -161,7 +210,7 @@ async function* readCsv(file: string, format: keyof typeof CSV_MAPPERS, headerBy
     }
     yield* skipped
     if (broken === undefined) return
-    const at = await lineAfter(file, segment.start + broken.bytes, segment.lineBefore + broken.lines)
+    const at = await lineAfter(source, segment.start + broken.bytes, segment.lineBefore + broken.lines)
     if (at === undefined) return
     yield { where: `line ${at.line}`, error: 'a quote opened on this line is never closed; read on from the next line' }
     segment = { start: at.next, lineBefore: at.line }
@@ -175,29 +224,23 @@ const csvReason = (error: CsvError) =>
     .replace(/ instead of delimiter.*$/, '')
 
 /** The first non-empty line from byte `at` (its number, counted from `lineBefore`), and the byte offset after it; undefined at the end of the file. */
-async function lineAfter(file: string, at: number, lineBefore: number): Promise<{ line: number; next: number } | undefined> {
-  const handle = await open(file)
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES)
-    let line = lineBefore + 1
-    let position = at
-    let blank = true
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position)
-      if (bytesRead === 0) return blank ? undefined : { line, next: position }
-      for (let i = 0; i < bytesRead; i++) {
-        const byte = buffer[i]
-        if (byte !== 0x0a) {
-          if (byte !== 0x0d) blank = false
-          continue
-        }
-        if (!blank) return { line, next: position + i + 1 }
-        line++
+async function lineAfter(source: ImportSource, at: number, lineBefore: number): Promise<{ line: number; next: number } | undefined> {
+  let line = lineBefore + 1
+  let position = at
+  let blank = true
+  for (;;) {
+    const buffer = await readAt(source, position, HEAD_BYTES)
+    if (buffer.length === 0) return blank ? undefined : { line, next: position }
+    for (let i = 0; i < buffer.length; i++) {
+      const byte = buffer[i]
+      if (byte !== 0x0a) {
+        if (byte !== 0x0d) blank = false
+        continue
       }
-      position += bytesRead
+      if (!blank) return { line, next: position + i + 1 }
+      line++
     }
-  } finally {
-    await handle.close()
+    position += buffer.length
   }
 }
 
@@ -213,8 +256,8 @@ const mapRow = (map: () => ImportRecord): { record: ImportRecord } | { error: st
 }
 
 /** Linkline's NDJSON export: one link object per line. */
-async function* readNdjson(file: string, onBytes?: (bytes: number) => void): AsyncGenerator<ImportRow> {
-  const input = createReadStream(file)
+async function* readNdjson(source: ImportSource, onBytes?: (bytes: number) => void): AsyncGenerator<ImportRow> {
+  const input = streamFrom(source, 0)
   if (onBytes) input.on('data', (chunk) => onBytes(chunk.length))
   let line = 0
   for await (const text of createInterface({ input, crlfDelay: Infinity })) {
@@ -239,7 +282,8 @@ async function* readNdjson(file: string, onBytes?: (bytes: number) => void): Asy
  * Kutt has no export file: its API's `GET /api/v2/links` answer, saved (`{"data": [...]}`, or the
  * array alone), is the file.
  */
-function* readKutt(content: string): Generator<ImportRow> {
+async function* readKutt(source: ImportSource): AsyncGenerator<ImportRow> {
+  const content = 'bytes' in source ? source.bytes.toString('utf8') : await readFile(source.file, 'utf8')
   let parsed: unknown
   try {
     parsed = JSON.parse(content)

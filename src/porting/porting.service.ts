@@ -3,7 +3,7 @@ import type { DomainsService } from '../domains/domains.service.js'
 import { AppError } from '../shared/errors.js'
 import { isPasswordHash } from '../shared/password-hash.js'
 import type { ImportInput, LinksBulk } from '../links/links.bulk.js'
-import { CreateLinkBody } from '../links/links.schemas.js'
+import { CreateLinkBody, type LinkObject } from '../links/links.schemas.js'
 import type { LinkRow } from '../links/links.table.js'
 import type { Principal } from '../tokens/tokens.service.js'
 import type { ImportRecord, ImportRow } from './porting.peers.js'
@@ -20,6 +20,15 @@ export interface ImportSummary {
   moved: { from: string; to: string; links: number }[]
   dryRun: boolean
 }
+
+/**
+ * What became of one row, for a caller that lists every row (the API's answer): the link created
+ * (in a dry run, as it would be: its id and a random path are not kept) or already present, or why
+ * the row failed, with the path the row asked for.
+ */
+export type ImportRowOutcome =
+  | { where: string; status: 'created' | 'present'; link: LinkObject }
+  | { where: string; status: 'failed'; path: string | null; error: { code: string; message: string; param: string | null } }
 
 const validate = Compile(CreateLinkBody)
 const FIELD_SCHEMAS = CreateLinkBody.properties as Record<string, { 'x-error'?: string }>
@@ -74,14 +83,19 @@ export function createPortingService(deps: { links: LinksBulk; domains: DomainsS
     /**
      * Imports the rows through the links service in batches (one transaction each). Rows that cannot
      * be read or fail a check are listed with their line and reason; the others are created or, when
-     * already present, skipped. `onRow` is told after each batch (for a progress bar).
+     * already present, skipped. `onRows` is told after each batch (for a progress bar), `onOutcome`
+     * of each row (in the order rows are settled, which is not the file's).
      */
     async importLinks(
       principal: Principal,
       rows: AsyncIterable<ImportRow>,
-      options: { dryRun: boolean; onRows?: (n: number) => void },
+      options: { dryRun: boolean; onRows?: (n: number) => void; onOutcome?: (outcome: ImportRowOutcome) => void },
     ): Promise<ImportSummary> {
       const summary: ImportSummary = { created: 0, present: 0, failed: [], moved: [], dryRun: options.dryRun }
+      const fail = (where: string, path: string | undefined, error: { code: string; message: string; param: string | null }) => {
+        summary.failed.push({ where, param: error.param, reason: error.message })
+        options.onOutcome?.({ where, status: 'failed', path: path ?? null, error })
+      }
       const seen = options.dryRun ? new Map<string, LinkRow>() : undefined
       const hosts = new Map<string, string | undefined>()
       /** `paths`: the ones still to try when the input's is taken; `from`: the host that is not the owner's here. */
@@ -103,11 +117,13 @@ export function createPortingService(deps: { links: LinksBulk; domains: DomainsS
             continue
           }
           if (outcome.status === 'failed') {
-            summary.failed.push({ where: item.where, param: outcome.error.param ?? null, reason: outcome.error.message })
+            const { code, message, param } = outcome.error
+            fail(item.where, item.input.path, { code, message, param: param ?? null })
             continue
           }
           if (outcome.status === 'created') summary.created++
           else summary.present++
+          options.onOutcome?.({ where: item.where, status: outcome.status, link: outcome.link })
           if (item.from !== undefined) {
             const key = `${item.from} ${outcome.link.domain}`
             const entry = moved.get(key) ?? { from: item.from, to: outcome.link.domain, links: 0 }
@@ -120,7 +136,7 @@ export function createPortingService(deps: { links: LinksBulk; domains: DomainsS
       }
       for await (const row of rows) {
         if ('error' in row) {
-          summary.failed.push({ where: row.where, param: null, reason: row.error })
+          fail(row.where, undefined, { code: 'validation_error', message: row.error, param: null })
           options.onRows?.(1)
           continue
         }
@@ -134,7 +150,7 @@ export function createPortingService(deps: { links: LinksBulk; domains: DomainsS
         }
         const checked = toCreateInput(record)
         if ('reason' in checked) {
-          summary.failed.push({ where: row.where, param: checked.param, reason: checked.reason })
+          fail(row.where, record.path, { code: 'validation_error', message: checked.reason, param: checked.param })
           options.onRows?.(1)
           continue
         }
@@ -145,11 +161,12 @@ export function createPortingService(deps: { links: LinksBulk; domains: DomainsS
       while (batch.length > 0) await flush()
       summary.moved = [...moved.values()]
       // Reasons in file order, whichever stage found them.
-      summary.failed.sort((a, b) => order(a.where) - order(b.where))
+      summary.failed.sort((a, b) => rowNumber(a.where) - rowNumber(b.where))
       return summary
     },
   }
 }
 export type PortingService = ReturnType<typeof createPortingService>
 
-const order = (where: string) => Number(/\d+/.exec(where)?.[0] ?? 0)
+/** The line (or item) number of a row's `where`: `line 12` → 12. */
+export const rowNumber = (where: string) => Number(/\d+/.exec(where)?.[0] ?? 0)

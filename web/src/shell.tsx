@@ -7,6 +7,7 @@ import { AnalyticsPage } from './pages/analytics'
 import { AuditPage } from './pages/audit'
 import { ConversationsPage } from './pages/conversations'
 import { DomainsPage } from './pages/domains'
+import { ImportExportPage } from './pages/import-export'
 import { LinkDetailPage } from './pages/link-detail'
 import { LinksPage } from './pages/links'
 import { MembersPage } from './pages/members'
@@ -23,6 +24,7 @@ const NAV = [
   { to: '/conversations', label: 'Conversations', scope: 'conversations:read' },
   { to: '/domains', label: 'Domains', scope: 'domains:read' },
   { to: '/webhooks', label: 'Webhooks', scope: 'webhooks:read' },
+  { to: '/import', label: 'Import & export', scope: 'links:read' },
   { to: '/tokens', label: 'Tokens', scope: 'tokens:write' },
   { to: '/members', label: 'Members', scope: 'members:read' },
   { to: '/audit', label: 'Audit log', scope: 'audit:read' },
@@ -266,6 +268,7 @@ export function Shell({ me, actions }: { me: Me; actions: ShellActions }) {
     page = <ConversationsPage openId={conversation[1] ? decodeURIComponent(conversation[1]) : null} canWrite={can('conversations:write')} />
   else if (path === '/analytics') page = <AnalyticsPage />
   else if (path === '/domains') page = <DomainsPage canWrite={can('domains:write')} />
+  else if (path === '/import') page = <ImportExportPage canWrite={can('links:write')} />
   else if (path === '/webhooks') page = <WebhooksPage canWrite={can('webhooks:write')} />
   else if (path === '/tokens') page = <TokensPage scopes={scopes} />
   else if (path === '/members') page = <MembersPage me={me} canWrite={can('members:write')} />
