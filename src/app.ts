@@ -23,6 +23,7 @@ import { registerAuth } from './http/auth.js'
 import { compileTrust } from './http/client-address.js'
 import { answerClientError, answerMissingHost, registerErrorHandling, sendError, toAppError } from './http/errors.js'
 import { registerIdempotency } from './http/idempotency.js'
+import { lazyCompilers } from './http/lazy-compilers.js'
 import { registerOpenApi } from './http/openapi.js'
 import { requestIdOf } from './http/request-id.js'
 import { parseParams, registerBodyParsers } from './http/parsing.js'
@@ -130,6 +131,7 @@ export async function buildApp(c: Container): Promise<App> {
       sendError(reply.header('X-Request-Id', req.id), toAppError(error))
     },
     clientErrorHandler: answerClientError,
+    schemaController: { compilersFactory: lazyCompilers },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, verbose: true, keywords: ['x-error'] } },
     // Shutdown closes connections its own way (drain, above).
     forceCloseConnections: false,
