@@ -68,8 +68,8 @@ function PointAtServer({ domain }: { domain: Domain }) {
         {target.type === 'CNAME'
           ? `If ${host} is the top of your zone (example.com itself, where DNS allows no CNAME), add A and AAAA records with the addresses of ${target.value} instead. `
           : ''}
-        If this server sits behind a proxy or load balancer, point the name at that instead. Some DNS providers want names without your zone (
-        <code>go</code> rather than <code>go.example.com</code>).
+        If this server sits behind a proxy or load balancer, point the name at that instead. Some DNS providers want names without your zone (<code>go</code>{' '}
+        rather than <code>go.example.com</code>).
       </p>
     </>
   )
@@ -83,9 +83,9 @@ function OutcomeText({ outcome }: { outcome: Outcome }) {
   if (domain.status === 'verified') return <strong class="verified-now">Verified: {domain.name} now takes links and serves them.</strong>
   return (
     <>
-      <strong>Not verified yet.</strong> At {formatDate(domain.lastCheckedAt)} no TXT record named <code>{domain.verification?.name}</code> held the value above (or
-      DNS did not answer). A new record can take from minutes to a few hours to be seen everywhere: check its name and value, then try again. The server also
-      looks again every few minutes.
+      <strong>Not verified yet.</strong> At {formatDate(domain.lastCheckedAt)} no TXT record named <code>{domain.verification?.name}</code> held the value above
+      (or DNS did not answer). A new record can take from minutes to a few hours to be seen everywhere: check its name and value, then try again. The server
+      also looks again every few minutes.
     </>
   )
 }
@@ -142,8 +142,14 @@ function DomainCard(props: {
           {d.name}
         </h2>
         <span class="domain-facts">
-          {d.isDefault ? <span class="tag">default</span> : null}
-          {d.status === 'verified' ? <span class="tag">verified</span> : <span class="tag warn">pending verification</span>}
+          {/* A default domain needs no verification: saying so would be noise. */}
+          {d.isDefault ? (
+            <span class="tag">default</span>
+          ) : d.status === 'verified' ? (
+            <span class="tag">verified</span>
+          ) : (
+            <span class="tag warn">pending verification</span>
+          )}
           <span class="link-count" data-testid="link-count">
             {d.linkCount > 0 ? <A to={`/?domain=${encodeURIComponent(d.name)}`}>{links}</A> : links}
           </span>
