@@ -1217,6 +1217,11 @@ export interface components {
       isDefault: boolean
       /** @description a pending domain serves no redirect and takes no link until its TXT record is found; default domains are verified */
       status: 'pending' | 'verified'
+      /**
+       * @description your links on this domain (deleted links not counted)
+       * @example 12
+       */
+      linkCount: number
       createdAt: string | null
       createdBy: {
         type: 'user' | 'token'

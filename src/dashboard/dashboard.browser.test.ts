@@ -373,7 +373,7 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
     await field('name').locator('.field-error').waitFor()
     await page.getByLabel('Domain name').fill('go.acme.example')
     await page.getByRole('button', { name: 'Add domain' }).click()
-    const row = page.locator('tr[data-domain="go.acme.example"]')
+    const row = page.locator('li[data-domain="go.acme.example"]')
     await row.waitFor()
     assert.match(await row.innerText(), /verified/)
     const link = await s.request('POST', '/v1/links', { json: { destination: 'https://example.com/on-domain', domain: 'go.acme.example' } })

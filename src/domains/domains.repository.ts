@@ -19,6 +19,21 @@ function queries(db: Db) {
       await db.updateTable('domains').set({ renewed_at: at }).where('name', '=', name).where('owner_id', '=', ownerId).execute()
     },
     listByOwner: (ownerId: string): Promise<DomainRow[]> => db.selectFrom('domains').selectAll().where('owner_id', '=', ownerId).orderBy('name').execute(),
+    /**
+     * The owner's live links per domain (only `name`'s when given): one grouped query for the whole list.
+     * Links are the links feature's table, read here so that a domain answers its count without a query per domain.
+     */
+    async linkCounts(ownerId: string, name?: string): Promise<Map<string, number>> {
+      let query = db
+        .selectFrom('links')
+        .select(['domain', (eb) => eb.fn.countAll().as('links')])
+        .where('owner_id', '=', ownerId)
+        .where('deleted_at', 'is', null)
+      if (name !== undefined) query = query.where('domain', '=', name)
+      const rows = await query.groupBy('domain').execute()
+      // PostgreSQL answers count(*) as a bigint string.
+      return new Map(rows.map((r) => [r.domain, Number(r.links)]))
+    },
     allNames: async (): Promise<string[]> => (await db.selectFrom('domains').select('name').distinct().execute()).map((r) => r.name),
     /** Pending domains, the longest unchecked first, so that a bounded round reaches every one in turn. */
     listPending: (limit: number): Promise<DomainRow[]> =>

@@ -10,6 +10,7 @@ export const DomainObject = Type.Object(
     status: Type.Union([Type.Literal('pending'), Type.Literal('verified')], {
       description: 'a pending domain serves no redirect and takes no link until its TXT record is found; default domains are verified',
     }),
+    linkCount: Type.Integer({ minimum: 0, examples: [12], description: 'your links on this domain (deleted links not counted)' }),
     createdAt: DateTime,
     createdBy: CreatedBy,
     verifiedAt: DateTime,

@@ -72,16 +72,20 @@ export function createDomainsService(deps: {
     return undefined
   }
 
-  const toObject = (r: DomainRow): DomainObject => ({
+  const toObject = (r: DomainRow, linkCount: number): DomainObject => ({
     name: r.name,
     isDefault: false,
     status: r.status,
+    linkCount,
     createdAt: iso(r.created_at),
     createdBy: createdByOf(r),
     verifiedAt: iso(r.verified_at),
     lastCheckedAt: iso(r.last_checked_at),
     verification: r.verification_token === null ? null : { type: 'dns-txt', name: verificationRecordName(hostnameOf(r.name)), value: r.verification_token },
   })
+
+  /** One domain's object, with the owner's links on it counted. */
+  const answer = async (r: DomainRow): Promise<DomainObject> => toObject(r, (await repo.linkCounts(r.owner_id, r.name)).get(r.name) ?? 0)
 
   async function findOwned(principal: Principal, name: string): Promise<DomainRow> {
     const row = await repo.findOwned(principal.ownerId, name)
@@ -193,23 +197,25 @@ export function createDomainsService(deps: {
     },
 
     async list(principal: Principal): Promise<DomainObject[]> {
-      const own = await repo.listByOwner(principal.ownerId)
+      const [own, counts] = await Promise.all([repo.listByOwner(principal.ownerId), repo.linkCounts(principal.ownerId)])
+      const linkCount = (name: string) => counts.get(name) ?? 0
       return [
         ...defaults.map((name) => ({
           name,
           isDefault: true,
           status: 'verified' as const,
+          linkCount: linkCount(name),
           createdAt: null,
           createdBy: null,
           verifiedAt: null,
           lastCheckedAt: null,
           verification: null,
         })),
-        ...own.map(toObject),
+        ...own.map((r) => toObject(r, linkCount(r.name))),
       ]
     },
 
-    get: async (principal: Principal, rawName: string): Promise<DomainObject> => toObject(await findOwned(principal, key(rawName))),
+    get: async (principal: Principal, rawName: string): Promise<DomainObject> => answer(await findOwned(principal, key(rawName))),
 
     /**
      * Claims a name. A name verified by anyone is 409; a pending claim of another owner is no obstacle
@@ -224,7 +230,7 @@ export function createDomainsService(deps: {
       const own = await repo.findOwned(principal.ownerId, parsed.host)
       if (own?.status === 'pending') {
         await repo.renew(principal.ownerId, own.name, now)
-        return { domain: toObject({ ...own, renewed_at: now }), created: false }
+        return { domain: await answer({ ...own, renewed_at: now }), created: false }
       }
       if (own !== undefined || (await repo.verifiedOwner(parsed.host)) !== undefined) throw domainTaken(parsed.host)
       const row: DomainRow = {
@@ -251,16 +257,17 @@ export function createDomainsService(deps: {
       }
       custom.add(row.name)
       await deps.onChange?.()
-      return { domain: toObject(row), created: true }
+      // A new claim: no link can be on it yet.
+      return { domain: toObject(row, 0), created: true }
     },
 
     /** Looks the TXT record up now (a verified domain is answered as it is); renews a pending claim. */
     async verify(principal: Principal, rawName: string): Promise<DomainObject> {
       const row = await findOwned(principal, key(rawName))
-      if (row.status === 'verified') return toObject(row)
+      if (row.status === 'verified') return answer(row)
       const now = clock.now()
       await repo.renew(row.owner_id, row.name, now)
-      return toObject(await check({ ...row, renewed_at: now }))
+      return answer(await check({ ...row, renewed_at: now }))
     },
 
     /** One periodic round: ends the pending claims left alone, then looks the others up; returns how many became verified. */

@@ -75,11 +75,22 @@ for (const backend of backends) {
 
     test('lists the default domains first, then your own, pending until verified', async () => {
       const defaults = [
-        { name: 'sho.rt', isDefault: true, status: 'verified', createdAt: null, createdBy: null, verifiedAt: null, lastCheckedAt: null, verification: null },
+        {
+          name: 'sho.rt',
+          isDefault: true,
+          status: 'verified',
+          linkCount: 0,
+          createdAt: null,
+          createdBy: null,
+          verifiedAt: null,
+          lastCheckedAt: null,
+          verification: null,
+        },
         {
           name: 'second.example',
           isDefault: true,
           status: 'verified',
+          linkCount: 0,
           createdAt: null,
           createdBy: null,
           verifiedAt: null,
@@ -95,6 +106,7 @@ for (const backend of backends) {
       assert.equal(domain.isDefault, false)
       assert.equal(domain.status, 'pending')
       assert.equal(domain.verifiedAt, null)
+      assert.equal(domain.linkCount, 0)
       assert.equal(domain.verification.type, 'dns-txt')
       assert.equal(domain.verification.name, '_linkline.go.alice.example')
       assert.match(domain.verification.value, /^linkline-verify=[0-9a-f]{32}$/)
@@ -337,6 +349,30 @@ for (const backend of backends) {
       const freed = await s.request('DELETE', '/v1/domains/BUSY.example')
       assert.deepEqual(freed.body, { success: true, data: { name: 'busy.example', deleted: true } })
       assert.equal((await claim('busy.example', bob)).status, 201, 'free to claim again')
+    })
+
+    test("linkCount: the caller's live links on each domain, in the list and on one domain", async () => {
+      const name = await claimVerified('counted.example')
+      const carol = await s.createToken('carol')
+      const make = (domain: string, token = carol) => s.request('POST', '/v1/links', { json: { destination: 'https://a.example/', domain }, token })
+      const ids: string[] = []
+      for (let i = 0; i < 3; i++) ids.push((await make('second.example')).body.data.id)
+      await make('sho.rt')
+      await make('sho.rt', bob)
+      await make(name, s.token)
+      await make(name, s.token)
+      await s.request('DELETE', `/v1/links/${ids[0]}`, { token: carol })
+      const counts = async (token: string) =>
+        Object.fromEntries(
+          ((await s.request('GET', '/v1/domains', { token })).body.data as { name: string; linkCount: number }[]).map((d) => [d.name, d.linkCount]),
+        )
+      assert.deepEqual(await counts(carol), { 'sho.rt': 1, 'second.example': 2 }, "a deleted link is not counted; another owner's are not")
+      assert.equal((await counts(s.token))[name], 2)
+      assert.equal((await s.request('GET', `/v1/domains/${name}`)).body.data.linkCount, 2)
+      assert.equal((await s.request('POST', `/v1/domains/${name}/verify`)).body.data.linkCount, 2)
+      const pending = await claim('uncounted.example', carol)
+      assert.equal(pending.body.data.linkCount, 0)
+      assert.equal((await claim('uncounted.example', carol)).body.data.linkCount, 0, 'a renewed claim is counted too')
     })
 
     test("names claimed before these rules are ignored: their host is the service's again", async () => {

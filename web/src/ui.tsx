@@ -78,10 +78,17 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     }
     setTimeout(() => setDone(null), 1500)
   }
+  const said = done === 'copied' ? 'Copied' : done === 'failed' ? 'Select and copy' : null
   return (
-    <button type="button" class="small" onClick={asyncHandler(copy)} title={`Copy ${text}`}>
-      {done === 'copied' ? 'Copied' : done === 'failed' ? 'Select and copy' : label}
-    </button>
+    <>
+      <button type="button" class="small" onClick={asyncHandler(copy)} title={`Copy ${text}`}>
+        {said ?? label}
+      </button>
+      {/* A screen reader hears the change of the button's text only from a live region. */}
+      <span class="visually-hidden" aria-live="polite">
+        {said}
+      </span>
+    </>
   )
 }
 
