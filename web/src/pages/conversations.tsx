@@ -51,7 +51,8 @@ function usePreviews(conversations: readonly Conversation[]) {
       const at = c.last_active_at
       if (at === null || asked.current.get(c.id) === at) continue
       asked.current.set(c.id, at)
-      const set = (preview: Preview) => setPreviews((old) => new Map(old).set(c.id, preview))
+      // An answer for a `last_active_at` passed meanwhile is dropped: a later one is on its way.
+      const set = (preview: Preview) => asked.current.get(c.id) === at && setPreviews((old) => new Map(old).set(c.id, preview))
       call(client.GET('/v1/conversations/{id}/messages', { params: { path: { id: c.id }, query: { limit: 1 } } })).then(
         (page) => set(page.data[0] ?? null),
         () => set('failed'),
@@ -127,7 +128,10 @@ export function ConversationsPage({ openId, canWrite }: { openId: string | null;
 
   const term = search.trim()
   useEffect(() => {
-    if (term === '' || term.length > MAX_ID_LENGTH) return setFound([])
+    if (term === '' || term.length > MAX_ID_LENGTH) {
+      setFound([])
+      return
+    }
     let live = true
     const timer = setTimeout(() => {
       const exact = (query: ListQuery) => call(client.GET('/v1/conversations', { params: { query: { ...shared, ...query, limit: 1 } } }))
