@@ -1,192 +1,124 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { call, client, type Conversation, type Message, type operations } from '../api'
 import { navigate } from '../router'
-import { asyncHandler, A, confirmed, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
+import { asyncHandler, A, Empty, ErrorBox, Field, Loading, formatDate, generalError } from '../ui'
+import { nameOf, Thread } from './conversation-thread'
+import './conversations.css'
 
 type Page = operations['getConversations']['responses'][200]['content']['application/json']
-type MessagePage = operations['getConversationsByIdMessages']['responses'][200]['content']['application/json']
+type ListQuery = NonNullable<operations['getConversations']['parameters']['query']>
 type Filter = '' | 'true' | 'false'
+type Filters = { muted: Filter; archived: Filter }
+/** The newest message of a conversation, null when it has none, 'failed' when it could not be read. */
+type Preview = Message | null | 'failed'
+
+/** Conversations a page, below the pinned ones. */
+const PAGE_SIZE = 20
+/** Pinned conversations are few by nature: the most recently active of them, all on one page. */
+const PINNED_LIMIT = 100
+/** The API's bound on `contact_id` and `group_id`: longer text cannot be one. */
+const MAX_ID_LENGTH = 128
+const SEARCH_DELAY_MS = 250
+
 /** A filter's select as the query's boolean: '' filters nothing. */
 const flag = (filter: Filter) => (filter === '' ? undefined : filter === 'true')
-const nameOf = (c: Conversation) => (c.contact_id ? `Contact ${c.contact_id}` : `Group ${c.group_id}`)
+const activity = (c: Conversation) => c.last_active_at ?? c.created_at
+/** Unread: it has a message newer than its last opening, or it has messages and was never opened. */
+const isUnread = (c: Conversation) => c.last_active_at !== null && (c.last_opened_at === null || c.last_active_at > c.last_opened_at)
+/** The list's own order: most recently active first, then the newest id. */
+const byActivity = (a: Conversation, b: Conversation) => activity(b) - activity(a) || (b.id > a.id ? 1 : b.id < a.id ? -1 : 0)
 
-function Thread({ id, canWrite, onChanged }: { id: string; canWrite: boolean; onChanged: () => void }) {
-  const [conversation, setConversation] = useState<Conversation | null>(null)
-  const [messages, setMessages] = useState<MessagePage | null>(null)
-  const [error, setError] = useState<unknown>(null)
-  const [text, setText] = useState('')
-  const [direction, setDirection] = useState<'outbound' | 'inbound'>('outbound')
-  const [sendError, setSendError] = useState<unknown>(null)
+/** A short time for the list: the hour today, the day otherwise (the full date in its tooltip). */
+function shortWhen(seconds: number): string {
+  const date = new Date(seconds * 1000)
+  const now = new Date()
+  if (date.toDateString() === now.toDateString()) return date.toLocaleTimeString(undefined, { timeStyle: 'short' })
+  return date.toLocaleDateString(undefined, date.getFullYear() === now.getFullYear() ? { month: 'short', day: 'numeric' } : { dateStyle: 'medium' })
+}
 
-  const loadMessages = (before?: string) =>
-    call(client.GET('/v1/conversations/{id}/messages', { params: { path: { id }, query: { limit: 50, starting_after: before } } })).then(
-      (page) => setMessages((old) => (before && old ? { has_more: page.has_more, data: [...old.data, ...page.data] } : page)),
-      setError,
-    )
+/**
+ * The newest message of each conversation shown, for its preview: the API's conversation has no
+ * message in it, so each is read with `GET …/messages?limit=1`, once per `last_active_at` (a new
+ * message moves it). `forget` reads one again (a deleted message does not move it).
+ */
+function usePreviews(conversations: readonly Conversation[]) {
+  const [previews, setPreviews] = useState<ReadonlyMap<string, Preview>>(new Map())
+  /** What was asked for each conversation: its `last_active_at` then. */
+  const asked = useRef(new Map<string, number>())
+  // After every render: cheap, and only what was not asked yet is read.
   useEffect(() => {
-    setConversation(null)
-    setMessages(null)
-    setError(null)
-    // Opening it in the dashboard is what `open` records (last_opened_at).
-    const params = { path: { id } }
-    const opening = call(canWrite ? client.POST('/v1/conversations/{id}/open', { params, body: {} }) : client.GET('/v1/conversations/{id}', { params }))
-    opening.then((c) => {
-      setConversation(c)
-      onChanged()
-    }, setError)
-    void loadMessages()
-  }, [id])
+    for (const c of conversations) {
+      const at = c.last_active_at
+      if (at === null || asked.current.get(c.id) === at) continue
+      asked.current.set(c.id, at)
+      // An answer for a `last_active_at` passed meanwhile is dropped: a later one is on its way.
+      const set = (preview: Preview) => asked.current.get(c.id) === at && setPreviews((old) => new Map(old).set(c.id, preview))
+      call(client.GET('/v1/conversations/{id}/messages', { params: { path: { id: c.id }, query: { limit: 1 } } })).then(
+        (page) => set(page.data[0] ?? null),
+        () => set('failed'),
+      )
+    }
+  })
+  const previewOf = (c: Conversation): Preview | undefined => (c.last_active_at === null ? null : previews.get(c.id))
+  return { previewOf, forget: (id: string) => asked.current.delete(id) }
+}
 
-  const update = async (body: operations['patchConversationsById']['requestBody']['content']['application/json']) => {
-    try {
-      setConversation(await call(client.PATCH('/v1/conversations/{id}', { params: { path: { id } }, body })))
-      onChanged()
-    } catch (e) {
-      setError(e)
-    }
-  }
-  const send = async (e: Event) => {
-    e.preventDefault()
-    setSendError(null)
-    try {
-      await call(client.POST('/v1/conversations/{id}/messages', { params: { path: { id } }, body: { text, direction } }))
-      setText('')
-      await loadMessages()
-      onChanged()
-    } catch (err) {
-      setSendError(err)
-    }
-  }
-  const remove = async (m: Message) => {
-    if (!confirmed('Delete this message for good?')) return
-    try {
-      await call(client.DELETE('/v1/conversations/{id}/messages/{message_id}', { params: { path: { id, message_id: m.id } } }))
-      await loadMessages()
-      setConversation(await call(client.GET('/v1/conversations/{id}', { params: { path: { id } } })))
-    } catch (err) {
-      setError(err)
-    }
-  }
+function previewText(preview: Preview | undefined): string {
+  if (preview === undefined) return '…'
+  if (preview === null) return 'No messages yet'
+  if (preview === 'failed') return 'Preview unavailable'
+  return preview.direction === 'outbound' ? `You: ${preview.text}` : preview.text
+}
 
-  if (error && !conversation)
-    return (
-      <div class="card">
-        <ErrorBox error={error} />
-      </div>
-    )
-  if (!conversation)
-    return (
-      <div class="card">
-        <Loading what="the conversation" />
-      </div>
-    )
-  const c = conversation
+function Row({ c, preview, open }: { c: Conversation; preview: Preview | undefined; open: boolean }) {
+  const unread = isUnread(c)
   return (
-    <div class="card" data-conversation={c.id}>
-      <div class="page-header">
-        <h2>{nameOf(c)}</h2>
-        {canWrite ? (
-          <div class="actions">
-            <button class={c.is_pinned ? 'small active' : 'small'} onClick={asyncHandler(() => update({ is_pinned: !c.is_pinned }))}>
-              {c.is_pinned ? 'Unpin' : 'Pin'}
-            </button>
-            <button class={c.is_muted ? 'small active' : 'small'} onClick={asyncHandler(() => update({ is_muted: !c.is_muted }))}>
-              {c.is_muted ? 'Unmute' : 'Mute'}
-            </button>
-            {c.archived_at === null ? (
-              <button class="small" onClick={asyncHandler(() => update({ archived_at: Math.floor(Date.now() / 1000) }))}>
-                Archive
-              </button>
-            ) : (
-              <button class="small active" onClick={asyncHandler(() => update({ archived_at: null }))}>
-                Restore
-              </button>
-            )}
-          </div>
+    <li class={unread ? 'unread' : undefined} data-conversation-row={c.id} data-unread={unread ? 'true' : undefined}>
+      <A to={`/conversations/${c.id}`} class={open ? 'active' : undefined} current={open}>
+        <span class="conv-top">
+          <strong class="conv-name">{nameOf(c)}</strong>
+          <time dateTime={new Date(activity(c) * 1000).toISOString()} title={formatDate(activity(c))}>
+            {shortWhen(activity(c))}
+          </time>
+        </span>
+        <span class="conv-preview">{previewText(preview)}</span>
+        {unread || c.is_muted || c.archived_at !== null ? (
+          <span class="conv-flags">
+            {unread ? <span class="tag unread-tag">Unread</span> : null}
+            {c.is_muted ? <span class="tag">muted</span> : null}
+            {c.archived_at !== null ? <span class="tag">archived</span> : null}
+          </span>
         ) : null}
-      </div>
-      <p class="muted small-print">
-        Created {formatDate(c.created_at)} · last active {formatDate(c.last_active_at)}
-        {c.link_id ? (
-          <>
-            {' '}
-            · from <A to={`/links/${c.link_id}`}>its link</A>
-          </>
-        ) : null}
-        {c.archived_at !== null ? <> · archived {formatDate(c.archived_at)}</> : null}
-      </p>
-      <ErrorBox error={error} />
-      {messages === null ? (
-        <Loading what="messages" />
-      ) : messages.data.length === 0 ? (
-        <Empty>No messages yet.</Empty>
-      ) : (
-        <ul class="messages">
-          {messages.data.map((m) => (
-            <li key={m.id} class={`message ${m.direction}${c.pinned_message_id === m.id ? ' pinned' : ''}`} data-message={m.id}>
-              <div>{m.text}</div>
-              <div class="meta">
-                <span>
-                  {m.direction === 'outbound' ? 'sent' : 'received'} {formatDate(m.created_at)}
-                </span>
-                {c.pinned_message_id === m.id ? <strong>pinned</strong> : null}
-                {canWrite ? (
-                  <>
-                    <button class="small" onClick={asyncHandler(() => update({ pinned_message_id: c.pinned_message_id === m.id ? null : m.id }))}>
-                      {c.pinned_message_id === m.id ? 'Unpin' : 'Pin'}
-                    </button>
-                    <button class="small danger" onClick={asyncHandler(() => remove(m))}>
-                      Delete
-                    </button>
-                  </>
-                ) : null}
-              </div>
-            </li>
-          ))}
-          {messages.has_more ? (
-            <li>
-              <button class="small" onClick={asyncHandler(() => loadMessages(messages.data[messages.data.length - 1]?.id))}>
-                Older messages
-              </button>
-            </li>
-          ) : null}
-        </ul>
-      )}
-      {canWrite ? (
-        <form class="compose" onSubmit={asyncHandler(send)}>
-          <Field label="Message" name="text" error={sendError}>
-            <textarea name="text" rows={2} value={text} onInput={(e) => setText(e.currentTarget.value)} placeholder="Write a message" />
-          </Field>
-          <Field label="Direction" name="direction" error={sendError}>
-            <select value={direction} onChange={(e) => setDirection(e.currentTarget.value as 'outbound' | 'inbound')}>
-              <option value="outbound">Outbound</option>
-              <option value="inbound">Inbound (record a reply)</option>
-            </select>
-          </Field>
-          <button type="submit" class="primary">
-            Send
-          </button>
-        </form>
-      ) : null}
-      <ErrorBox error={generalError(sendError, ['text', 'direction'])} />
-    </div>
+      </A>
+    </li>
   )
 }
 
+/**
+ * The list and the open conversation: side by side on a wide screen; on a narrow one the open
+ * conversation is the whole view, with a way back to the list (conversations.css).
+ */
 export function ConversationsPage({ openId, canWrite }: { openId: string | null; canWrite: boolean }) {
-  const [filters, setFilters] = useState<{ pinned: Filter; muted: Filter; archived: Filter }>({ pinned: '', muted: '', archived: 'false' })
+  const [filters, setFilters] = useState<Filters>({ muted: '', archived: 'false' })
   const [cursor, setCursor] = useState<{ starting_after?: string; ending_before?: string }>({})
+  const [pinned, setPinned] = useState<Page | null>(null)
   const [page, setPage] = useState<Page | null>(null)
+  /** Conversations whose contact or group id is the search text exactly, wherever they are in the list. */
+  const [found, setFound] = useState<Conversation[]>([])
+  const [search, setSearch] = useState('')
   const [error, setError] = useState<unknown>(null)
   const [version, setVersion] = useState(0)
   const [contact, setContact] = useState('')
   const [createError, setCreateError] = useState<unknown>(null)
 
+  const shared: ListQuery = { muted: flag(filters.muted), archived: flag(filters.archived) }
   useEffect(() => {
     let live = true
-    const query = { limit: 20, pinned: flag(filters.pinned), muted: flag(filters.muted), archived: flag(filters.archived), ...cursor }
-    call(client.GET('/v1/conversations', { params: { query } })).then(
-      (r) => live && (setPage(r), setError(null)),
+    Promise.all([
+      call(client.GET('/v1/conversations', { params: { query: { ...shared, limit: PINNED_LIMIT, pinned: true } } })),
+      call(client.GET('/v1/conversations', { params: { query: { ...shared, limit: PAGE_SIZE, pinned: false, ...cursor } } })),
+    ]).then(
+      ([p, r]) => live && (setPinned(p), setPage(r), setError(null)),
       (e) => live && setError(e),
     )
     return () => {
@@ -194,7 +126,43 @@ export function ConversationsPage({ openId, canWrite }: { openId: string | null;
     }
   }, [filters, cursor, version])
 
-  const setFilter = (name: 'pinned' | 'muted' | 'archived') => (e: Event) => {
+  const term = search.trim()
+  useEffect(() => {
+    if (term === '' || term.length > MAX_ID_LENGTH) {
+      setFound([])
+      return
+    }
+    let live = true
+    const timer = setTimeout(() => {
+      const exact = (query: ListQuery) => call(client.GET('/v1/conversations', { params: { query: { ...shared, ...query, limit: 1 } } }))
+      Promise.all([exact({ contact_id: term }), exact({ group_id: term })]).then(
+        (pages) => live && setFound(pages.flatMap((p) => p.data)),
+        // The search on what is shown still works; the lookup is a bonus.
+        () => live && setFound([]),
+      )
+    }, SEARCH_DELAY_MS)
+    return () => {
+      live = false
+      clearTimeout(timer)
+    }
+  }, [term, filters, version])
+
+  const loaded = [...(pinned?.data ?? []), ...(page?.data ?? [])]
+  const extra = found.filter((f) => !loaded.some((c) => c.id === f.id))
+  const { previewOf, forget } = usePreviews([...loaded, ...extra])
+  const needle = term.toLowerCase()
+  const matches = (c: Conversation) => {
+    if (needle === '') return true
+    const preview = previewOf(c)
+    const text = preview && preview !== 'failed' ? preview.text : ''
+    return [c.contact_id, c.group_id, text].some((s) => s?.toLowerCase().includes(needle))
+  }
+  const group = (pinnedOnes: boolean) =>
+    [...(pinnedOnes ? (pinned?.data ?? []) : (page?.data ?? [])), ...extra.filter((c) => c.is_pinned === pinnedOnes)].filter(matches).sort(byActivity)
+  const pinnedShown = group(true)
+  const othersShown = group(false)
+
+  const setFilter = (name: keyof Filters) => (e: Event) => {
     setCursor({})
     setFilters({ ...filters, [name]: (e.currentTarget as HTMLSelectElement).value as Filter })
   }
@@ -204,54 +172,69 @@ export function ConversationsPage({ openId, canWrite }: { openId: string | null;
     try {
       const c = await call(client.POST('/v1/conversations', { body: { contact_id: contact.trim() } }))
       setContact('')
-      setVersion(version + 1)
+      setVersion((v) => v + 1)
       navigate(`/conversations/${c.id}`)
     } catch (err) {
       setCreateError(err)
     }
   }
-  const filterSelect = (name: 'pinned' | 'muted' | 'archived', label: string) => (
+  const changed = () => {
+    if (openId) forget(openId)
+    setVersion((v) => v + 1)
+  }
+  const filterSelect = (name: keyof Filters, label: string) => (
     <select aria-label={label} value={filters[name]} onChange={setFilter(name)}>
       <option value="">{label}: any</option>
       <option value="true">{label} only</option>
       <option value="false">not {label.toLowerCase()}</option>
     </select>
   )
+  const list = (items: Conversation[]) => (
+    <ul class="conv-list">
+      {items.map((c) => (
+        <Row key={c.id} c={c} preview={previewOf(c)} open={c.id === openId} />
+      ))}
+    </ul>
+  )
+  const loading = (pinned === null || page === null) && !error
   return (
-    <section>
+    <section class={openId ? 'conversations-page has-open' : 'conversations-page'}>
       <header class="page-header">
         <h1>Conversations</h1>
       </header>
-      <div class="toolbar">
-        {filterSelect('pinned', 'Pinned')}
-        {filterSelect('muted', 'Muted')}
-        {filterSelect('archived', 'Archived')}
-      </div>
-      <ErrorBox error={error} />
       <div class="conversations">
-        <div>
-          {page === null && !error ? <Loading what="conversations" /> : null}
-          {page?.data.length === 0 ? <Empty>No conversation matches these filters.</Empty> : null}
-          {page && page.data.length > 0 ? (
-            <ul class="conv-list">
-              {page.data.map((c) => (
-                <li key={c.id}>
-                  <A to={`/conversations/${c.id}`} class={c.id === openId ? 'active' : ''}>
-                    <strong>{nameOf(c)}</strong>
-                    <div class="flags">
-                      {formatDate(c.last_active_at ?? c.created_at)}
-                      {c.is_pinned ? ' · pinned' : ''}
-                      {c.is_muted ? ' · muted' : ''}
-                      {c.archived_at !== null ? ' · archived' : ''}
-                      {c.last_opened_at === null || (c.last_active_at !== null && c.last_active_at > c.last_opened_at) ? ' · new' : ''}
-                    </div>
-                  </A>
-                </li>
-              ))}
-            </ul>
+        <div class="conv-side">
+          <div class="toolbar">
+            <input
+              type="search"
+              aria-label="Search conversations"
+              placeholder="Search by contact, group or message"
+              value={search}
+              onInput={(e) => setSearch(e.currentTarget.value)}
+            />
+            {filterSelect('muted', 'Muted')}
+            {filterSelect('archived', 'Archived')}
+          </div>
+          <ErrorBox error={error} />
+          {loading ? <Loading what="conversations" /> : null}
+          {!loading && !error && pinnedShown.length === 0 && othersShown.length === 0 ? (
+            <Empty>{term === '' ? 'No conversation matches these filters.' : `No conversation here matches “${term}”.`}</Empty>
+          ) : null}
+          {pinnedShown.length > 0 ? (
+            <>
+              <h2 class="conv-group">Pinned</h2>
+              {list(pinnedShown)}
+              {pinned?.has_more ? <p class="muted small-print">The {PINNED_LIMIT} most recently active pinned conversations are shown.</p> : null}
+            </>
+          ) : null}
+          {othersShown.length > 0 ? (
+            <>
+              {pinnedShown.length > 0 ? <h2 class="conv-group">Others</h2> : null}
+              {list(othersShown)}
+            </>
           ) : null}
           {page && page.data.length > 0 && (page.has_more || cursor.starting_after || cursor.ending_before) ? (
-            <nav class="pager">
+            <nav class="pager" aria-label="More conversations">
               <button
                 disabled={!cursor.starting_after && !(cursor.ending_before && page.has_more)}
                 onClick={() => setCursor({ ending_before: page.data[0]!.id })}
@@ -267,7 +250,7 @@ export function ConversationsPage({ openId, canWrite }: { openId: string | null;
             </nav>
           ) : null}
           {canWrite ? (
-            <form class="card" onSubmit={asyncHandler(create)}>
+            <form class="card new-conversation" onSubmit={asyncHandler(create)}>
               <Field label="New conversation with contact" name="contact_id" error={createError}>
                 <input name="contact_id" value={contact} onInput={(e) => setContact(e.currentTarget.value)} placeholder="c_42" />
               </Field>
@@ -278,7 +261,18 @@ export function ConversationsPage({ openId, canWrite }: { openId: string | null;
             </form>
           ) : null}
         </div>
-        {openId ? <Thread id={openId} canWrite={canWrite} onChanged={() => setVersion((v) => v + 1)} /> : <Empty>Pick a conversation to read it.</Empty>}
+        <div class="conv-thread">
+          {openId ? (
+            <>
+              <A to="/conversations" class="conv-back">
+                ← Back to conversations
+              </A>
+              <Thread id={openId} canWrite={canWrite} onChanged={changed} />
+            </>
+          ) : (
+            <Empty>Pick a conversation to read it.</Empty>
+          )}
+        </div>
       </div>
     </section>
   )
