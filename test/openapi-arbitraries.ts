@@ -1,6 +1,7 @@
 import fc, { type Arbitrary } from 'fast-check'
 import { Fixture, fixture, resourceOfPathParam, type Resolve, type Resource } from './fuzz-fixtures.js'
 import { anyJson, hostileString } from './hostile-values.js'
+import { images, mislabelledImages } from './image-bodies.js'
 import { destination, fieldValue, objectFor, validValue } from './schema-values.js'
 
 /**
@@ -67,6 +68,8 @@ export interface Operation {
   pathParams: Parameter[]
   queryParams: Parameter[]
   body?: JsonSchema
+  /** A body taken as raw bytes (an uploaded image), in these media types. */
+  rawTypes?: string[]
   responses: Record<string, ResponseObject>
   /** The JSON pointer of the operation in the document, for Ajv references. */
   pointer: string
@@ -89,6 +92,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         pathParams: parameters.filter((p) => p.in === 'path'),
         queryParams: parameters.filter((p) => p.in === 'query'),
         body: op.requestBody?.content['application/json']?.schema,
+        ...(op.requestBody && !op.requestBody.content['application/json'] && { rawTypes: Object.keys(op.requestBody.content) }),
         responses: op.responses,
         pointer: `#/paths/${pointerSegment(template)}/${method}`,
         open: Array.isArray(op.security) && op.security.length === 0,
@@ -123,7 +127,7 @@ const rawBodies = fc.constantFrom(
   { contentType: 'application/x-www-form-urlencoded', text: 'x'.repeat(70_000) },
 )
 
-export type Body = { kind: 'value'; encoding: Encoding; value: unknown } | { kind: 'raw'; contentType: string; text: string }
+export type Body = { kind: 'value'; encoding: Encoding; value: unknown } | { kind: 'raw'; contentType: string; text: string | Buffer }
 
 export interface GeneratedRequest {
   method: string
@@ -181,9 +185,11 @@ function validRequestFor(operation: Operation): Arbitrary<GeneratedRequest> {
     ),
   )
   const query = fc.record(Object.fromEntries(operation.queryParams.map((p) => [p.name, validValue(withExamples(p), p.name)])), { requiredKeys: [] })
-  const body: Arbitrary<Body | undefined> = operation.body
-    ? fc.record({ kind: fc.constant('value' as const), encoding: fc.constantFrom<Encoding>('json', 'form'), value: objectFor(operation.body, 'valid') })
-    : fc.constant(undefined)
+  const body: Arbitrary<Body | undefined> = operation.rawTypes
+    ? images.map((b) => ({ kind: 'raw' as const, ...b }))
+    : operation.body
+      ? fc.record({ kind: fc.constant('value' as const), encoding: fc.constantFrom<Encoding>('json', 'form'), value: objectFor(operation.body, 'valid') })
+      : fc.constant(undefined)
   return fc.record({
     method: fc.constant(operation.method),
     template: fc.constant(operation.template),
@@ -199,23 +205,25 @@ function validRequestFor(operation: Operation): Arbitrary<GeneratedRequest> {
 function hostileRequestFor(operation: Operation): Arbitrary<GeneratedRequest> {
   const path = fc.record(Object.fromEntries(operation.pathParams.map((p) => [p.name, pathSlot(resourceOfPathParam(operation.template, p.name))])))
   const query = fc.record(Object.fromEntries(operation.queryParams.map((p) => [p.name, fieldValue(withExamples(p), p.name)])), { requiredKeys: [] })
-  const body: Arbitrary<Body | undefined> = operation.body
-    ? fc.oneof(
-        {
-          weight: 8,
-          arbitrary: fc.record({
-            kind: fc.constant('value' as const),
-            encoding: fc.constantFrom<Encoding>('json', 'json', 'form'),
-            value: objectFor(operation.body, 'fuzz'),
-          }),
-        },
-        { weight: 1, arbitrary: fc.record({ kind: fc.constant('value' as const), encoding: fc.constant<Encoding>('json'), value: anyJson }) },
-        { weight: 1, arbitrary: rawBodies.map((b) => ({ kind: 'raw' as const, ...b })) },
-      )
-    : fc.option(
-        rawBodies.map((b) => ({ kind: 'raw' as const, ...b })),
-        { freq: 10, nil: undefined },
-      )
+  const body: Arbitrary<Body | undefined> = operation.rawTypes
+    ? fc.oneof(images, mislabelledImages, rawBodies).map((b) => ({ kind: 'raw' as const, ...b }))
+    : operation.body
+      ? fc.oneof(
+          {
+            weight: 8,
+            arbitrary: fc.record({
+              kind: fc.constant('value' as const),
+              encoding: fc.constantFrom<Encoding>('json', 'json', 'form'),
+              value: objectFor(operation.body, 'fuzz'),
+            }),
+          },
+          { weight: 1, arbitrary: fc.record({ kind: fc.constant('value' as const), encoding: fc.constant<Encoding>('json'), value: anyJson }) },
+          { weight: 1, arbitrary: rawBodies.map((b) => ({ kind: 'raw' as const, ...b })) },
+        )
+      : fc.option(
+          rawBodies.map((b) => ({ kind: 'raw' as const, ...b })),
+          { freq: 10, nil: undefined },
+        )
   const auth = fc.constantFrom<Auth>('owner', 'owner', 'owner', 'owner', 'owner', 'owner', 'owner', 'none', 'bogus', 'read-only')
   const idempotencyKey =
     operation.method === 'POST' ? fc.option(fc.constantFrom('k1', 'k2', 'k3', 'x'.repeat(300), 'é'), { freq: 3, nil: undefined }) : fc.constant(undefined)
@@ -275,7 +283,7 @@ export interface WireRequest {
   method: string
   path: string
   headers: Record<string, string>
-  body?: string
+  body?: string | Buffer
 }
 
 export function toWire(request: GeneratedRequest, resolve: Resolve, tokens: Record<Exclude<Auth, 'none'>, string>): WireRequest {
