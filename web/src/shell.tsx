@@ -118,7 +118,7 @@ export function Shell({ me, actions }: { me: Me; actions: ShellActions }) {
   if (allowed && !can(allowed.scope))
     page = <Message title="Not available">Your role in this workspace ({me.principal.role}) does not include this page.</Message>
   else if (path === '/') page = <LinksPage canWrite={can('links:write')} />
-  else if (link) page = <LinkDetailPage id={decodeURIComponent(link[1]!)} canWrite={can('links:write')} />
+  else if (link) page = <LinkDetailPage id={decodeURIComponent(link[1]!)} canWrite={can('links:write')} canEditLogo={can('domains:write')} />
   else if (conversation)
     page = <ConversationsPage openId={conversation[1] ? decodeURIComponent(conversation[1]) : null} canWrite={can('conversations:write')} />
   else if (path === '/analytics') page = <AnalyticsPage />
