@@ -347,6 +347,40 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/workspace/logo': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * The workspace's logo for QR codes, as uploaded (404 when there is none)
+     * @description The image with its own Content-Type and an ETag (`If-None-Match` answers 304). Served with a Content-Security-Policy that lets nothing run, should an SVG be opened on its own.
+     *
+     *     Needs the `links:read` scope (a token's, or the signed-in member's role).
+     */
+    get: operations['getWorkspaceLogo']
+    /**
+     * Upload or replace the workspace's logo for QR codes (a PNG or an SVG, at most 100 KB)
+     * @description The body is the image itself, with `Content-Type: image/png` or `image/svg+xml` (another type is 415, a larger body 413). A PNG must decode and be at most 1024×1024 pixels; an SVG must be one `<svg>` document in the SVG namespace with nothing that runs or loads (refused, never cleaned: 400 `logo`). Codes ask for it with `logo=1`.
+     *
+     *     Needs the `domains:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
+    put: operations['putWorkspaceLogo']
+    post?: never
+    /**
+     * Remove the workspace's logo (404 when there is none)
+     * @description Codes asked for with `logo=1` are then refused (400 `logo`); codes without it are unchanged.
+     *
+     *     Needs the `domains:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
+    delete: operations['deleteWorkspaceLogo']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/conversations': {
     parameters: {
       query?: never
@@ -2863,6 +2897,8 @@ export interface operations {
         background?: string
         /** @description true|1: Content-Disposition: attachment */
         download?: boolean
+        /** @description true|1: the workspace's logo in the centre, with error correction H whatever `ecc` says (400 `logo` when there is none) */
+        logo?: boolean
       }
       header?: never
       path: {
@@ -2888,6 +2924,161 @@ export interface operations {
           [name: string]: unknown
         }
         content?: never
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  getWorkspaceLogo: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The workspace's logo, as uploaded */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'image/png': string
+          'image/svg+xml': string
+        }
+      }
+      /** @description Not modified (If-None-Match matched the ETag) */
+      304: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  putWorkspaceLogo: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** @description The image itself (at most 100 KB): a PNG of at most 1024×1024 pixels, or an SVG document with an <svg> root and nothing that runs or loads (no script, event handler, external link or url()) */
+    requestBody: {
+      content: {
+        'image/png': string
+        'image/svg+xml': string
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: {
+              /**
+               * @example image/png
+               * @enum {string}
+               */
+              contentType: 'image/png' | 'image/svg+xml'
+              /**
+               * @description the image's size in bytes
+               * @example 18342
+               */
+              bytes: number
+              /**
+               * Format: date-time
+               * @example 2026-03-02T10:15:00.000Z
+               */
+              updatedAt: string
+            }
+          }
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  deleteWorkspaceLogo: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: {
+              /** @enum {boolean} */
+              deleted: true
+            }
+          }
+        }
       }
       /** @description The one error shape of every endpoint */
       '4XX': {

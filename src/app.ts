@@ -36,6 +36,7 @@ import { createRedirectHandler } from './links/redirect.handler.js'
 import { opsRoutes } from './ops/ops.routes.js'
 import { portingRoutes } from './porting/porting.routes.js'
 import { qrRoutes } from './qr/qr.routes.js'
+import { qrLogoRoutes } from './qr/qr-logo.routes.js'
 import { AppError, serviceUnavailable } from './shared/errors.js'
 import { sessionsRoutes } from './sessions/sessions.routes.js'
 import { SessionObject } from './sessions/sessions.schemas.js'
@@ -213,6 +214,7 @@ export async function buildApp(c: Container): Promise<App> {
   missingPathsRoutes(app, { missingPaths: c.missingPaths.service })
   portingRoutes(app, { links: c.links, stats: c.stats, porting: c.porting })
   qrRoutes(app, { qr: c.qr, links: c.links })
+  await qrLogoRoutes(app, { logos: c.qrLogos })
   conversationsRoutes(app, { conversations: c.conversations })
   domainsRoutes(app, { domains: c.domains })
   // One sign-in for every way in, so that a failure of any counts against the same limits.

@@ -38,6 +38,8 @@ import { systemClock, type Clock } from './shared/clock.js'
 import { createPortingService } from './porting/porting.service.js'
 import { createQrRenderer } from './qr/qr-render.pool.js'
 import { createQrService } from './qr/qr.service.js'
+import { createQrLogoRepository } from './qr/qr-logo.repository.js'
+import { createQrLogoService } from './qr/qr-logo.service.js'
 import { startClickWriterThread, writerSettings } from './stats/click-writer.thread.js'
 import { ClickBuffer, type ClickSink } from './stats/clicks.js'
 import { CLICK_BATCH_SIZE, CLICK_BLOCK_VISITS, CLICK_ROLLUP_VISITS } from './stats/click-schedule.js'
@@ -193,7 +195,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   const missingPaths = createMissingPaths({ db, domains, clock, config, logger, faults })
   const porting = createPortingService({ links: linksBulk, domains })
   const qrRenderer = createQrRenderer({ threads: config.qrThreads, queue: config.qrQueue, perOwner: config.qrPerOwner })
-  const qr = createQrService({ links, renderer: qrRenderer })
+  const qrLogos = createQrLogoService({ repo: createQrLogoRepository(db), clock })
+  const qr = createQrService({ links, logos: qrLogos, renderer: qrRenderer })
   const clicks = new ClickBuffer({
     sink: clickCounter.wrapSink(options.wrapClickSink ? options.wrapClickSink(writer.sink) : writer.sink),
     metrics,
@@ -286,6 +289,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     stats,
     missingPaths,
     qr,
+    qrLogos,
     porting,
     webhooks,
     mailer,

@@ -14,7 +14,7 @@ export interface RequestOptions {
   json?: unknown
   form?: Record<string, string | number | boolean>
   /** A raw body, sent as is with the headers given. */
-  raw?: string
+  raw?: string | Buffer
   headers?: Record<string, string>
 }
 
@@ -22,7 +22,7 @@ export interface RequestOptions {
 export function send(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { ...options.headers }
   if (options.token) headers.authorization = `Bearer ${options.token}`
-  let body: string | undefined = options.raw
+  let body: string | Buffer | undefined = options.raw
   if (options.json !== undefined) {
     body = JSON.stringify(options.json)
     headers['content-type'] ??= 'application/json'

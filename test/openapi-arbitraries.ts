@@ -1,6 +1,7 @@
 import fc, { type Arbitrary } from 'fast-check'
 import { Fixture, fixture, resourceOfPathParam, type Resolve, type Resource } from './fuzz-fixtures.js'
 import { anyJson, hostileString } from './hostile-values.js'
+import { images, mislabelledImages } from './image-bodies.js'
 import { destination, fieldValue, objectFor, validValue } from './schema-values.js'
 
 /**
@@ -69,6 +70,8 @@ export interface Operation {
   body?: JsonSchema
   /** A body that is a file's text (an import), in any of these content types, instead of a JSON or form body; valid requests send the example. */
   text?: { contentTypes: string[]; example: string }
+  /** A body taken as raw bytes (an uploaded image), in these media types. */
+  rawTypes?: string[]
   responses: Record<string, ResponseObject>
   /** The JSON pointer of the operation in the document, for Ajv references. */
   pointer: string
@@ -94,6 +97,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         queryParams: parameters.filter((p) => p.in === 'query'),
         body: text ? undefined : json,
         ...(text && { text }),
+        ...(op.requestBody && !json && { rawTypes: Object.keys(op.requestBody.content) }),
         responses: op.responses,
         pointer: `#/paths/${pointerSegment(template)}/${method}`,
         open: Array.isArray(op.security) && op.security.length === 0,
@@ -128,7 +132,7 @@ const rawBodies = fc.constantFrom(
   { contentType: 'application/x-www-form-urlencoded', text: 'x'.repeat(70_000) },
 )
 
-export type Body = { kind: 'value'; encoding: Encoding; value: unknown } | { kind: 'raw'; contentType: string; text: string }
+export type Body = { kind: 'value'; encoding: Encoding; value: unknown } | { kind: 'raw'; contentType: string; text: string | Buffer }
 
 export interface GeneratedRequest {
   method: string
@@ -188,9 +192,11 @@ function validRequestFor(operation: Operation): Arbitrary<GeneratedRequest> {
   const query = fc.record(Object.fromEntries(operation.queryParams.map((p) => [p.name, validValue(withExamples(p), p.name)])), { requiredKeys: [] })
   const body: Arbitrary<Body | undefined> = operation.text
     ? textBody(operation.text, fc.constant(operation.text.example))
-    : operation.body
-      ? fc.record({ kind: fc.constant('value' as const), encoding: fc.constantFrom<Encoding>('json', 'form'), value: objectFor(operation.body, 'valid') })
-      : fc.constant(undefined)
+    : operation.rawTypes
+      ? images.map((b) => ({ kind: 'raw' as const, ...b }))
+      : operation.body
+        ? fc.record({ kind: fc.constant('value' as const), encoding: fc.constantFrom<Encoding>('json', 'form'), value: objectFor(operation.body, 'valid') })
+        : fc.constant(undefined)
   return fc.record({
     method: fc.constant(operation.method),
     template: fc.constant(operation.template),
@@ -210,13 +216,15 @@ function hostileRequestFor(operation: Operation): Arbitrary<GeneratedRequest> {
   const value = (encoding: Arbitrary<Encoding>, value: Arbitrary<unknown>) => fc.record({ kind: fc.constant('value' as const), encoding, value })
   const body: Arbitrary<Body | undefined> = operation.text
     ? fc.oneof({ weight: 8, arbitrary: textBody(operation.text, hostileString) }, { weight: 1, arbitrary: raw })
-    : operation.body
-      ? fc.oneof(
-          { weight: 8, arbitrary: value(fc.constantFrom<Encoding>('json', 'json', 'form'), objectFor(operation.body, 'fuzz')) },
-          { weight: 1, arbitrary: value(fc.constant<Encoding>('json'), anyJson) },
-          { weight: 1, arbitrary: raw },
-        )
-      : fc.option(raw, { freq: 10, nil: undefined })
+    : operation.rawTypes
+      ? fc.oneof(images, mislabelledImages, rawBodies).map((b) => ({ kind: 'raw' as const, ...b }))
+      : operation.body
+        ? fc.oneof(
+            { weight: 8, arbitrary: value(fc.constantFrom<Encoding>('json', 'json', 'form'), objectFor(operation.body, 'fuzz')) },
+            { weight: 1, arbitrary: value(fc.constant<Encoding>('json'), anyJson) },
+            { weight: 1, arbitrary: raw },
+          )
+        : fc.option(raw, { freq: 10, nil: undefined })
   const auth = fc.constantFrom<Auth>('owner', 'owner', 'owner', 'owner', 'owner', 'owner', 'owner', 'none', 'bogus', 'read-only')
   const idempotencyKey =
     operation.method === 'POST' ? fc.option(fc.constantFrom('k1', 'k2', 'k3', 'x'.repeat(300), 'é'), { freq: 3, nil: undefined }) : fc.constant(undefined)
@@ -280,7 +288,7 @@ export interface WireRequest {
   method: string
   path: string
   headers: Record<string, string>
-  body?: string
+  body?: string | Buffer
 }
 
 export function toWire(request: GeneratedRequest, resolve: Resolve, tokens: Record<Exclude<Auth, 'none'>, string>): WireRequest {

@@ -156,6 +156,15 @@ for (const backend of backends) {
       if (!invitations.some((i) => i.id === ids.get(`${owner}:invitations`))) {
         ids.set(`${owner}:invitations`, (await created('/v1/invitations', { email: `${owner}-invited@fuzz.example`, role: 'viewer' })).data.id)
       }
+      // The workspace's logo for QR codes, which reading and removing it need.
+      if ((await call(token, 'GET', '/v1/workspace/logo')).status !== 200) {
+        const logo = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><rect width="1" height="1"/></svg>'
+        const put = await send(s.url, 'PUT', '/v1/workspace/logo', {
+          raw: logo,
+          headers: { host: s.host, authorization: `Bearer ${token}`, 'content-type': 'image/svg+xml' },
+        })
+        assert.equal(put.status, 200, `fixture logo: ${put.text}`)
+      }
       // Two custom domains: one that links are put on (a `domain` field), and one that stays free of
       // links so that deleting it (a path parameter) can succeed rather than be 409.
       const domains = (await call(token, 'GET', '/v1/domains')).body.data as { name: string }[]

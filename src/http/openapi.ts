@@ -38,6 +38,16 @@ function withAccess(description: string, config: unknown): string {
   return access.length === 0 ? description : `${description}\n\n${access.join(' ')}`
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A body taken as raw bytes (an uploaded image), described here for the OpenAPI document only: a
+     * `schema.body` would have Fastify validate it as JSON.
+     */
+    rawBody?: { readonly contentTypes: readonly string[]; readonly description: string }
+  }
+}
+
 /**
  * The OpenAPI 3.1 document is generated from the very schemas that validate requests; it is served
  * at /v1/openapi.json (no token needed) with an interactive reference at /docs.
@@ -68,14 +78,18 @@ export async function registerOpenApi(app: App, schemas: object[]): Promise<void
         },
       },
     },
-    transform: ({ schema, url, route }) => ({
-      schema: {
-        ...schema,
-        operationId: operationId(String(route.method), url),
-        ...(schema.description !== undefined && { description: withAccess(schema.description, route.config) }),
-      } as typeof schema,
-      url,
-    }),
+    transform: ({ schema, url, route }) => {
+      const raw = route.config?.rawBody
+      return {
+        schema: {
+          ...schema,
+          operationId: operationId(String(route.method), url),
+          ...(schema.description !== undefined && { description: withAccess(schema.description, route.config) }),
+          ...(raw && { consumes: raw.contentTypes, body: { type: 'string', format: 'binary', description: raw.description } }),
+        } as typeof schema,
+        url,
+      }
+    },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   })
   await app.register(swaggerUi, {

@@ -86,7 +86,8 @@ const hasLoneSurrogate = (s: string) => /\p{Cs}/u.test(s)
 /** The parameter (in the API's bracket notation) of the first string that `matches`, if any. */
 export function findText(value: unknown, matches: (s: string) => boolean, param = ''): string | undefined {
   if (typeof value === 'string') return matches(value) ? param : undefined
-  if (typeof value !== 'object' || value === null) return undefined
+  // A raw body (an uploaded image) is bytes, not text.
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return undefined
   for (const [key, child] of Object.entries(value)) {
     const found = findText(child, matches, param === '' ? key : `${param}[${key}]`)
     if (found !== undefined) return found

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto'
 import type { LinksService } from '../links/links.service.js'
 import { QR_MARKER } from '../links/short-paths.js'
 import type { Principal } from '../tokens/tokens.service.js'
+import type { QrLogoService } from './qr-logo.service.js'
 import type { QrRenderer } from './qr-render.pool.js'
-import { invisibleCode } from './qr.errors.js'
+import { invisibleCode, noLogo, svgLogoOnPng } from './qr.errors.js'
 import type { QrQuery } from './qr.schemas.js'
 
 export type QrOptions = Required<QrQuery>
@@ -16,7 +17,7 @@ export type QrResult =
 const RENDERING = 'qrcode-1.5'
 
 /** Does an If-None-Match header name this ETag (a list, weak validators and `*` included)? */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false
   return ifNoneMatch.split(',').some((tag) => {
     const t = tag.trim()
@@ -24,24 +25,31 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   })
 }
 
-export function createQrService(deps: { links: LinksService; renderer: QrRenderer }) {
+export function createQrService(deps: { links: LinksService; logos: QrLogoService; renderer: QrRenderer }) {
   return {
     /**
      * The QR code of a link: it encodes the short URL with the QR marker (`?qr=1`), which the redirect
      * strips and counts as a scan. The ETag hashes everything the image depends on, so a client's
-     * cached copy is answered with 304 without rendering anything.
+     * cached copy is answered with 304 without rendering anything. With `logo`, the workspace's logo is
+     * drawn in the centre and the error correction is H whatever `ecc` says: the logo hides modules.
      */
     async render(principal: Principal, id: string, options: QrOptions, ifNoneMatch: string | undefined): Promise<QrResult> {
       if (options.color.toLowerCase() === options.background.toLowerCase()) throw invisibleCode()
       const link = await deps.links.get(principal, id)
       const text = `${link.shortUrl}?${QR_MARKER}=1`
-      const { format, size, margin, ecc, color, background } = options
+      const { format, size, margin, color, background } = options
+      const logo = options.logo ? await deps.logos.find(principal.ownerId) : undefined
+      if (options.logo && !logo) throw noLogo()
+      if (logo?.type === 'image/svg+xml' && format === 'png') throw svgLogoOnPng()
+      const ecc = logo ? 'H' : options.ecc
+      // The logo's digest: a new logo is a new image, and a new ETag.
       const etag = `"${createHash('sha256')
-        .update(JSON.stringify([RENDERING, text, format, size, margin, ecc, color.toLowerCase(), background.toLowerCase()]))
+        .update(JSON.stringify([RENDERING, text, format, size, margin, ecc, color.toLowerCase(), background.toLowerCase(), logo?.digest ?? null]))
         .digest('base64url')
         .slice(0, 32)}"`
-      if (matches(ifNoneMatch, etag)) return { notModified: true, etag }
-      const body = await deps.renderer.render(etag, { text, format, size, margin, ecc, color, background }, principal.ownerId)
+      if (etagMatches(ifNoneMatch, etag)) return { notModified: true, etag }
+      const task = { text, format, size, margin, ecc, color, background, ...(logo && { logo: { type: logo.type, data: logo.data } }) }
+      const body = await deps.renderer.render(etag, task, principal.ownerId)
       return {
         notModified: false,
         etag,

@@ -21,6 +21,7 @@ import type {
   WorkspaceClickRollupsTable,
 } from '../stats/stats.table.js'
 import type { MissingPathVisitsTable } from '../stats/missing-paths.table.js'
+import type { WorkspaceLogosTable } from '../qr/qr-logo.table.js'
 
 /** Every table, as Kysely sees it. Each feature owns its `*.table.ts`. */
 export interface Database {
@@ -51,4 +52,5 @@ export interface Database {
   audit_log: AuditLogTable
   missing_path_visits: MissingPathVisitsTable
   health_leases: HealthLeasesTable
+  workspace_logos: WorkspaceLogosTable
 }

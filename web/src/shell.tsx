@@ -263,7 +263,7 @@ export function Shell({ me, actions }: { me: Me; actions: ShellActions }) {
   } else if (path === '/') page = <LinksPage canWrite={can('links:write')} />
   else if (link) {
     title = 'Link'
-    page = <LinkDetailPage id={decodeURIComponent(link[1]!)} canWrite={can('links:write')} />
+    page = <LinkDetailPage id={decodeURIComponent(link[1]!)} canWrite={can('links:write')} canEditLogo={can('domains:write')} />
   } else if (conversation)
     page = <ConversationsPage openId={conversation[1] ? decodeURIComponent(conversation[1]) : null} canWrite={can('conversations:write')} />
   else if (path === '/analytics') page = <AnalyticsPage />

@@ -25,6 +25,7 @@ import * as linkPreviews from './0024-link-previews.js'
 import * as linkHealth from './0025-link-health.js'
 import * as webhookBatches from './0026-webhook-batches.js'
 import * as tokenExpiry from './0027-token-expiry.js'
+import * as workspaceLogos from './0028-workspace-logos.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -55,4 +56,5 @@ export const migrations = {
   '0025-link-health': linkHealth,
   '0026-webhook-batches': webhookBatches,
   '0027-token-expiry': tokenExpiry,
+  '0028-workspace-logos': workspaceLogos,
 }

@@ -7,9 +7,10 @@ import { BASE, navigate } from '../router'
 import { A, asyncHandler, confirmed, CopyButton, ErrorBox, Field, formatDate, HealthBadge, Loading, generalError } from '../ui'
 import { LinkForm } from './link-form'
 import { describeRule } from './link-rules'
+import { QrLogo, type WorkspaceLogo } from './qr-logo'
 import './link-editor.css'
 
-const QR_DEFAULTS = { format: 'png', size: '512', margin: '4', ecc: 'M', color: '#000000', background: '#ffffff' }
+const QR_DEFAULTS = { format: 'png', size: '512', margin: '4', ecc: 'M', color: '#000000', background: '#ffffff', logo: '' }
 type QrOptions = typeof QR_DEFAULTS
 type QrQuery = NonNullable<operations['getLinksByIdQr']['parameters']['query']>
 
@@ -22,11 +23,16 @@ const qrQuery = (options: QrOptions): QrQuery => {
     ecc: options.ecc as QrQuery['ecc'],
     size: number(options.size),
     margin: number(options.margin),
+    logo: options.logo === '1' || undefined,
   }
 }
 
-function QrPanel({ link }: { link: Link }) {
+function QrPanel({ link, canEditLogo }: { link: Link; canEditLogo: boolean }) {
   const [options, setOptions] = useState<QrOptions>(QR_DEFAULTS)
+  const [logo, setLogo] = useState<WorkspaceLogo | null>(null)
+  // An SVG logo goes on SVG codes only (the server rasterises no SVG): the preview is then an SVG.
+  const svgLogoOnly = options.logo === '1' && logo?.type === 'image/svg+xml'
+  const shown = svgLogoOnly ? { ...options, format: 'svg' } : options
   const [src, setSrc] = useState<string | null>(null)
   const [error, setError] = useState<unknown>(null)
   useEffect(() => {
@@ -34,7 +40,7 @@ function QrPanel({ link }: { link: Link }) {
     let url: string | null = null
     // A short pause while someone drags a colour or types a size: one render, not one per keystroke.
     const timer = setTimeout(() => {
-      call(client.GET('/v1/links/{id}/qr', { params: { path: { id: link.id }, query: qrQuery(options) }, parseAs: 'blob' }), { quietUnauthorized: true }).then(
+      call(client.GET('/v1/links/{id}/qr', { params: { path: { id: link.id }, query: qrQuery(shown) }, parseAs: 'blob' }), { quietUnauthorized: true }).then(
         (blob) => {
           if (!live) return
           url = URL.createObjectURL(blob)
@@ -49,14 +55,14 @@ function QrPanel({ link }: { link: Link }) {
       clearTimeout(timer)
       if (url) URL.revokeObjectURL(url)
     }
-  }, [link.id, options])
+  }, [link.id, options, logo?.url, svgLogoOnly])
   const set = (name: keyof QrOptions) => (e: Event) => setOptions({ ...options, [name]: (e.currentTarget as HTMLInputElement).value })
   const download = (format: string) => withQuery(`/v1/links/${link.id}/qr`, { ...options, format, download: 1 })
-  const fields = ['format', 'size', 'margin', 'ecc', 'color', 'background']
+  const fields = ['format', 'size', 'margin', 'ecc', 'color', 'background', 'logo']
   return (
     <div class="card">
       <h2>QR code</h2>
-      <div class="qr-preview">{src ? <img src={src} alt={`QR code for ${link.shortUrl}`} data-format={options.format} /> : <Loading what="the QR code" />}</div>
+      <div class="qr-preview">{src ? <img src={src} alt={`QR code for ${link.shortUrl}`} data-format={shown.format} /> : <Loading what="the QR code" />}</div>
       <div class="qr-form">
         <Field label="Format" name="format" error={error}>
           <select value={options.format} onChange={set('format')}>
@@ -85,9 +91,16 @@ function QrPanel({ link }: { link: Link }) {
           <input name="background" type="color" value={options.background} onInput={set('background')} />
         </Field>
       </div>
+      <QrLogo
+        logo={logo}
+        onLogo={setLogo}
+        withLogo={options.logo === '1'}
+        onToggle={(on) => setOptions((o) => ({ ...o, logo: on ? '1' : '' }))}
+        canEdit={canEditLogo}
+      />
       <ErrorBox error={generalError(error, fields)} />
       <div class="downloads">
-        <a href={download('png')} download>
+        <a href={download('png')} download hidden={svgLogoOnly}>
           Download PNG
         </a>
         <a href={download('svg')} download>
@@ -228,7 +241,7 @@ function Settings({ link }: { link: Link }) {
   )
 }
 
-export function LinkDetailPage({ id, canWrite }: { id: string; canWrite: boolean }) {
+export function LinkDetailPage({ id, canWrite, canEditLogo }: { id: string; canWrite: boolean; canEditLogo: boolean }) {
   const [link, setLink] = useState<Link | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [version, setVersion] = useState(0)
@@ -326,7 +339,7 @@ export function LinkDetailPage({ id, canWrite }: { id: string; canWrite: boolean
       <div class="detail">
         <div class="side">
           <Settings link={link} />
-          <QrPanel link={link} />
+          <QrPanel link={link} canEditLogo={canEditLogo} />
           <PublicStats link={link} canWrite={canWrite} onChange={setLink} />
         </div>
         <AnalyticsView scope={{ kind: 'link', linkId: link.id }} csv emptyHint={<>No clicks in this range yet. Share {link.shortUrl} and press Refresh.</>} />
