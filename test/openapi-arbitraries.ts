@@ -1,7 +1,7 @@
 import fc, { type Arbitrary } from 'fast-check'
 import { Fixture, fixture, resourceOfPathParam, type Resolve, type Resource } from './fuzz-fixtures.js'
 import { anyJson, hostileString } from './hostile-values.js'
-import { images, mislabelledImages } from './image-bodies.js'
+import { images, mislabelledImages, rawBodies } from './raw-bodies.js'
 import { destination, fieldValue, objectFor, validValue } from './schema-values.js'
 
 /**
@@ -112,25 +112,6 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
 
 export type Encoding = 'json' | 'form'
 export type Auth = 'owner' | 'none' | 'bogus' | 'read-only'
-
-/** A raw body: malformed, not an object, or in a content type the API does not take. */
-const rawBodies = fc.constantFrom(
-  { contentType: 'application/json', text: '{"destination":' },
-  { contentType: 'application/json', text: '[]' },
-  { contentType: 'application/json', text: '"x"' },
-  { contentType: 'application/json', text: 'null' },
-  { contentType: 'application/json', text: '' },
-  { contentType: 'application/json', text: '{"a":1,"a":2}' },
-  { contentType: 'application/json', text: '{"__proto__":{"polluted":1}}' },
-  { contentType: 'application/json', text: '\ufeff{}' },
-  { contentType: 'application/json', text: '1'.repeat(400) },
-  { contentType: 'application/json; charset=latin1', text: '{}' },
-  { contentType: 'APPLICATION/JSON', text: '{}' },
-  { contentType: 'text/plain', text: 'hello' },
-  { contentType: 'multipart/form-data; boundary=x', text: '--x--' },
-  { contentType: 'application/x-www-form-urlencoded', text: '%ff=%fe&a[b][c]=1&=&&a[=1' },
-  { contentType: 'application/x-www-form-urlencoded', text: 'x'.repeat(70_000) },
-)
 
 export type Body = { kind: 'value'; encoding: Encoding; value: unknown } | { kind: 'raw'; contentType: string; text: string | Buffer }
 

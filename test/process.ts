@@ -16,6 +16,8 @@ export const CLI = `${ROOT}dist/src/cli/main.js`
 const baseEnv = (env: Env): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
   HOME: process.env.HOME,
+  // scripts/run-tests.mjs sets it: the processes a test starts load modules compiled once.
+  ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
   LOG_LEVEL: 'warn',
   LINKLINE_PAGE_TITLES: 'off',
   LINKLINE_HEALTH_INTERVAL_HOURS: '0',
