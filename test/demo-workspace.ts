@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import type { TestServer } from './build-test-app.js'
 import { visit } from './factories.js'
 
-export const DEMO_EMAIL = 'olga@example.com'
+export const DEMO_EMAIL = 'olga@northwind.example'
 export const DEMO_PASSWORD = 'correct horse battery'
 
 /** Links a small shop's marketing team might keep: path, destination, title, tags, and clicks over the last 30 days. */
@@ -65,8 +65,8 @@ export interface DemoWorkspace {
 /**
  * A workspace that looks lived in, for the dashboard's screenshots, accessibility checks and
  * measurements: an owner who signs in with DEMO_EMAIL, a colleague, a pending invitation, an API
- * token, links with titles, tags and a month of clicks from a few countries; `moreLinks` adds that
- * many plain links on top (a long list).
+ * token, a domain of its own (the server needs LINKLINE_DOMAIN_VERIFICATION=off), links with titles,
+ * tags and a month of clicks from a few countries; `moreLinks` adds that many plain links below them.
  */
 export async function seedDemoWorkspace(s: TestServer, { moreLinks = 0 } = {}): Promise<DemoWorkspace> {
   const olga = await s.container.accounts.createUser({ email: DEMO_EMAIL, name: 'Olga Berg', password: DEMO_PASSWORD })
@@ -80,6 +80,8 @@ export async function seedDemoWorkspace(s: TestServer, { moreLinks = 0 } = {}): 
   }
   const invitation = await created('/v1/invitations', { email: 'jonas@northwind.example', role: 'viewer' })
   await created('/v1/tokens', { name: 'Newsletter tool', scopes: ['links:read', 'links:write'] })
+  // The links are on it: their short URLs look as they would in use, and do not change with the test server's port.
+  const domain = (await created('/v1/domains', { name: 'go.nw.example' })).name
 
   const ids: Record<string, string> = {}
   for (let i = 0; i < moreLinks; i++) {
@@ -89,7 +91,7 @@ export async function seedDemoWorkspace(s: TestServer, { moreLinks = 0 } = {}): 
   }
   // The demo links last: the newest first in the list.
   for (const { path, destination, title, tags } of LINKS) {
-    ids[path] = (await created('/v1/links', { destination, path, title, tags, publicStats: path === '/webinar' })).id
+    ids[path] = (await created('/v1/links', { domain, destination, path, title, tags, publicStats: path === '/webinar' })).id
   }
   let n = 0
   for (const { path, clicks } of LINKS) {
