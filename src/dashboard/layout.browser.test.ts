@@ -135,6 +135,13 @@ describe('the dashboard layout in a real browser', { skip: chromiumMissing }, ()
         if (screen.phone) assert.equal(await menu(page).getAttribute('aria-expanded'), 'false', 'a chosen section closes the menu')
         await settled(page)
         if (label === 'Analytics') assert.match(await page.getByTestId('chart-value').innerText(), /days in UTC/, 'the chart names its zone')
+        if (label === 'Audit log') {
+          // A resource's type is one word on one line: an inline element split over lines has a box per line.
+          const lines = await page.evaluate<number[]>(
+            "[...document.querySelectorAll('.audit-resource .resource-type')].map((el) => el.getClientRects().length)",
+          )
+          assert.ok(lines.length > 0 && lines.every((n) => n === 1), `lines per resource type: ${lines.join(', ')}`)
+        }
         await fitsTheScreen(page, label)
         await screenshot(page, `${screen.name}-${slug(label)}`)
       }

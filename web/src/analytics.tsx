@@ -86,14 +86,16 @@ export function Bars(props: {
   label?: (value: string) => string
   highlight: Highlight
   onPick: (h: Highlight) => void
+  /** One level below the view's title. */
+  heading: 'h2' | 'h3'
   children?: ComponentChildren
 }) {
-  const { title, rows, highlight } = props
+  const { title, rows, highlight, heading: Heading } = props
   const max = Math.max(1, ...rows.map((r) => r.clicks))
   const total = rows.reduce((sum, r) => sum + r.clicks, 0)
   return (
     <div class="card" data-breakdown={title}>
-      <h3>{title}</h3>
+      <Heading class="breakdown-title">{title}</Heading>
       {props.children}
       {rows.length === 0 ? (
         <p class="muted">No visits yet.</p>
@@ -203,7 +205,15 @@ const BREAKDOWNS = [
  * Totals, the time series, top links (for more than one link) and every breakdown of a scope, for the
  * range in the URL. `emptyHint` says what to do when nothing was clicked yet; `csv` offers the download.
  */
-export function AnalyticsView(props: { scope: Scope; emptyHint?: ComponentChildren; csv?: boolean; title?: string; notFound?: ComponentChildren }) {
+export function AnalyticsView(props: {
+  scope: Scope
+  emptyHint?: ComponentChildren
+  csv?: boolean
+  title?: string
+  /** The title's level: 1 where it is the page's heading (a public page), else under the page's own. */
+  level?: 1 | 2
+  notFound?: ComponentChildren
+}) {
   const { query } = useRoute()
   const { preset, range } = rangeOf(query)
   const key = `${JSON.stringify(props.scope)}|${preset}|${range.from.slice(0, 13)}|${range.to ?? ''}|${range.interval}`
@@ -237,11 +247,12 @@ export function AnalyticsView(props: { scope: Scope; emptyHint?: ComponentChildr
       ] as const)
     : []
   if (props.notFound && error instanceof ApiError && error.status === 404) return <>{props.notFound}</>
+  const [Heading, Subheading] = props.level === 1 ? (['h1', 'h2'] as const) : (['h2', 'h3'] as const)
   return (
     <div class="analytics">
       <div class="card">
         <div class="page-header">
-          <h2>{props.title ?? 'Statistics'}</h2>
+          <Heading>{props.title ?? 'Statistics'}</Heading>
           <div class="actions">
             {props.csv ? (
               <a class="button" href={statsUrl(props.scope, range, 'csv')} download data-testid="csv">
@@ -276,14 +287,14 @@ export function AnalyticsView(props: { scope: Scope; emptyHint?: ComponentChildr
           {stats.topLinks && (props.scope.kind === 'all' || props.scope.kind === 'tag' || props.scope.kind === 'domain') ? (
             <TopLinks links={stats.topLinks} />
           ) : null}
-          <Bars title="Countries" rows={stats.countries} label={countryName} highlight={highlight} onPick={setHighlight}>
+          <Bars title="Countries" rows={stats.countries} label={countryName} highlight={highlight} onPick={setHighlight} heading={Subheading}>
             <WorldMap rows={stats.countries} picked={highlight?.section === 'Countries' ? highlight.value : null} />
           </Bars>
           {BREAKDOWNS.map(([title, field]) => {
             const rows = stats[field]
             // Cities only with a city database (the server reports none without one).
             if (field === 'cities' && rows.length === 0) return null
-            return <Bars key={field} title={title} rows={rows} highlight={highlight} onPick={setHighlight} />
+            return <Bars key={field} title={title} rows={rows} highlight={highlight} onPick={setHighlight} heading={Subheading} />
           })}
         </div>
       ) : null}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { call, client, type AuditEntry } from '../api'
 import { asyncHandler, Empty, ErrorBox, Loading, formatDate } from '../ui'
+import './audit.css'
 
 const PAGE_SIZE = 50
 
@@ -59,9 +60,11 @@ export function AuditPage() {
                 <td data-label="Action">
                   <code>{e.action}</code>
                 </td>
-                <td data-label="Resource" class="wrap-anywhere">
-                  {e.resourceType}
-                  {e.resourceId ? <code class="muted"> {e.resourceId}</code> : null}
+                <td data-label="Resource">
+                  <span class="audit-resource">
+                    <span class="resource-type">{e.resourceType}</span>
+                    {e.resourceId ? <code class="muted"> {e.resourceId}</code> : null}
+                  </span>
                 </td>
               </tr>
             ))}

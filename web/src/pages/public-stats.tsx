@@ -20,6 +20,7 @@ export function PublicStatsPage({ linkId }: { linkId: string }) {
           <AnalyticsView
             scope={{ kind: 'public', linkId }}
             title="Link statistics"
+            level={1}
             notFound={
               <div class="card" data-testid="not-public">
                 <h1>These statistics are not public</h1>

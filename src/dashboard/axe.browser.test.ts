@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import axe from 'axe-core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+import { seedDemoWorkspace, signInAsDemoOwner, type DemoWorkspace } from '../../test/demo-workspace.js'
+
+const SCREENS: { name: string; options: BrowserContextOptions }[] = [
+  { name: '1440', options: { viewport: { width: 1440, height: 900 } } },
+  { name: '360', options: { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true } },
+]
+const SCHEMES = ['light', 'dark'] as const
+/** Every section of the navigation (web/src/shell.tsx NAV) by its address, and its heading. */
+const SECTIONS = [
+  { path: '/app/', heading: 'Links' },
+  { path: '/app/?health=broken', heading: 'Links' },
+  { path: '/app/analytics', heading: 'Analytics' },
+  { path: '/app/conversations', heading: 'Conversations' },
+  { path: '/app/domains', heading: 'Domains' },
+  { path: '/app/webhooks', heading: 'Webhooks' },
+  { path: '/app/tokens', heading: 'API tokens' },
+  { path: '/app/members', heading: 'Members' },
+  { path: '/app/audit', heading: 'Audit log' },
+]
+/** What blocks: axe's two worst impacts. Moderate and minor findings are only shown alongside. */
+const BLOCKING = new Set(['serious', 'critical'])
+
+interface Finding {
+  id: string
+  impact: string
+  help: string
+  nodes: string[]
+}
+
+/**
+ * The dashboard's screens checked by axe-core in a real Chromium against the real server, on a
+ * desktop and on a 360 px phone, in the light and the dark colour scheme: the sign-in page, a public
+ * statistics page, an invitation, every section, the account menu (and a phone's Menu), a link's own
+ * page and the link form. No serious or critical violation is allowed; the moderate and minor ones
+ * are listed in the failure message.
+ */
+describe('the dashboard against axe-core, in a real browser', { skip: chromiumMissing }, () => {
+  let s: TestServer
+  let browser: Browser
+  let demo: DemoWorkspace
+  const contexts: BrowserContext[] = []
+  const problems: string[] = []
+
+  before(async () => {
+    s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
+    demo = await seedDemoWorkspace(s)
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
+    })
+  })
+  after(async () => {
+    for (const context of contexts) await context.close()
+    await browser?.close()
+    await s?.close()
+    assert.deepEqual(problems, [])
+  })
+
+  /** Until nothing on the page is loading any more (a page's data, statistics, the world map). */
+  const settled = (page: Page) => page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' })
+  /**
+   * axe's violations on the page as it is now, in the shape the failure message prints. axe comes in
+   * through the DevTools protocol, which the page's CSP does not govern: page.addScriptTag adds an
+   * inline script, which script-src 'self' refuses, and a context with bypassCSP would check a page
+   * that runs under no policy at all.
+   */
+  const violations = async (page: Page): Promise<Finding[]> => {
+    await page.evaluate(axe.source)
+    const results = await page.evaluate<axe.AxeResults>("axe.run(document, { resultTypes: ['violations'] })")
+    return results.violations.map((v) => ({ id: v.id, impact: v.impact ?? 'minor', help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }))
+  }
+
+  const open = async (options: BrowserContextOptions) => {
+    const context = await browser.newContext({ baseURL: `http://${s.host}`, timezoneId: 'UTC', ...options })
+    contexts.push(context)
+    const page = await context.newPage()
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
+    return page
+  }
+
+  test('axe runs in the page and reports what it finds: a button without a name is critical', async () => {
+    const page = await open(SCREENS[0]!.options)
+    await page.goto('/app/')
+    await page.getByLabel('Email').waitFor()
+    assert.deepEqual(await violations(page), [])
+    await page.evaluate("document.querySelector('main').append(document.createElement('button'))")
+    assert.deepEqual(
+      (await violations(page)).map((v) => `${v.impact} ${v.id}`),
+      ['critical button-name'],
+    )
+  })
+
+  for (const screen of SCREENS) {
+    for (const colorScheme of SCHEMES) {
+      test(`${screen.name} px, ${colorScheme}: no serious or critical violation on any screen`, async () => {
+        const page = await open({ colorScheme, ...screen.options })
+        const found = new Map<string, Finding[]>()
+        const check = async (where: string) => {
+          await settled(page)
+          found.set(where, await violations(page))
+        }
+        await page.goto(`/app/public/${demo.publicLinkId}`)
+        await page.getByRole('heading', { level: 1 }).waitFor()
+        await check('public statistics')
+        await page.goto(demo.invitationPath)
+        await page.getByRole('heading', { level: 1 }).waitFor()
+        await check('an invitation')
+        await page.goto('/app/')
+        await page.getByLabel('Email').waitFor()
+        await check('sign-in')
+        await signInAsDemoOwner(page)
+        for (const { path, heading } of SECTIONS) {
+          await page.goto(path)
+          await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor()
+          await check(path)
+        }
+        await page.getByTestId('who').click()
+        await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor()
+        await check('the account menu')
+        await page.keyboard.press('Escape')
+        const menu = page.getByRole('button', { name: 'Menu', exact: true })
+        if (await menu.isVisible()) {
+          await menu.click()
+          await check('the open menu')
+          await page.keyboard.press('Escape')
+        }
+        await page.goto(`/app/links/${demo.ids['/spring-sale']}`)
+        await page.getByRole('heading', { level: 1 }).waitFor()
+        await check('a link')
+        await page.goto('/app/')
+        await page.getByRole('button', { name: 'New link', exact: true }).click()
+        await page.getByLabel('Destination').first().waitFor()
+        await check('the link form')
+        const blocking = [...found].flatMap(([where, list]) => list.filter((v) => BLOCKING.has(v.impact)).map((v) => ({ where, ...v })))
+        const report = [...found].flatMap(([where, list]) => list.map((v) => `${where}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes.slice(0, 3).join(', ')}`))
+        assert.deepEqual(
+          blocking.map((v) => `${v.where}: ${v.id}`),
+          [],
+          `axe on ${screen.name} px, ${colorScheme}:\n  ${report.join('\n  ')}`,
+        )
+      })
+    }
+  }
+})
