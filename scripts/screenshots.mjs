@@ -28,6 +28,7 @@ const signedIn = [
     ['conversations', '/app/conversations', 'Conversations'],
     ['domains', '/app/domains', 'Domains'],
     ['webhooks', '/app/webhooks', 'Webhooks'],
+    ['import-export', '/app/import', 'Import & export'],
     ['tokens', '/app/tokens', 'API tokens'],
     ['members', '/app/members', 'Members'],
     ['audit-log', '/app/audit', 'Audit log'],

@@ -19,6 +19,7 @@ const SECTIONS = [
   { path: '/app/conversations', heading: 'Conversations' },
   { path: '/app/domains', heading: 'Domains' },
   { path: '/app/webhooks', heading: 'Webhooks' },
+  { path: '/app/import', heading: 'Import & export' },
   { path: '/app/tokens', heading: 'API tokens' },
   { path: '/app/members', heading: 'Members' },
   { path: '/app/audit', heading: 'Audit log' },

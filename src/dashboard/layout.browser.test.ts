@@ -20,6 +20,7 @@ const SECTIONS = [
   { label: 'Conversations', heading: 'Conversations' },
   { label: 'Domains', heading: 'Domains' },
   { label: 'Webhooks', heading: 'Webhooks' },
+  { label: 'Import & export', heading: 'Import & export' },
   { label: 'Tokens', heading: 'API tokens' },
   { label: 'Members', heading: 'Members' },
   { label: 'Audit log', heading: 'Audit log' },
