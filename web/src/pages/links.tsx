@@ -4,6 +4,7 @@ import { noteCreated, useTitlePoll } from '../page-titles'
 import { useQueryState } from '../router'
 import { asyncHandler, A, confirmed, CopyButton, Empty, ErrorBox, HealthBadge, Loading, Markers, formatDate, formatDay } from '../ui'
 import { LinkForm } from './link-form'
+import { BulkBar, filterParams, type Selection } from './links-bulk'
 import './links.css'
 
 type LinkPage = operations['getLinks']['responses'][200]['content']['application/json']
@@ -21,18 +22,11 @@ const HEALTH_FILTERS = { '': 'Any health', broken: 'Broken', ok: 'OK', unknown: 
 
 /** The list's state is its URL (`?q=sale&sort=-clicks&tag=print&domain=go.example.com&health=broken&page=2`): reload and Back keep it. */
 function listQuery(query: URLSearchParams): string {
-  const params = new URLSearchParams()
+  const params = filterParams(query)
   params.set('limit', '20')
   params.set('page', query.get('page') ?? '1')
-  const q = query.get('q')?.trim()
-  if (q) params.set('q', q)
   const sort = query.get('sort')
   if (sort) params.set('sort', sort)
-  for (const tag of query.getAll('tag')) params.append('query[tag]', tag)
-  const domain = query.get('domain')
-  if (domain) params.set('query[domain]', domain)
-  const health = query.get('health')
-  if (health) params.set('query[health]', health)
   return params.toString()
 }
 
@@ -51,7 +45,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
   const [domains, setDomains] = useState<Domain[]>([])
   const [error, setError] = useState<unknown>(null)
   const [editing, setEditing] = useState<Link | 'new' | null>(null)
-  const [selected, setSelected] = useState<Set<string>>(new Set())
+  const [selected, setSelected] = useState<Selection>(new Map())
   const [version, setVersion] = useState(0)
   const setPage = (n: number) => set({ page: n === 1 ? null : String(n) })
 
@@ -72,6 +66,9 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
   }, [search])
 
   const listed = listQuery(query)
+  // Another filter, another set of links: a selection made under the last one would act on links no longer shown.
+  const filtered = filterParams(query).toString()
+  useEffect(() => setSelected(new Map()), [filtered])
   useEffect(() => {
     let live = true
     setError(null)
@@ -96,17 +93,6 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
       setError(e)
     }
   }
-  const removeSelected = async () => {
-    if (!confirmed(`Delete ${selected.size} link${selected.size === 1 ? '' : 's'}? Their statistics and conversations go with them.`)) return
-    try {
-      // One request (docs/api/links.md#bulk); an id that is already gone comes back `deleted: false`, which is fine here.
-      await call(client.POST('/v1/links/bulk-delete', { body: { ids: [...selected] } }))
-    } catch (e) {
-      setError(e)
-    }
-    setSelected(new Set())
-    reload()
-  }
   const filterByTag = (value: string) => {
     setTagInput(value)
     set({ tag: value, page: null })
@@ -124,10 +110,9 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
       </th>
     )
   }
-  const toggle = (id: string) => {
-    const next = new Set(selected)
-    if (next.has(id)) next.delete(id)
-    else next.add(id)
+  const toggle = (link: Link) => {
+    const next = new Map(selected)
+    if (!next.delete(link.id)) next.set(link.id, link)
     setSelected(next)
   }
 
@@ -210,12 +195,19 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
             Clear tag “{tag}”
           </button>
         ) : null}
-        {selected.size > 0 && canWrite ? (
-          <button type="button" class="danger" onClick={asyncHandler(removeSelected)}>
-            Delete {selected.size} selected
-          </button>
-        ) : null}
       </form>
+      {data !== null ? (
+        <BulkBar
+          query={query}
+          rows={data.data}
+          paged={page > 1 || data.pagination.hasMore}
+          selected={selected}
+          setSelected={setSelected}
+          canWrite={canWrite}
+          version={version}
+          onChanged={reload}
+        />
+      ) : null}
       <ErrorBox error={error} />
       {data === null && error === null ? <Loading what="links" /> : null}
       {data !== null && data.data.length === 0 ? (
@@ -237,7 +229,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
                     type="checkbox"
                     aria-label="Select all on this page"
                     checked={data.data.every((l) => selected.has(l.id))}
-                    onChange={(e) => setSelected(e.currentTarget.checked ? new Set(data.data.map((l) => l.id)) : new Set())}
+                    onChange={(e) => setSelected(e.currentTarget.checked ? new Map(data.data.map((l) => [l.id, l])) : new Map())}
                   />
                 </th>
                 <th class="short">Short URL</th>
@@ -255,7 +247,7 @@ export function LinksPage({ canWrite }: { canWrite: boolean }) {
               {data.data.map((link) => (
                 <tr key={link.id} data-link={link.id}>
                   <td class="check">
-                    <input type="checkbox" aria-label={`Select ${link.shortUrl}`} checked={selected.has(link.id)} onChange={() => toggle(link.id)} />
+                    <input type="checkbox" aria-label={`Select ${link.shortUrl}`} checked={selected.has(link.id)} onChange={() => toggle(link)} />
                   </td>
                   <td class="short">
                     <span class="short-line">
