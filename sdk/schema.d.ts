@@ -347,6 +347,28 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/links/import': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Import links from a file: Linkline CSV or NDJSON, Bitly, Shlink, Kutt or YOURLS; one result per row
+     * @description The body is the file's text (at most 5 MiB), as `linkline links import` reads it: the format is told from its start unless `format` names it. Each row is checked as `POST /v1/links` checks a body and stands alone: a bad row fails with its line and reason, the others import. Safe to send again: a row whose link is already there (same domain, path, destination and title) is skipped. `dryRun=true` runs every check and writes nothing. A file that is not of the format named, or whose format cannot be told, is 400 on `format`.
+     *
+     *     Needs the `links:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
+     */
+    post: operations['postLinksImport']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/workspace/logo': {
     parameters: {
       query?: never
@@ -1119,28 +1141,6 @@ export interface paths {
      *     Needs the `webhooks:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
      */
     post: operations['postWebhooksByIdDeliveriesByDeliveryIdRetry']
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/links/import': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    get?: never
-    put?: never
-    /**
-     * Import links from a file: Linkline CSV or NDJSON, Bitly, Shlink, Kutt or YOURLS; one result per row
-     * @description The body is the file's text (at most 5 MiB), as `linkline links import` reads it: the format is told from its start unless `format` names it. Each row is checked as `POST /v1/links` checks a body and stands alone: a bad row fails with its line and reason, the others import. Safe to send again: a row whose link is already there (same domain, path, destination and title) is skipped. `dryRun=true` runs every check and writes nothing. A file that is not of the format named, or whose format cannot be told, is 400 on `format`.
-     *
-     *     Needs the `links:write` scope (a token's, or the signed-in member's role). Recorded in the audit log.
-     */
-    post: operations['postLinksImport']
     delete?: never
     options?: never
     head?: never
@@ -2924,6 +2924,113 @@ export interface operations {
           [name: string]: unknown
         }
         content?: never
+      }
+      /** @description The one error shape of every endpoint */
+      '4XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+      /** @description The one error shape of every endpoint */
+      '5XX': {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ErrorBody']
+        }
+      }
+    }
+  }
+  postLinksImport: {
+    parameters: {
+      query?: {
+        /** @description The file's format; when absent, told from its start (a JSON link per line: ndjson; other JSON: kutt; else the CSV header's columns) */
+        format?: 'csv' | 'ndjson' | 'bitly' | 'shlink' | 'kutt' | 'yourls'
+        /** @description true: check every row and report, write nothing */
+        dryRun?: boolean
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** @description The import file's text (at most 5 MiB), sent with Content-Type text/csv, application/json or text/plain */
+    requestBody: {
+      content: {
+        /**
+         * @example destination,path,title,tags
+         *     https://example.com/spring-sale,/spring,Spring sale,sale|spring
+         */
+        'text/csv': string
+        /**
+         * @example destination,path,title,tags
+         *     https://example.com/spring-sale,/spring,Spring sale,sale|spring
+         */
+        'application/json': string
+        /**
+         * @example destination,path,title,tags
+         *     https://example.com/spring-sale,/spring,Spring sale,sale|spring
+         */
+        'text/plain': string
+      }
+    }
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true
+            data: {
+              /**
+               * @description The format the file was read as: the one named, or the one told from its start
+               * @enum {string}
+               */
+              format: 'csv' | 'ndjson' | 'bitly' | 'shlink' | 'kutt' | 'yourls'
+              dryRun: boolean
+              /** @description Rows created (in a dry run: that would be) */
+              created: number
+              /** @description Rows whose link is already there, identical: nothing is written */
+              skipped: number
+              /** @description Rows refused, each with its reason in results */
+              failed: number
+              /** @description Links whose host on the service they come from is not one of yours here: how many went to which domain instead */
+              moved: {
+                /** @example bit.ly */
+                from: string
+                /** @example short.example */
+                to: string
+                /** @example 2 */
+                links: number
+              }[]
+              /** @description One per row, in file order */
+              results: {
+                /** @description The row's line in the file (the CSV header is line 1; a row spanning lines: its first); in a Kutt JSON file, the item's position */
+                line: number
+                /**
+                 * @description created (in a dry run: would be); skipped: the same link is there already; failed: see error
+                 * @enum {string}
+                 */
+                status: 'created' | 'skipped' | 'failed'
+                path: string | null
+                link?: components['schemas']['Link']
+                error?: {
+                  /** @example validation_error */
+                  code: string
+                  /** @example destination must be an absolute http or https URL with a host */
+                  message: string
+                  param: string | null
+                }
+              }[]
+            }
+          }
+        }
       }
       /** @description The one error shape of every endpoint */
       '4XX': {
@@ -5750,113 +5857,6 @@ export interface operations {
             /** @enum {boolean} */
             success: true
             data: components['schemas']['WebhookDelivery']
-          }
-        }
-      }
-      /** @description The one error shape of every endpoint */
-      '4XX': {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorBody']
-        }
-      }
-      /** @description The one error shape of every endpoint */
-      '5XX': {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorBody']
-        }
-      }
-    }
-  }
-  postLinksImport: {
-    parameters: {
-      query?: {
-        /** @description The file's format; when absent, told from its start (a JSON link per line: ndjson; other JSON: kutt; else the CSV header's columns) */
-        format?: 'csv' | 'ndjson' | 'bitly' | 'shlink' | 'kutt' | 'yourls'
-        /** @description true: check every row and report, write nothing */
-        dryRun?: boolean
-      }
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** @description The import file's text (at most 5 MiB), sent with Content-Type text/csv, application/json or text/plain */
-    requestBody: {
-      content: {
-        /**
-         * @example destination,path,title,tags
-         *     https://example.com/spring-sale,/spring,Spring sale,sale|spring
-         */
-        'text/csv': string
-        /**
-         * @example destination,path,title,tags
-         *     https://example.com/spring-sale,/spring,Spring sale,sale|spring
-         */
-        'application/json': string
-        /**
-         * @example destination,path,title,tags
-         *     https://example.com/spring-sale,/spring,Spring sale,sale|spring
-         */
-        'text/plain': string
-      }
-    }
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true
-            data: {
-              /**
-               * @description The format the file was read as: the one named, or the one told from its start
-               * @enum {string}
-               */
-              format: 'csv' | 'ndjson' | 'bitly' | 'shlink' | 'kutt' | 'yourls'
-              dryRun: boolean
-              /** @description Rows created (in a dry run: that would be) */
-              created: number
-              /** @description Rows whose link is already there, identical: nothing is written */
-              skipped: number
-              /** @description Rows refused, each with its reason in results */
-              failed: number
-              /** @description Links whose host on the service they come from is not one of yours here: how many went to which domain instead */
-              moved: {
-                /** @example bit.ly */
-                from: string
-                /** @example short.example */
-                to: string
-                /** @example 2 */
-                links: number
-              }[]
-              /** @description One per row, in file order */
-              results: {
-                /** @description The row's line in the file (the CSV header is line 1; a row spanning lines: its first); in a Kutt JSON file, the item's position */
-                line: number
-                /**
-                 * @description created (in a dry run: would be); skipped: the same link is there already; failed: see error
-                 * @enum {string}
-                 */
-                status: 'created' | 'skipped' | 'failed'
-                path: string | null
-                link?: components['schemas']['Link']
-                error?: {
-                  /** @example validation_error */
-                  code: string
-                  /** @example destination must be an absolute http or https URL with a host */
-                  message: string
-                  param: string | null
-                }
-              }[]
-            }
           }
         }
       }
