@@ -265,4 +265,23 @@ describe('the dashboard layout in a real browser', { skip: chromiumMissing }, ()
     await page.getByLabel('Email').waitFor()
     assert.equal(await frame.count(), 0)
   })
+
+  test("a slow server: a link's statistics are asked for with the link, not after it", async () => {
+    const page = await signedIn(SCREENS[0]!.options)
+    let answer: () => void = () => {}
+    const held = new Promise<void>((resolve) => (answer = resolve))
+    await page.route(`**/v1/links/${spring}`, async (route) => {
+      await held
+      await route.continue()
+    })
+    const statistics = page.waitForRequest((request) => new URL(request.url()).pathname === `/v1/links/${spring}/stats`)
+    await page.goto(`/app/links/${spring}`)
+    // The link's own answer is held back: its statistics are on their way all the same.
+    await statistics
+    const title = page.getByRole('heading', { level: 1, name: /^Spring and summer collection/ })
+    assert.equal(await title.count(), 0)
+    answer()
+    await title.waitFor()
+    await settled(page)
+  })
 })

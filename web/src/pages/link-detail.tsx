@@ -1,12 +1,11 @@
-import type { ComponentChild } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { call, client, withQuery, type Domain, type Link, type operations } from '../api'
 import { AnalyticsView } from '../analytics'
 import { noteCreated, useTitlePoll } from '../page-titles'
 import { BASE, navigate } from '../router'
-import { A, asyncHandler, confirmed, CopyButton, ErrorBox, Field, formatDate, HealthBadge, Loading, generalError } from '../ui'
+import { A, asyncHandler, confirmed, CopyButton, ErrorBox, Field, HealthBadge, Loading, generalError } from '../ui'
 import { LinkForm } from './link-form'
-import { describeRule } from './link-rules'
+import { Settings } from './link-settings'
 import { QrLogo, type WorkspaceLogo } from './qr-logo'
 import './link-editor.css'
 
@@ -180,67 +179,6 @@ function Health({ link, canWrite, onChange }: { link: Link; canWrite: boolean; o
   )
 }
 
-const REDIRECTS: Record<Link['redirectType'], string> = {
-  301: '301 Moved permanently',
-  302: '302 Found',
-  307: '307 Temporary redirect',
-  308: '308 Permanent redirect',
-}
-
-/** What the link does besides sending people on, in words: what the form sets, read without opening it. */
-function Settings({ link }: { link: Link }) {
-  const none = (text: string) => <span class="muted">{text}</span>
-  const expired = link.expiresAt !== null && Date.parse(link.expiresAt) <= Date.now()
-  const preview = link.preview === null ? [] : [link.preview.title, link.preview.description, link.preview.image].filter((p) => p !== null)
-  const rows: [string, ComponentChild][] = [
-    ['Redirect', REDIRECTS[link.redirectType]],
-    ['Expires', link.expiresAt === null ? none('Never') : `${expired ? 'Expired' : 'On'} ${formatDate(link.expiresAt)}`],
-    ['Click limit', link.maxClicks === null ? none('None') : `${link.maxClicks.toLocaleString()} human visits`],
-    ['When expired', link.expiredUrl ?? none('A “410 Gone” page')],
-    ['Password', link.hasPassword ? 'Yes: visitors must type it' : none('No')],
-    [
-      'Tags',
-      link.tags.length === 0 ? (
-        none('None')
-      ) : (
-        <span class="chips">
-          {link.tags.map((t) => (
-            <span key={t} class="tag">
-              {t}
-            </span>
-          ))}
-        </span>
-      ),
-    ],
-    ['Social preview', preview.length === 0 ? none('None: apps show what they find') : preview.join(' · ')],
-    [
-      'Rules',
-      (link.rules ?? []).length === 0 ? (
-        none('None: every visit goes to the URL above')
-      ) : (
-        <ol data-testid="rules">
-          {link.rules!.map((rule, i) => (
-            <li key={i}>{describeRule(rule)}</li>
-          ))}
-        </ol>
-      ),
-    ],
-  ]
-  return (
-    <div class="card link-settings" data-testid="link-settings">
-      <h2>Settings</h2>
-      <dl>
-        {rows.map(([name, value]) => (
-          <div key={name} data-setting={name}>
-            <dt>{name}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-    </div>
-  )
-}
-
 export function LinkDetailPage({ id, canWrite, canEditLogo }: { id: string; canWrite: boolean; canEditLogo: boolean }) {
   const [link, setLink] = useState<Link | null>(null)
   const [error, setError] = useState<unknown>(null)
@@ -286,7 +224,24 @@ export function LinkDetailPage({ id, canWrite, canEditLogo }: { id: string; canW
         <ErrorBox error={error} />
       </section>
     )
-  if (!link) return <Loading what="the link" />
+  // Asked for with the link, not after it: on a slow connection the numbers come a round trip sooner.
+  const stats = (
+    <AnalyticsView
+      scope={{ kind: 'link', linkId: id }}
+      csv
+      emptyHint={<>No clicks in this range yet. Share {link ? link.shortUrl : 'the link'} and press Refresh.</>}
+    />
+  )
+  if (!link)
+    return (
+      <section>
+        <Loading what="the link" />
+        <div class="detail" key="detail">
+          <div class="side" />
+          {stats}
+        </div>
+      </section>
+    )
   return (
     <section>
       <p>
@@ -336,13 +291,13 @@ export function LinkDetailPage({ id, canWrite, canEditLogo }: { id: string; canW
         </a>{' '}
         <CopyButton text={link.shortUrl} /> → {link.destination} <Health link={link} canWrite={canWrite} onChange={setLink} />
       </p>
-      <div class="detail">
+      <div class="detail" key="detail">
         <div class="side">
           <Settings link={link} />
           <QrPanel link={link} canEditLogo={canEditLogo} />
           <PublicStats link={link} canWrite={canWrite} onChange={setLink} />
         </div>
-        <AnalyticsView scope={{ kind: 'link', linkId: link.id }} csv emptyHint={<>No clicks in this range yet. Share {link.shortUrl} and press Refresh.</>} />
+        {stats}
       </div>
     </section>
   )
