@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
@@ -264,6 +265,17 @@ describe('the dashboard layout in a real browser', { skip: chromiumMissing }, ()
     answer()
     await page.getByLabel('Email').waitFor()
     assert.equal(await frame.count(), 0)
+  })
+
+  test("a link's page downloads its recorded visits", async () => {
+    const page = await signedIn(SCREENS[0]!.options)
+    await page.goto(`/app/links/${spring}`)
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('visits-csv').click()])
+    const rows = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split(/\r?\n/)
+    assert.equal(rows.length, 1 + 3, rows.join('\n'))
+    assert.match(rows[0]!, /^time,/)
   })
 
   test("a slow server: a link's statistics are asked for with the link, not after it", async () => {

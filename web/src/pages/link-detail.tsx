@@ -151,6 +151,25 @@ function PublicStats({ link, canWrite, onChange }: { link: Link; canWrite: boole
   )
 }
 
+/** Every visit recorded within the retention period, one row each (docs/api/export-import.md). */
+function VisitsExport({ link }: { link: Link }) {
+  const href = (format: 'csv' | 'ndjson') => withQuery(`/v1/links/${encodeURIComponent(link.id)}/clicks`, { format })
+  return (
+    <div class="card">
+      <h2>Visits</h2>
+      <p class="muted">Each recorded visit: time, referrer, browser, system, device, country, QR scan or bot. Never an address.</p>
+      <p class="actions">
+        <a class="button" href={href('csv')} download data-testid="visits-csv">
+          Download CSV
+        </a>{' '}
+        <a class="button" href={href('ndjson')} download>
+          Download NDJSON
+        </a>
+      </p>
+    </div>
+  )
+}
+
 /** The destination's health, and a check on demand (POST /v1/links/{id}/check answers the link with its new health). */
 function Health({ link, canWrite, onChange }: { link: Link; canWrite: boolean; onChange: (link: Link) => void }) {
   const [busy, setBusy] = useState(false)
@@ -296,6 +315,7 @@ export function LinkDetailPage({ id, canWrite, canEditLogo }: { id: string; canW
           <Settings link={link} />
           <QrPanel link={link} canEditLogo={canEditLogo} />
           <PublicStats link={link} canWrite={canWrite} onChange={setLink} />
+          <VisitsExport link={link} />
         </div>
         {stats}
       </div>
