@@ -349,6 +349,8 @@ describe('the link page and the link form in a real browser', { skip: chromiumMi
     const link = await create({ destination: 'https://shop.example/read', path: '/read-only', rules: [{ when: {}, destination: 'https://shop.example/all' }] })
     const page = await signedIn('viewer', DESKTOP)
     await page.goto(`/app/links/${link.id}`)
+    // allInnerTexts does not wait: the page draws the settings once the link has come.
+    await page.getByTestId('rules').waitFor()
     assert.deepEqual(await page.getByTestId('rules').locator('li').allInnerTexts(), ['Every visit → https://shop.example/all'])
     for (const name of ['Edit', 'Duplicate', 'Delete']) assert.equal(await button(page, name).count(), 0, `no ${name} button`)
   })
