@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+import { focusReaches, tabTo } from '../../test/keyboard.js'
 import type { Role } from '../accounts/roles.js'
 
 const PASSWORD = 'correct horse battery'
@@ -87,17 +88,6 @@ describe('the conversations page in a real browser', { skip: chromiumMissing }, 
     const byId = Object.fromEntries(Object.entries(ids).map(([key, id]) => [id, key]))
     return shown.map((id) => byId[id ?? ''])
   }
-  const isFocused = async (target: Locator) => (await target.and(target.page().locator(':focus')).count()) === 1
-  const focusReaches = (target: Locator) => target.and(target.page().locator(':focus')).waitFor()
-  /** Keyboard only: Tab until `target` has the focus. */
-  const tabTo = async (page: Page, target: Locator) => {
-    await target.waitFor()
-    for (let i = 0; i < 120; i++) {
-      if (await isFocused(target)) return
-      await page.keyboard.press('Tab')
-    }
-    assert.fail(`Tab never reached ${target.toString()}`)
-  }
   /** Nothing wider than the screen: no sideways scrolling. */
   const fitsTheScreen = async (page: Page, where: string) => {
     const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
@@ -171,7 +161,7 @@ describe('the conversations page in a real browser', { skip: chromiumMissing }, 
     await unread.getByText('Is the shop open on Sunday?').waitFor()
     assert.equal(await unread.getAttribute('data-unread'), 'true')
 
-    await tabTo(page, unread.getByRole('link'))
+    await tabTo(page, unread.getByRole('link'), 120)
     await page.keyboard.press('Enter')
     const heading = page.getByRole('heading', { name: 'Contact c_unread', level: 2 })
     await focusReaches(heading)
@@ -185,9 +175,9 @@ describe('the conversations page in a real browser', { skip: chromiumMissing }, 
     // No direction to choose: the person writing sends.
     assert.equal(await page.getByLabel('Direction').count(), 0)
     assert.equal(await page.getByText(/inbound/i).count(), 0)
-    await tabTo(page, page.getByLabel('Message'))
+    await tabTo(page, page.getByLabel('Message'), 120)
     await page.keyboard.type('Yes, from 10 to 4')
-    await tabTo(page, page.getByRole('button', { name: 'Send', exact: true }))
+    await tabTo(page, page.getByRole('button', { name: 'Send', exact: true }), 120)
     await page.keyboard.press('Enter')
     await page.locator('.message.outbound', { hasText: 'Yes, from 10 to 4' }).waitFor()
     assert.equal(await page.getByLabel('Message').inputValue(), '', 'the composer is emptied')

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+import { tabTo } from '../../test/keyboard.js'
 import type { TxtResolver } from '../domains/domains.verification.js'
 
 const PASSWORD = 'correct horse battery'
@@ -67,16 +68,6 @@ describe('the domains page in a real browser', { skip: chromiumMissing }, () => 
     await page.getByTestId('who').waitFor()
     return page
   }
-  const isFocused = async (target: Locator) => (await target.and(target.page().locator(':focus')).count()) === 1
-  /** Keyboard only: Tab until `target` has the focus. */
-  const tabTo = async (page: Page, target: Locator) => {
-    await target.waitFor()
-    for (let i = 0; i < 80; i++) {
-      if (await isFocused(target)) return
-      await page.keyboard.press('Tab')
-    }
-    assert.fail(`Tab never reached ${target.toString()}`)
-  }
   /** Nothing wider than the screen: no sideways scrolling on a phone. */
   const fitsTheScreen = async (page: Page, where: string) => {
     const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
@@ -92,10 +83,10 @@ describe('the domains page in a real browser', { skip: chromiumMissing }, () => 
 
   test('keyboard only: add a domain; the focus moves to it, with the records to publish', async () => {
     desktop = await signedIn(DESKTOP)
-    await tabTo(desktop, desktop.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Domains', exact: true }))
+    await tabTo(desktop, desktop.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Domains', exact: true }), 80)
     await desktop.keyboard.press('Enter')
     await desktop.getByRole('heading', { name: 'Domains', level: 1 }).waitFor()
-    await tabTo(desktop, desktop.getByLabel('Domain name'))
+    await tabTo(desktop, desktop.getByLabel('Domain name'), 80)
     await desktop.keyboard.type('Go.Acme.Example')
     await desktop.keyboard.press('Enter')
     const added = card(desktop, DOMAIN)
@@ -116,7 +107,7 @@ describe('the domains page in a real browser', { skip: chromiumMissing }, () => 
     const txt = card(desktop, DOMAIN).locator('[data-record="TXT"]')
     assert.match(await txt.innerText(), new RegExp(verification.value))
     const copyValue = txt.getByRole('button', { name: 'Copy value' })
-    await tabTo(desktop, copyValue)
+    await tabTo(desktop, copyValue, 80)
     await desktop.keyboard.press('Enter')
     await txt.locator('[aria-live="polite"]', { hasText: 'Copied' }).first().waitFor()
     assert.equal(await clipboard(desktop), verification.value)

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+import { tabTo } from '../../test/keyboard.js'
 import type { Role } from '../accounts/roles.js'
 
 const PASSWORD = 'correct horse battery'
@@ -65,18 +66,8 @@ describe('the import & export page in a real browser', { skip: chromiumMissing }
     await page.getByTestId('who').waitFor()
     return page
   }
-  const isFocused = async (target: Locator) => (await target.and(target.page().locator(':focus')).count()) === 1
-  /** Keyboard only: Tab (or Shift+Tab) until `target` has the focus. */
-  const tabTo = async (page: Page, target: Locator, key = 'Tab') => {
-    await target.waitFor()
-    for (let i = 0; i < 80; i++) {
-      if (await isFocused(target)) return
-      await page.keyboard.press(key)
-    }
-    assert.fail(`${key} never reached ${target.toString()}`)
-  }
   const press = async (page: Page, target: Locator, key = 'Enter') => {
-    await tabTo(page, target)
+    await tabTo(page, target, 80)
     await page.keyboard.press(key)
   }
   const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true })
@@ -107,7 +98,7 @@ describe('the import & export page in a real browser', { skip: chromiumMissing }
     assert.equal(await page.title(), 'Import & export · Linkline')
     assert.ok(await button(page, 'Import').isDisabled(), 'nothing to import before a preview')
 
-    await tabTo(page, fileInput(page))
+    await tabTo(page, fileInput(page), 80)
     await fileInput(page).setInputFiles({ name: 'links.csv', mimeType: 'text/csv', buffer: Buffer.from(FILE) })
     await page.getByText('links.csv, 1 KiB').waitFor()
     await press(page, button(page, 'Preview'))
@@ -144,7 +135,7 @@ describe('the import & export page in a real browser', { skip: chromiumMissing }
 
     // The export, as the browser downloads it with the session cookie.
     const csvLink = page.getByTestId('export-csv')
-    await tabTo(page, csvLink)
+    await tabTo(page, csvLink, 80)
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
     assert.equal(download.suggestedFilename(), 'links.csv')
     const csv = readFileSync((await download.path()) as string, 'utf8')

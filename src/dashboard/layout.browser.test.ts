@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { visit } from '../../test/factories.js'
 import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+import { isFocused, tabTo } from '../../test/keyboard.js'
 
 const PASSWORD = 'correct horse battery'
 const SCREENS: { name: string; phone: boolean; options: BrowserContextOptions }[] = [
@@ -92,15 +93,6 @@ describe('the dashboard layout in a real browser', { skip: chromiumMissing }, ()
   const sections = (page: Page) => page.getByRole('navigation', { name: 'Sections' })
   const menu = (page: Page) => sections(page).getByRole('button', { name: 'Menu', exact: true })
   const focused = (page: Page) => page.locator(':focus')
-  const isFocused = async (target: Locator) => (await target.and(target.page().locator(':focus')).count()) === 1
-  const tabTo = async (page: Page, target: Locator) => {
-    await target.waitFor()
-    for (let i = 0; i < 40; i++) {
-      if (await isFocused(target)) return
-      await page.keyboard.press('Tab')
-    }
-    assert.fail(`Tab never reached ${target.toString()}`)
-  }
   /** Nothing wider than the screen: no sideways scrolling. */
   const fitsTheScreen = async (page: Page, where: string) => {
     const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
@@ -181,7 +173,7 @@ describe('the dashboard layout in a real browser', { skip: chromiumMissing }, ()
     const domains = sections(page).getByRole('link', { name: 'Domains', exact: true })
     const { height } = (await page.locator('header.topbar').boundingBox())!
     assert.ok(height <= 60, `a compact header: ${height} px`)
-    await tabTo(page, toggle)
+    await tabTo(page, toggle, 40)
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false')
     assert.equal(await domains.isVisible(), false)
     await page.keyboard.press('Enter')
@@ -202,7 +194,7 @@ describe('the dashboard layout in a real browser', { skip: chromiumMissing }, ()
     await page.keyboard.press('Enter')
     await domains.waitFor({ state: 'hidden' })
     await page.keyboard.press('Enter')
-    await tabTo(page, domains)
+    await tabTo(page, domains, 40)
     await page.keyboard.press('Enter')
     await page.getByRole('heading', { level: 1, name: 'Domains' }).and(focused(page)).waitFor()
     await domains.waitFor({ state: 'hidden' })

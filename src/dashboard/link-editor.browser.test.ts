@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+import { focusReaches, tabTo } from '../../test/keyboard.js'
 import type { Role } from '../accounts/roles.js'
 
 const PASSWORD = 'correct horse battery'
@@ -64,19 +65,8 @@ describe('the link page and the link form in a real browser', { skip: chromiumMi
     await page.getByTestId('who').waitFor()
     return page
   }
-  const isFocused = async (target: Locator) => (await target.and(target.page().locator(':focus')).count()) === 1
-  const focusReaches = (target: Locator) => target.and(target.page().locator(':focus')).waitFor()
-  /** Keyboard only: Tab (or Shift+Tab) until `target` has the focus. */
-  const tabTo = async (page: Page, target: Locator, key = 'Tab') => {
-    await target.waitFor()
-    for (let i = 0; i < 120; i++) {
-      if (await isFocused(target)) return
-      await page.keyboard.press(key)
-    }
-    assert.fail(`${key} never reached ${target.toString()}`)
-  }
   const press = async (page: Page, target: Locator, key = 'Enter') => {
-    await tabTo(page, target)
+    await tabTo(page, target, 120)
     await page.keyboard.press(key)
   }
   const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true })
@@ -108,7 +98,7 @@ describe('the link page and the link form in a real browser', { skip: chromiumMi
     const destination = page.locator('input[name="destination"]')
     await focusReaches(destination)
     await page.keyboard.type('shop.example/app')
-    await tabTo(page, page.locator('input[name="path"]'))
+    await tabTo(page, page.locator('input[name="path"]'), 120)
     await page.keyboard.type('get-the-app')
     await press(page, page.locator('details.more-options summary'))
     // A new rule takes the focus: its first condition.
@@ -117,7 +107,7 @@ describe('the link page and the link form in a real browser', { skip: chromiumMi
     await focusReaches(iphone)
     await page.keyboard.press(' ')
     assert.ok(await iphone.isChecked())
-    await tabTo(page, rule(page, 1).getByLabel('Send them to'))
+    await tabTo(page, rule(page, 1).getByLabel('Send them to'), 120)
     await page.keyboard.type('apps.apple.com/app/linkline')
     await screenshot(page, 'link-editor-1440-new-rule')
     await page.keyboard.press('Enter')

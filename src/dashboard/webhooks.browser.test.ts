@@ -4,6 +4,7 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import { Webhook } from 'standardwebhooks'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+import { focusReaches, tabTo } from '../../test/keyboard.js'
 import { startReceiver, type Receiver } from '../../test/webhook-receiver.js'
 import type { Role } from '../accounts/roles.js'
 
@@ -66,20 +67,8 @@ describe('the webhooks page in a real browser', { skip: chromiumMissing }, () =>
     await page.getByTestId('who').waitFor()
     return page
   }
-  const isFocused = async (target: Locator) => (await target.and(target.page().locator(':focus')).count()) === 1
-  /** Waits until `target` has the focus (the page moves it once it has drawn what it opened). */
-  const focusReaches = (target: Locator) => target.and(target.page().locator(':focus')).waitFor()
-  /** Keyboard only: Tab (or Shift+Tab) until `target` has the focus. */
-  const tabTo = async (page: Page, target: Locator, key = 'Tab') => {
-    await target.waitFor()
-    for (let i = 0; i < 80; i++) {
-      if (await isFocused(target)) return
-      await page.keyboard.press(key)
-    }
-    assert.fail(`${key} never reached ${target.toString()}`)
-  }
   const press = async (page: Page, target: Locator, key = 'Enter') => {
-    await tabTo(page, target)
+    await tabTo(page, target, 80)
     await page.keyboard.press(key)
   }
   const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true })
@@ -122,7 +111,7 @@ describe('the webhooks page in a real browser', { skip: chromiumMissing }, () =>
     await url.waitFor()
     await press(page, page.getByRole('checkbox', { name: 'link.created' }), ' ')
     assert.ok(await page.getByRole('checkbox', { name: 'link.created' }).isChecked())
-    await tabTo(page, url, 'Shift+Tab')
+    await tabTo(page, url, 80, 'Shift+Tab')
     await page.keyboard.type('not a url')
     await page.keyboard.press('Enter')
     const urlError = page.locator('[data-field="url"] .field-error')
@@ -132,7 +121,7 @@ describe('the webhooks page in a real browser', { skip: chromiumMissing }, () =>
     const target = receiver.url('/hooks/keyboard')
     await page.keyboard.press('ControlOrMeta+A')
     await page.keyboard.type(target)
-    await tabTo(page, page.getByLabel('Description'))
+    await tabTo(page, page.getByLabel('Description'), 80)
     await page.keyboard.type('Keyboard receiver')
     await press(page, button(page, 'Create endpoint'))
 
@@ -182,7 +171,7 @@ describe('the webhooks page in a real browser', { skip: chromiumMissing }, () =>
     // Edit the description, then disable and enable it again.
     await press(page, page.getByRole('button', { name: `Edit ${target}` }))
     await focusReaches(url)
-    await tabTo(page, page.getByLabel('Description'))
+    await tabTo(page, page.getByLabel('Description'), 80)
     await page.keyboard.press('ControlOrMeta+A')
     await page.keyboard.type('CRM sync')
     await page.keyboard.press('Enter')
