@@ -117,7 +117,9 @@ export async function recordedVisits(database: Parameters<typeof linklineEnv>[0]
  * A PostgreSQL schema of its own (and a Redis key prefix) for a bench server, on the local services
  * named by TEST_DATABASE_URL and TEST_REDIS_URL (as the tests use them); undefined when either is unset.
  */
-export async function benchPostgres(): Promise<{ databaseUrl: string; redisUrl: string; redisPrefix: string; drop(): Promise<void> } | undefined> {
+export async function benchPostgres(): Promise<
+  { databaseUrl: string; redisUrl: string; redisPrefix: string; schema: string; drop(): Promise<void> } | undefined
+> {
   const admin = process.env.TEST_DATABASE_URL
   const redisUrl = process.env.TEST_REDIS_URL
   if (admin === undefined || redisUrl === undefined) return undefined
@@ -134,5 +136,5 @@ export async function benchPostgres(): Promise<{ databaseUrl: string; redisUrl: 
   await run(`create schema ${schema}`)
   const url = new URL(admin)
   url.searchParams.set('options', `-c search_path=${schema}`)
-  return { databaseUrl: url.href, redisUrl, redisPrefix: `linkline-bench:${schema}:`, drop: () => run(`drop schema ${schema} cascade`) }
+  return { databaseUrl: url.href, redisUrl, redisPrefix: `linkline-bench:${schema}:`, schema, drop: () => run(`drop schema ${schema} cascade`) }
 }

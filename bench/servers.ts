@@ -86,7 +86,7 @@ export async function startServer(options: {
 }
 
 /** User + system CPU seconds of a process or thread: fields 14 and 15 of its stat file (utime, stime), counted after the parenthesised name. */
-function cpuOf(statFile: string): number {
+export function cpuOf(statFile: string): number {
   const fields = readFileSync(statFile, 'utf8').split(') ')[1]?.split(' ') ?? []
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND
 }
