@@ -140,6 +140,34 @@ describe('the dashboard layout in a real browser', { skip: chromiumMissing }, ()
     })
   }
 
+  for (const screen of SCREENS) {
+    test(`${screen.name} px: the pages outside the frame fit the screen and name themselves too`, async () => {
+      const invitation = await s.request('POST', '/v1/invitations', { json: { email: `guest-${screen.name}@example.com`, role: 'viewer' } })
+      assert.equal(invitation.status, 201)
+      assert.equal((await s.request('PATCH', `/v1/links/${spring}`, { json: { publicStats: true } })).status, 200)
+      const page = await open(screen.options)
+      for (const [path, title] of [
+        ['/app/', 'Sign in · Linkline'],
+        [`/app/public/${spring}`, 'Link statistics · Linkline'],
+        [new URL(invitation.body.data.url).pathname, 'You are invited · Linkline'],
+        ['/app/reset/not-a-reset-secret', 'Choose a new password · Linkline'],
+      ] as const) {
+        await page.goto(path)
+        await page.getByRole('heading', { level: 1 }).first().waitFor()
+        await titleIs(page, title)
+        await settled(page)
+        await fitsTheScreen(page, title)
+      }
+      // Signing out ends on the sign-in page under its own title, not under the last section's.
+      await signIn(page, 'olga@example.com')
+      await titleIs(page, 'Links · Linkline')
+      await page.getByTestId('who').click()
+      await page.getByRole('button', { name: 'Sign out', exact: true }).click()
+      await page.getByLabel('Email').waitFor()
+      await titleIs(page, 'Sign in · Linkline')
+    })
+  }
+
   test('360 px: the Menu opens and closes by keyboard, and opens a section', async () => {
     const page = await signedIn(SCREENS[1]!.options)
     const toggle = menu(page)

@@ -100,6 +100,13 @@ export function formatDate(iso: string | number | null): string {
 
 export const formatDay = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' })
 
+/** The tab's title names the page: history, bookmarks and a screen reader tell the tabs apart. */
+export function usePageTitle(title: string) {
+  useEffect(() => {
+    document.title = `${title} · Linkline`
+  }, [title])
+}
+
 /** Asks before a destructive action; returns whether the person agreed. */
 export const confirmed = (question: string) => window.confirm(question)
 
