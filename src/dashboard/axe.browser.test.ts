@@ -34,9 +34,9 @@ interface Finding {
 /**
  * The dashboard's screens checked by axe-core in a real Chromium against the real server, on a
  * desktop and on a 360 px phone, in the light and the dark colour scheme: the sign-in page, a public
- * statistics page, an invitation, every section (Domains with its missing paths), the account menu (and a phone's Menu), a link's own
- * page and the link form. No serious or critical violation is allowed; the moderate and minor ones
- * are listed in the failure message.
+ * statistics page, an invitation, every section (Domains with its missing paths), a new invitation's
+ * link, the account menu (and a phone's Menu), a link's own page and the link form. No serious or
+ * critical violation is allowed; the moderate and minor ones are listed in the failure message.
  */
 describe('the dashboard against axe-core, in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
@@ -109,6 +109,12 @@ describe('the dashboard against axe-core, in a real browser', { skip: chromiumMi
           if (path === '/app/domains') await page.locator('tr[data-missing]').first().waitFor()
           await check(path)
         }
+        // A new invitation's one-time link, which takes the focus.
+        await page.goto('/app/members')
+        await page.locator('form.invite').getByLabel('Email').fill(`new-${screen.name}-${colorScheme}@northwind.example`)
+        await page.getByRole('button', { name: 'Invite', exact: true }).click()
+        await page.getByTestId('new-invitation').waitFor()
+        await check('a new invitation')
         await page.getByTestId('who').click()
         await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor()
         await check('the account menu')
