@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import type { Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
-import { button, chromiumMissing, DESKTOP, fitsTheScreen, PHONE, screenshot, startBrowsing, type Browsing } from '../../test/browser.js'
+import { button, chromiumMissing, DESKTOP, fitsTheScreen, PHONE, screenshot, startBrowsing, titleIs, type Browsing } from '../../test/browser.js'
 import { press, pressSection, tabTo } from '../../test/keyboard.js'
 
 /** Three good rows and, on line 4, a destination the API refuses. */
@@ -50,7 +50,7 @@ describe('the import & export page in a real browser', { skip: chromiumMissing }
     const page = await b.signedIn('member', DESKTOP)
     await pressSection(page, 'Import & export')
     await page.getByRole('heading', { name: 'Import & export', level: 1 }).waitFor()
-    assert.equal(await page.title(), 'Import & export · Linkline')
+    await titleIs(page, 'Import & export · Linkline')
     assert.ok(await button(page, 'Import').isDisabled(), 'nothing to import before a preview')
 
     // The file input opens the system's file chooser on Space, where the file is picked.

@@ -86,7 +86,7 @@ describe('the dashboard layout in a real browser', { skip: chromiumMissing }, ()
   for (const screen of SCREENS) {
     test(`${screen.name} px: every section fits the screen, has its own title, and its heading takes the focus`, async () => {
       const page = await signedIn(screen.options)
-      assert.equal(await page.title(), 'Links · Linkline')
+      await titleIs(page, 'Links · Linkline')
       const titles = new Set<string>()
       for (const { label, heading } of SECTIONS) {
         if (screen.phone) {
@@ -199,7 +199,7 @@ describe('the dashboard layout in a real browser', { skip: chromiumMissing }, ()
     await page.keyboard.press('Enter')
     await page.getByRole('heading', { level: 1, name: 'Domains' }).and(focused(page)).waitFor()
     await domains.waitFor({ state: 'hidden' })
-    assert.equal(await page.title(), 'Domains · Linkline')
+    await titleIs(page, 'Domains · Linkline')
   })
 
   test('1440 px: the links list uses the width, shows long destinations and titles on one line each, rows are dense', async () => {

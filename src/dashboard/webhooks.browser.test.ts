@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { Webhook } from 'standardwebhooks'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
-import { button, chromiumMissing, DESKTOP, fitsTheScreen, PHONE, screenshot, startBrowsing, type Browsing } from '../../test/browser.js'
+import { button, chromiumMissing, DESKTOP, fitsTheScreen, PHONE, screenshot, startBrowsing, titleIs, type Browsing } from '../../test/browser.js'
 import { focusReaches, press, pressSection, tabTo } from '../../test/keyboard.js'
 import { startReceiver, type Receiver } from '../../test/webhook-receiver.js'
 
@@ -42,7 +42,7 @@ describe('the webhooks page in a real browser', { skip: chromiumMissing }, () =>
     const page = await b.signedIn('admin', DESKTOP)
     await pressSection(page, 'Webhooks')
     await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor()
-    assert.equal(await page.title(), 'Webhooks · Linkline')
+    await titleIs(page, 'Webhooks · Linkline')
     await page.getByText('No webhook endpoints').waitFor()
 
     // The form takes the focus; Esc closes it and gives the focus back.
