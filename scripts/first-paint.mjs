@@ -4,8 +4,7 @@
 // medians and the slowest of the runs. The figures go in docs/performance.md by hand: a timing on a
 // shared machine is a measurement to read, not a test to pass.
 // Usage: npm run build && node scripts/first-paint.mjs [runs, default 15]
-import { chromium } from 'playwright-core'
-import { CHROMIUM } from '../dist/test/browser.js'
+import { launchChromium } from '../dist/test/browser.js'
 import { startTestServer } from '../dist/test/build-test-app.js'
 import { seedDemoWorkspace, signInAsDemoOwner } from '../dist/test/demo-workspace.js'
 
@@ -23,7 +22,7 @@ const probe = `
 `
 
 const s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'off', LOG_LEVEL: 'silent' } })
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-background-networking', '--no-first-run'] })
+const browser = await launchChromium()
 try {
   await seedDemoWorkspace(s, { moreLinks: 192 })
   const options = { baseURL: `http://${s.host}`, viewport: { width: 1440, height: 900 } }

@@ -5,9 +5,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { crc32, deflateSync } from 'node:zlib'
 import { buildPaletteSync, utils } from 'image-q'
-import { chromium } from 'playwright-core'
 import pngjs from 'pngjs'
-import { CHROMIUM } from '../dist/test/browser.js'
+import { launchChromium } from '../dist/test/browser.js'
 import { startTestServer } from '../dist/test/build-test-app.js'
 import { seedDemoWorkspace, signInAsDemoOwner } from '../dist/test/demo-workspace.js'
 
@@ -103,7 +102,7 @@ function indexedPng(screenshot) {
 }
 
 const s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-background-networking', '--no-first-run'] })
+const browser = await launchChromium()
 try {
   const demo = await seedDemoWorkspace(s)
   mkdirSync(OUT, { recursive: true })

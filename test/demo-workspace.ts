@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
+import { signIn } from './browser.js'
 import type { TestServer } from './build-test-app.js'
 import { visit } from './factories.js'
 
@@ -115,10 +116,4 @@ export async function seedDemoWorkspace(s: TestServer, { moreLinks = 0 } = {}): 
 }
 
 /** Signs in as the demo workspace's owner on the dashboard's sign-in page. */
-export async function signInAsDemoOwner(page: Page): Promise<void> {
-  await page.goto('/app/')
-  await page.getByLabel('Email').fill(DEMO_EMAIL)
-  await page.getByLabel('Password').fill(DEMO_PASSWORD)
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-  await page.getByTestId('who').waitFor()
-}
+export const signInAsDemoOwner = (page: Page): Promise<void> => signIn(page, DEMO_EMAIL, DEMO_PASSWORD)

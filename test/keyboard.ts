@@ -17,3 +17,17 @@ export async function tabTo(page: Page, target: Locator, presses: number, key = 
   }
   assert.fail(`${key} never reached ${target.toString()}`)
 }
+
+/** Tab to `target` (at most `presses` times), then press `key` on it. */
+export async function press(page: Page, target: Locator, key = 'Enter', presses = 120): Promise<void> {
+  await tabTo(page, target, presses)
+  await page.keyboard.press(key)
+}
+
+/** A section of the navigation, by the keyboard; on a phone through Menu first. */
+export async function pressSection(page: Page, name: string): Promise<void> {
+  const sections = page.getByRole('navigation', { name: 'Sections' })
+  const menu = sections.getByRole('button', { name: 'Menu', exact: true })
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false') await press(page, menu)
+  await press(page, sections.getByRole('link', { name, exact: true }))
+}

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict'
-import { mkdirSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { visit } from '../../test/factories.js'
 import { send } from '../../test/http-client.js'
-import { CHROMIUM, chromiumMissing, DEVICES } from '../../test/browser.js'
+import { chromiumMissing, fitsTheScreen, SCREENS, screenshot, section, signIn as signInAs, startBrowsing, type Browsing } from '../../test/browser.js'
 
-const PASSWORD = 'correct horse battery'
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
@@ -21,9 +19,7 @@ const DAY = 86_400_000
  */
 describe('analytics in the dashboard, in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
-  let browser: Browser
-  const contexts: BrowserContext[] = []
-  const problems: string[] = []
+  let b: Browsing
   const ids: Record<string, string> = {}
 
   before(async () => {
@@ -35,12 +31,8 @@ describe('analytics in the dashboard, in a real browser', { skip: chromiumMissin
         LINKLINE_DOMAIN_VERIFICATION: 'off',
       },
     })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
-    })
-    const user = await s.container.accounts.createUser({ email: 'ana@example.com', name: 'Ana', password: PASSWORD })
-    await s.container.accounts.join(user.id, 'alice', 'owner')
+    b = await startBrowsing(s)
+    await b.person('owner', { email: 'ana@example.com', name: 'Ana' })
     for (const [path, title, tags] of [
       ['/spring', 'Spring sale', ['season']],
       ['/autumn', 'Autumn catalogue', ['season', 'print']],
@@ -67,49 +59,21 @@ describe('analytics in the dashboard, in a real browser', { skip: chromiumMissin
     await s.container.clicks.flush()
   })
   after(async () => {
-    for (const context of contexts) await context.close()
-    await browser?.close()
+    await b?.close()
     await s?.close()
   })
 
-  const open = async (options: BrowserContextOptions = {}): Promise<Page> => {
-    const context = await browser.newContext({ baseURL: `http://${s.host}`, ...options })
-    contexts.push(context)
-    const page = await context.newPage()
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
-    return page
-  }
-  const signIn = async (page: Page) => {
-    await page.goto('/app/')
-    await page.getByLabel('Email').fill('ana@example.com')
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByTestId('who').waitFor()
-  }
+  const open = (options = {}) => b.open(options)
+  const signIn = (page: Page) => signInAs(page, 'ana@example.com')
   /** A section of the navigation: on a phone it waits behind the Menu button. */
-  const goTo = async (page: Page, name: string) => {
-    const sections = page.getByRole('navigation', { name: 'Sections' })
-    const menu = sections.getByRole('button', { name: 'Menu', exact: true })
-    if (await menu.isVisible()) await menu.click()
-    await sections.getByRole('link', { name, exact: true }).click()
-  }
+  const goTo = async (page: Page, name: string) => (await section(page, name)).click()
   const total = (page: Page, name: string) => page.locator(`[data-total="${name}"] .value`)
   /** Waits until a total reads `value` (statistics load after the page). */
   const totalIs = async (page: Page, name: string, value: string) => {
     await page.locator(`[data-total="${name}"] .value`, { hasText: new RegExp(`^${value}$`) }).waitFor()
   }
-  const fitsTheScreen = async (page: Page, where: string) => {
-    const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
-    assert.ok(content <= screen, `${where}: ${content} px of content on a ${screen} px screen`)
-  }
-  const shots = process.env.DASHBOARD_SCREENSHOTS
-  if (shots) mkdirSync(shots, { recursive: true })
-  const screenshot = async (page: Page, name: string) => {
-    if (shots) await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true })
-  }
 
-  for (const device of DEVICES) {
+  for (const device of SCREENS) {
     test(`${device.name}: the Analytics page, a range, the chart's values, the links list, a public page`, async () => {
       const page = await open(device.options)
       await signIn(page)
@@ -161,7 +125,7 @@ describe('analytics in the dashboard, in a real browser', { skip: chromiumMissin
       // The links list: by clicks, busiest first; then a substring of a title.
       await goTo(page, 'Links')
       await page.locator(`tr[data-link="${ids['/quiet']}"]`).waitFor()
-      if (device.name === 'desktop') await page.locator('th button[data-sort="clicks"]').click()
+      if (!device.phone) await page.locator('th button[data-sort="clicks"]').click()
       else await page.getByLabel('Sort by').selectOption('-clicks')
       await page.waitForURL(/sort=-clicks/)
       await page.locator(`tbody tr:first-child[data-link="${ids['/spring']}"]`).waitFor()
@@ -205,7 +169,7 @@ describe('analytics in the dashboard, in a real browser', { skip: chromiumMissin
       await stranger.getByRole('heading', { name: 'These statistics are not public' }).waitFor()
       await stranger.goto(`/app/public/${ids['/autumn']}`)
       await stranger.getByRole('heading', { name: 'These statistics are not public' }).waitFor()
-      assert.deepEqual(problems, [])
+      assert.deepEqual(b.problems, [])
     })
   }
 
@@ -221,7 +185,7 @@ describe('analytics in the dashboard, in a real browser', { skip: chromiumMissin
       if (listed.length < 2) await new Promise((resolve) => setTimeout(resolve, 100))
     }
     assert.equal(listed.length, 2, JSON.stringify(listed))
-    for (const device of DEVICES) {
+    for (const device of SCREENS) {
       const page = await open(device.options)
       await signIn(page)
       await page.goto('/app/domains')
@@ -232,11 +196,11 @@ describe('analytics in the dashboard, in a real browser', { skip: chromiumMissin
       await fitsTheScreen(page, 'domains')
       await screenshot(page, `domains-${device.name}`)
     }
-    assert.deepEqual(problems, [])
+    assert.deepEqual(b.problems, [])
   })
 
   test('dark mode: the analytics and a public page, for the eye', async () => {
-    for (const device of DEVICES) {
+    for (const device of SCREENS) {
       const page = await open({ ...device.options, colorScheme: 'dark' })
       await signIn(page)
       await page.goto('/app/analytics')
@@ -248,6 +212,6 @@ describe('analytics in the dashboard, in a real browser', { skip: chromiumMissin
       await totalIs(page, 'Human clicks', '3')
       await screenshot(page, `link-${device.name}-dark`)
     }
-    assert.deepEqual(problems, [])
+    assert.deepEqual(b.problems, [])
   })
 })

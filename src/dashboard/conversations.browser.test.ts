@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
-import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+import { chromiumMissing, DESKTOP, fitsTheScreen, PHONE, screenshot, startBrowsing, type Browsing } from '../../test/browser.js'
 import { focusReaches, tabTo } from '../../test/keyboard.js'
-import type { Role } from '../accounts/roles.js'
-
-const PASSWORD = 'correct horse battery'
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } }
-const NARROW: BrowserContextOptions = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true }
 const LONG_TEXT = `Here is everything about the order: ${'the blue one, size M, gift-wrapped, '.repeat(12)}thanks!`
 
 /**
@@ -19,10 +14,7 @@ const LONG_TEXT = `Here is everything about the order: ${'the blue one, size M, 
  */
 describe('the conversations page in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
-  let browser: Browser
-  const contexts: BrowserContext[] = []
-  /** What the pages reported: script errors, CSP refusals (answers of 4xx the page expects are not counted). */
-  const problems: string[] = []
+  let b: Browsing
   /** Conversation ids by contact or group id. */
   const ids: Record<string, string> = {}
 
@@ -38,10 +30,7 @@ describe('the conversations page in a real browser', { skip: chromiumMissing }, 
 
   before(async () => {
     s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
-    })
+    b = await startBrowsing(s)
     // The oldest, quiet one: 20 newer conversations push it off the first page.
     await conversation({ contact_id: 'c_old' })
     for (let i = 1; i <= 20; i++) await conversation({ contact_id: `c_filler_${i}` })
@@ -58,29 +47,11 @@ describe('the conversations page in a real browser', { skip: chromiumMissing }, 
     ])
   })
   after(async () => {
-    for (const context of contexts) await context.close()
-    await browser?.close()
+    await b?.close()
     await s?.close()
-    assert.deepEqual(problems, [])
+    assert.deepEqual(b.problems, [])
   })
 
-  const signedIn = async (role: Role, options: BrowserContextOptions) => {
-    const email = `${role}-${contexts.length}@example.com`
-    const user = await s.container.accounts.createUser({ email, name: `A ${role}`, password: PASSWORD })
-    await s.container.accounts.join(user.id, 'alice', role)
-    const context = await browser.newContext({ baseURL: `http://${s.host}`, ...options })
-    contexts.push(context)
-    const page = await context.newPage()
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
-    page.on('dialog', (d) => void d.accept())
-    await page.goto('/app/')
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByTestId('who').waitFor()
-    return page
-  }
   const row = (page: Page, key: string) => page.locator(`[data-conversation-row="${ids[key]}"]`)
   /** The rows' contact or group ids, top to bottom. */
   const order = async (page: Page) => {
@@ -88,17 +59,9 @@ describe('the conversations page in a real browser', { skip: chromiumMissing }, 
     const byId = Object.fromEntries(Object.entries(ids).map(([key, id]) => [id, key]))
     return shown.map((id) => byId[id ?? ''])
   }
-  /** Nothing wider than the screen: no sideways scrolling. */
-  const fitsTheScreen = async (page: Page, where: string) => {
-    const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
-    assert.ok(content <= screen, `${where}: ${content} px of content on a ${screen} px screen`)
-  }
-  const screenshot = async (page: Page, name: string) => {
-    if (process.env.DASHBOARD_SCREENSHOTS) await page.screenshot({ path: `${process.env.DASHBOARD_SCREENSHOTS}/${name}.png`, fullPage: true })
-  }
 
   test('the list: pinned first, each with its newest message and when, unread ones marked, a search', async () => {
-    const page = await signedIn('member', DESKTOP)
+    const page = await b.signedIn('member', DESKTOP)
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Conversations', exact: true }).click()
     await page.getByRole('heading', { name: 'Conversations', level: 1 }).waitFor()
     await row(page, 'c_unread').getByText('Is the shop open on Sunday?').waitFor()
@@ -155,7 +118,7 @@ describe('the conversations page in a real browser', { skip: chromiumMissing }, 
   })
 
   test('keyboard only: open an unread conversation (it is read), send a message without choosing a direction', async () => {
-    const page = await signedIn('member', DESKTOP)
+    const page = await b.signedIn('member', DESKTOP)
     await page.goto('/app/conversations')
     const unread = row(page, 'c_unread')
     await unread.getByText('Is the shop open on Sunday?').waitFor()
@@ -201,7 +164,7 @@ describe('the conversations page in a real browser', { skip: chromiumMissing }, 
   })
 
   test('at 360 px: the list alone, a conversation opens as its own view with a way back, nothing scrolls sideways', async () => {
-    const page = await signedIn('member', NARROW)
+    const page = await b.signedIn('member', PHONE)
     await page.goto('/app/conversations')
     const read = row(page, 'c_read')
     await read.getByText('Your parcel left the depot').waitFor()
@@ -243,7 +206,7 @@ describe('the conversations page in a real browser', { skip: chromiumMissing }, 
 
   test('a viewer reads conversations without marking them read, and is offered no composer', async () => {
     const id = await conversation({ contact_id: 'c_for_viewer' }, [{ text: 'Hello, anyone there?', direction: 'inbound' }])
-    const page = await signedIn('viewer', DESKTOP)
+    const page = await b.signedIn('viewer', DESKTOP)
     await page.goto(`/app/conversations/${id}`)
     await focusReaches(page.getByRole('heading', { name: 'Contact c_for_viewer', level: 2 }))
     await page.locator('.message', { hasText: 'Hello, anyone there?' }).waitFor()

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { send } from '../../test/http-client.js'
-import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+import { chromiumMissing, field as fieldOf, screenshot as shoot, startBrowsing, type Browsing } from '../../test/browser.js'
 
 const DESKTOP_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 
@@ -16,11 +16,8 @@ const DESKTOP_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTM
  */
 describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
-  let browser: Browser
-  let context: BrowserContext
+  let b: Browsing
   let page: Page
-  /** What the page itself reported: script errors, CSP refusals (answers of 4xx the page expects are not counted). */
-  const problems: string[] = []
   /** A destination page on 127.0.0.1 that answers (its title) only once the test releases it. */
   let destination: Server
   const held: (() => void)[] = []
@@ -31,29 +28,19 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
     s = await startTestServer({
       env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50', LINKLINE_DOMAIN_VERIFICATION: 'off', LINKLINE_FETCH_ALLOW_PRIVATE: 'true' },
     })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
-    })
+    b = await startBrowsing(s)
     // The dashboard's origin is the server's default domain (localhost:<port>), where the cookie lives.
-    context = await browser.newContext({ baseURL: `http://${s.host}`, permissions: ['clipboard-read', 'clipboard-write'] })
-    page = await context.newPage()
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
-    page.on('dialog', (d) => void d.accept())
+    page = await b.open()
   })
   after(async () => {
-    await browser?.close()
+    await b?.close()
     await s?.close()
     destination?.closeAllConnections()
     destination?.close()
   })
 
-  const field = (name: string) => page.locator(`[data-field="${name}"]`)
-  /** With DASHBOARD_SCREENSHOTS=<dir>, a picture of the page there, to look at. */
-  const screenshot = async (name: string) => {
-    if (process.env.DASHBOARD_SCREENSHOTS) await page.screenshot({ path: `${process.env.DASHBOARD_SCREENSHOTS}/${name}.png`, fullPage: true })
-  }
+  const field = (name: string) => fieldOf(page, name)
+  const screenshot = (name: string) => shoot(page, name)
 
   test('sign in: a wrong token is refused at the field; the right one shows who is signed in, and no token is kept in storage', async () => {
     const response = await page.goto('/app/')
@@ -75,7 +62,7 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
     // Evaluated in the page (this file is compiled without the DOM's types, hence strings).
     const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie')
     assert.ok(!stored.includes(s.token), 'the token is in no storage a script can read')
-    const cookie = (await context.cookies()).find((c) => c.name === 'linkline_session')
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'linkline_session')
     assert.ok(cookie?.httpOnly && cookie.sameSite === 'Strict')
   })
 
@@ -386,13 +373,13 @@ describe('the dashboard in a real browser', { skip: chromiumMissing }, () => {
   })
 
   test('signing out ends the session; the page asks to sign in again', async () => {
-    const cookie = (await context.cookies()).find((c) => c.name === 'linkline_session')
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'linkline_session')
     await page.getByTestId('who').click()
     await page.getByRole('button', { name: 'Sign out', exact: true }).click()
     await page.getByLabel('Email').waitFor()
     await page.reload()
     await page.getByLabel('Email').waitFor()
     assert.equal((await s.request('GET', '/v1/me', { token: null, headers: { cookie: `linkline_session=${cookie?.value}` } })).status, 401)
-    assert.deepEqual(problems, [])
+    assert.deepEqual(b.problems, [])
   })
 })

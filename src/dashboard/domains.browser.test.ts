@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+import type { BrowserContextOptions, Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
-import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+import { chromiumMissing, DESKTOP, fitsTheScreen, PHONE, screenshot, startBrowsing, type Browsing } from '../../test/browser.js'
 import { tabTo } from '../../test/keyboard.js'
 import type { TxtResolver } from '../domains/domains.verification.js'
 
-const PASSWORD = 'correct horse battery'
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } }
-const NARROW: BrowserContextOptions = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true }
 const DOMAIN = 'go.acme.example'
 
 /**
@@ -19,10 +16,7 @@ const DOMAIN = 'go.acme.example'
  */
 describe('the domains page in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
-  let browser: Browser
-  const contexts: BrowserContext[] = []
-  /** What the pages reported: script errors, CSP refusals (answers of 4xx the page expects are not counted). */
-  const problems: string[] = []
+  let b: Browsing
   /** DNS as the server sees it: TXT records published by the test, NXDOMAIN for the rest. */
   const published = new Map<string, string[][]>()
   const dns: TxtResolver = {
@@ -35,47 +29,19 @@ describe('the domains page in a real browser', { skip: chromiumMissing }, () => 
 
   before(async () => {
     s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'on' }, container: { txtResolver: dns } })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
-    })
+    b = await startBrowsing(s)
     // Links on the default domain, to be counted beside it.
     for (const path of ['/one', '/two', '/three']) {
       assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://example.com/', path } })).status, 201)
     }
   })
   after(async () => {
-    for (const context of contexts) await context.close()
-    await browser?.close()
+    await b?.close()
     await s?.close()
-    assert.deepEqual(problems, [])
+    assert.deepEqual(b.problems, [])
   })
 
-  const signedIn = async (options: BrowserContextOptions): Promise<Page> => {
-    const email = `admin-${contexts.length}@example.com`
-    const user = await s.container.accounts.createUser({ email, name: 'An admin', password: PASSWORD })
-    await s.container.accounts.join(user.id, 'alice', 'admin')
-    const context = await browser.newContext({ baseURL: `http://${s.host}`, permissions: ['clipboard-read', 'clipboard-write'], ...options })
-    contexts.push(context)
-    const page = await context.newPage()
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
-    page.on('dialog', (d) => void d.accept())
-    await page.goto('/app/')
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByTestId('who').waitFor()
-    return page
-  }
-  /** Nothing wider than the screen: no sideways scrolling on a phone. */
-  const fitsTheScreen = async (page: Page, where: string) => {
-    const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
-    assert.ok(content <= screen, `${where}: ${content} px of content on a ${screen} px screen`)
-  }
-  const screenshot = async (page: Page, name: string) => {
-    if (process.env.DASHBOARD_SCREENSHOTS) await page.screenshot({ path: `${process.env.DASHBOARD_SCREENSHOTS}/${name}.png`, fullPage: true })
-  }
+  const signedIn = (options: BrowserContextOptions) => b.signedIn('admin', options)
   const card = (page: Page, name: string) => page.locator(`li[data-domain="${name}"]`)
   const clipboard = (page: Page) => page.evaluate<string>('navigator.clipboard.readText()')
 
@@ -152,7 +118,7 @@ describe('the domains page in a real browser', { skip: chromiumMissing }, () => 
 
   test('at 360 px: cards, no sideways scrolling, records and buttons fit', async () => {
     assert.equal((await s.request('POST', '/v1/domains', { json: { name: 'a-rather-long-subdomain-name.of-some-marketing-team.example' } })).status, 201)
-    const page = await signedIn(NARROW)
+    const page = await signedIn(PHONE)
     await page.goto('/app/domains')
     const pending = card(page, 'a-rather-long-subdomain-name.of-some-marketing-team.example')
     await pending.locator('[data-record="TXT"]').waitFor()

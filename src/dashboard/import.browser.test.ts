@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
-import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
-import { tabTo } from '../../test/keyboard.js'
-import type { Role } from '../accounts/roles.js'
-
-const PASSWORD = 'correct horse battery'
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } }
-const NARROW: BrowserContextOptions = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true }
+import { button, chromiumMissing, DESKTOP, fitsTheScreen, PHONE, screenshot, startBrowsing, titleIs, type Browsing } from '../../test/browser.js'
+import { press, pressSection, tabTo } from '../../test/keyboard.js'
 
 /** Three good rows and, on line 4, a destination the API refuses. */
 const FILE = [
@@ -27,58 +22,18 @@ const FILE = [
  */
 describe('the import & export page in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
-  let browser: Browser
-  const contexts: BrowserContext[] = []
-  /** What the pages reported: script errors, CSP refusals (answers of 4xx the page expects are not counted). */
-  const problems: string[] = []
+  let b: Browsing
 
   before(async () => {
     s = await startTestServer()
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
-    })
+    b = await startBrowsing(s)
   })
   after(async () => {
-    for (const context of contexts) await context.close()
-    await browser?.close()
+    await b?.close()
     await s?.close()
-    assert.deepEqual(problems, [])
+    assert.deepEqual(b.problems, [])
   })
 
-  const open = async (options: BrowserContextOptions): Promise<Page> => {
-    const context = await browser.newContext({ baseURL: `http://${s.host}`, acceptDownloads: true, ...options })
-    contexts.push(context)
-    const page = await context.newPage()
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
-    return page
-  }
-  const signedIn = async (role: Role, options: BrowserContextOptions) => {
-    const email = `${role}-${contexts.length}@example.com`
-    const user = await s.container.accounts.createUser({ email, name: `A ${role}`, password: PASSWORD })
-    await s.container.accounts.join(user.id, 'alice', role)
-    const page = await open(options)
-    await page.goto('/app/')
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByTestId('who').waitFor()
-    return page
-  }
-  const press = async (page: Page, target: Locator, key = 'Enter') => {
-    await tabTo(page, target, 80)
-    await page.keyboard.press(key)
-  }
-  const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true })
-  /** Nothing wider than the screen: no sideways scrolling. */
-  const fitsTheScreen = async (page: Page, where: string) => {
-    const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
-    assert.ok(content <= screen, `${where}: ${content} px of content on a ${screen} px screen`)
-  }
-  const screenshot = async (page: Page, name: string) => {
-    if (process.env.DASHBOARD_SCREENSHOTS) await page.screenshot({ path: `${process.env.DASHBOARD_SCREENSHOTS}/${name}.png`, fullPage: true })
-  }
   const counts = async (page: Page) =>
     Promise.all(
       ['created', 'skipped', 'failed'].map(async (c) => Number((await page.getByTestId(`count-${c}`).locator('strong').innerText()).replace(/\D/g, ''))),
@@ -92,14 +47,16 @@ describe('the import & export page in a real browser', { skip: chromiumMissing }
   const fileInput = (page: Page) => page.getByLabel('File', { exact: true })
 
   test('keyboard only: preview a CSV with a bad line, import it, import it again (skipped), download the export', async () => {
-    const page = await signedIn('member', DESKTOP)
-    await press(page, page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Import & export', exact: true }))
+    const page = await b.signedIn('member', DESKTOP)
+    await pressSection(page, 'Import & export')
     await page.getByRole('heading', { name: 'Import & export', level: 1 }).waitFor()
-    assert.equal(await page.title(), 'Import & export · Linkline')
+    await titleIs(page, 'Import & export · Linkline')
     assert.ok(await button(page, 'Import').isDisabled(), 'nothing to import before a preview')
 
+    // The file input opens the system's file chooser on Space, where the file is picked.
     await tabTo(page, fileInput(page), 80)
-    await fileInput(page).setInputFiles({ name: 'links.csv', mimeType: 'text/csv', buffer: Buffer.from(FILE) })
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press(' ')])
+    await chooser.setFiles({ name: 'links.csv', mimeType: 'text/csv', buffer: Buffer.from(FILE) })
     await page.getByText('links.csv, 1 KiB').waitFor()
     await press(page, button(page, 'Preview'))
     const outcome = page.getByTestId('import-outcome')
@@ -145,7 +102,7 @@ describe('the import & export page in a real browser', { skip: chromiumMissing }
   })
 
   test('at 360 px: a dropped file, its preview, nothing wider than the screen', async () => {
-    const page = await signedIn('member', NARROW)
+    const page = await b.signedIn('member', PHONE)
     await page.goto('/app/import')
     await page.getByRole('heading', { name: 'Import & export', level: 1 }).waitFor()
     await fitsTheScreen(page, 'empty at 360')
@@ -167,7 +124,7 @@ describe('the import & export page in a real browser', { skip: chromiumMissing }
   })
 
   test("a file that is not of the format chosen: the server's reason at the format; a viewer gets export only", async () => {
-    const page = await signedIn('member', DESKTOP)
+    const page = await b.signedIn('member', DESKTOP)
     await page.goto('/app/import')
     await fileInput(page).setInputFiles({ name: 'links.csv', mimeType: 'text/csv', buffer: Buffer.from(FILE) })
     await page.getByLabel('Format').selectOption('kutt')
@@ -176,7 +133,7 @@ describe('the import & export page in a real browser', { skip: chromiumMissing }
     await error.waitFor()
     assert.match(await error.innerText(), /not a kutt file: it is CSV, not JSON; it looks like a csv file: use format=csv/i)
 
-    const viewer = await signedIn('viewer', DESKTOP)
+    const viewer = await b.signedIn('viewer', DESKTOP)
     await viewer.goto('/app/import')
     await viewer.getByRole('heading', { name: 'Export links' }).waitFor()
     assert.equal(await viewer.getByRole('heading', { name: 'Import links' }).count(), 0)

@@ -1,17 +1,23 @@
 import { readFileSync } from 'node:fs'
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+import type { BrowserContextOptions, Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { visit } from '../../test/factories.js'
-import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+import {
+  chromiumMissing,
+  fitsTheScreen,
+  screenshot as shoot,
+  SCREENS,
+  sections,
+  settled,
+  signIn,
+  startBrowsing,
+  titleIs,
+  type Browsing,
+} from '../../test/browser.js'
 import { isFocused, tabTo } from '../../test/keyboard.js'
 
-const PASSWORD = 'correct horse battery'
-const SCREENS: { name: string; phone: boolean; options: BrowserContextOptions }[] = [
-  { name: '1440', phone: false, options: { viewport: { width: 1440, height: 900 }, timezoneId: 'UTC' } },
-  { name: '360', phone: true, options: { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true, timezoneId: 'UTC' } },
-]
 /**
  * Every section of the navigation (web/src/shell.tsx NAV), the tab's title it gives and its heading;
  * Links last: the dashboard opens on it, and only a new page moves the focus.
@@ -39,20 +45,14 @@ const LONG_DESTINATION = `https://shop.example/catalogue/2026/spring-summer/coll
  */
 describe('the dashboard layout in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
-  let browser: Browser
-  const contexts: BrowserContext[] = []
-  /** What the pages reported: script errors, CSP refusals (answers of 4xx the page expects are not counted). */
-  const problems: string[] = []
+  let b: Browsing
   let spring = ''
 
   before(async () => {
     s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
-    })
-    const user = await s.container.accounts.createUser({ email: 'olga@example.com', name: 'Olga', password: PASSWORD })
-    await s.container.accounts.join(user.id, 'alice', 'owner')
+    // The chart names its zone: one zone for every profile.
+    b = await startBrowsing(s, { timezoneId: 'UTC' })
+    await b.person('owner', { email: 'olga@example.com', name: 'Olga' })
     for (const [path, destination, title, tags] of [
       ['/spring', LONG_DESTINATION, 'Spring and summer collection: outdoor furniture, garden lights and everything for the terrace', ['season', 'print']],
       ['/autumn', 'https://shop.example/autumn', 'Autumn catalogue', []],
@@ -67,53 +67,26 @@ describe('the dashboard layout in a real browser', { skip: chromiumMissing }, ()
     await s.container.clicks.flush()
   })
   after(async () => {
-    for (const context of contexts) await context.close()
-    await browser?.close()
+    await b?.close()
     await s?.close()
-    assert.deepEqual(problems, [])
+    assert.deepEqual(b.problems, [])
   })
 
-  const open = async (options: BrowserContextOptions): Promise<Page> => {
-    const context = await browser.newContext({ baseURL: `http://${s.host}`, ...options })
-    contexts.push(context)
-    const page = await context.newPage()
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
-    return page
-  }
+  const open = (options: BrowserContextOptions) => b.open(options)
   const signedIn = async (options: BrowserContextOptions) => {
     const page = await open(options)
-    await page.goto('/app/')
-    await page.getByLabel('Email').fill('olga@example.com')
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByTestId('who').waitFor()
+    await signIn(page, 'olga@example.com')
     return page
   }
-  const sections = (page: Page) => page.getByRole('navigation', { name: 'Sections' })
   const menu = (page: Page) => sections(page).getByRole('button', { name: 'Menu', exact: true })
   const focused = (page: Page) => page.locator(':focus')
-  /** Nothing wider than the screen: no sideways scrolling. */
-  const fitsTheScreen = async (page: Page, where: string) => {
-    const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
-    assert.ok(content <= screen, `${where}: ${content} px of content on a ${screen} px screen`)
-  }
-  /** Until nothing on the page is loading any more (a page's data, statistics, the world map). */
-  const settled = (page: Page) => page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' })
-  /** The tab's title, once the page has set it (the page's CSP allows no waitForFunction). */
-  const titleIs = async (page: Page, title: string) => {
-    for (let i = 0; i < 100 && (await page.title()) !== title; i++) await page.waitForTimeout(50)
-    assert.equal(await page.title(), title)
-  }
-  const screenshot = async (page: Page, name: string) => {
-    if (process.env.DASHBOARD_SCREENSHOTS) await page.screenshot({ path: `${process.env.DASHBOARD_SCREENSHOTS}/layout-${name}.png`, fullPage: true })
-  }
+  const screenshot = (page: Page, name: string) => shoot(page, `layout-${name}`)
   const slug = (label: string) => label.toLowerCase().replace(/ /g, '-')
 
   for (const screen of SCREENS) {
     test(`${screen.name} px: every section fits the screen, has its own title, and its heading takes the focus`, async () => {
       const page = await signedIn(screen.options)
-      assert.equal(await page.title(), 'Links · Linkline')
+      await titleIs(page, 'Links · Linkline')
       const titles = new Set<string>()
       for (const { label, heading } of SECTIONS) {
         if (screen.phone) {
@@ -167,6 +140,34 @@ describe('the dashboard layout in a real browser', { skip: chromiumMissing }, ()
     })
   }
 
+  for (const screen of SCREENS) {
+    test(`${screen.name} px: the pages outside the frame fit the screen and name themselves too`, async () => {
+      const invitation = await s.request('POST', '/v1/invitations', { json: { email: `guest-${screen.name}@example.com`, role: 'viewer' } })
+      assert.equal(invitation.status, 201)
+      assert.equal((await s.request('PATCH', `/v1/links/${spring}`, { json: { publicStats: true } })).status, 200)
+      const page = await open(screen.options)
+      for (const [path, title] of [
+        ['/app/', 'Sign in · Linkline'],
+        [`/app/public/${spring}`, 'Link statistics · Linkline'],
+        [new URL(invitation.body.data.url).pathname, 'You are invited · Linkline'],
+        ['/app/reset/not-a-reset-secret', 'Choose a new password · Linkline'],
+      ] as const) {
+        await page.goto(path)
+        await page.getByRole('heading', { level: 1 }).first().waitFor()
+        await titleIs(page, title)
+        await settled(page)
+        await fitsTheScreen(page, title)
+      }
+      // Signing out ends on the sign-in page under its own title, not under the last section's.
+      await signIn(page, 'olga@example.com')
+      await titleIs(page, 'Links · Linkline')
+      await page.getByTestId('who').click()
+      await page.getByRole('button', { name: 'Sign out', exact: true }).click()
+      await page.getByLabel('Email').waitFor()
+      await titleIs(page, 'Sign in · Linkline')
+    })
+  }
+
   test('360 px: the Menu opens and closes by keyboard, and opens a section', async () => {
     const page = await signedIn(SCREENS[1]!.options)
     const toggle = menu(page)
@@ -198,7 +199,7 @@ describe('the dashboard layout in a real browser', { skip: chromiumMissing }, ()
     await page.keyboard.press('Enter')
     await page.getByRole('heading', { level: 1, name: 'Domains' }).and(focused(page)).waitFor()
     await domains.waitFor({ state: 'hidden' })
-    assert.equal(await page.title(), 'Domains · Linkline')
+    await titleIs(page, 'Domains · Linkline')
   })
 
   test('1440 px: the links list uses the width, shows long destinations and titles on one line each, rows are dense', async () => {

@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
-import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
-import { focusReaches, tabTo } from '../../test/keyboard.js'
-import type { Role } from '../accounts/roles.js'
-
-const PASSWORD = 'correct horse battery'
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } }
-const NARROW: BrowserContextOptions = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true }
+import { button, chromiumMissing, DESKTOP, field, fitsTheScreen, PHONE, screenshot, startBrowsing, type Browsing } from '../../test/browser.js'
+import { focusReaches, press, tabTo } from '../../test/keyboard.js'
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 const COUNTRY_HEADER = 'x-test-country'
@@ -21,64 +16,19 @@ const COUNTRY_HEADER = 'x-test-country'
  */
 describe('the link page and the link form in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
-  let browser: Browser
-  const contexts: BrowserContext[] = []
-  /** What the pages reported: script errors, CSP refusals (answers of 4xx the page expects are not counted). */
-  const problems: string[] = []
-  const dialogs: string[] = []
+  let b: Browsing
 
   before(async () => {
     s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'off', LINKLINE_COUNTRY_HEADER: COUNTRY_HEADER } })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
-    })
+    b = await startBrowsing(s)
   })
   after(async () => {
-    for (const context of contexts) await context.close()
-    await browser?.close()
+    await b?.close()
     await s?.close()
-    assert.deepEqual(problems, [])
+    assert.deepEqual(b.problems, [])
   })
 
-  const open = async (options: BrowserContextOptions): Promise<Page> => {
-    const context = await browser.newContext({ baseURL: `http://${s.host}`, ...options })
-    contexts.push(context)
-    const page = await context.newPage()
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
-    page.on('dialog', (d) => {
-      dialogs.push(d.message())
-      void d.accept()
-    })
-    return page
-  }
-  const signedIn = async (role: Role, options: BrowserContextOptions) => {
-    const email = `${role}-${contexts.length}@example.com`
-    const user = await s.container.accounts.createUser({ email, name: `A ${role}`, password: PASSWORD })
-    await s.container.accounts.join(user.id, 'alice', role)
-    const page = await open(options)
-    await page.goto('/app/')
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByTestId('who').waitFor()
-    return page
-  }
-  const press = async (page: Page, target: Locator, key = 'Enter') => {
-    await tabTo(page, target, 120)
-    await page.keyboard.press(key)
-  }
-  const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true })
-  const field = (scope: Page | Locator, name: string) => scope.locator(`[data-field="${name}"]`)
   const rule = (page: Page, n: number) => page.locator('ol.rules > li').nth(n - 1)
-  const fitsTheScreen = async (page: Page, where: string) => {
-    const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
-    assert.ok(content <= screen, `${where}: ${content} px of content on a ${screen} px screen`)
-  }
-  const screenshot = async (page: Page, name: string) => {
-    if (process.env.DASHBOARD_SCREENSHOTS) await page.screenshot({ path: `${process.env.DASHBOARD_SCREENSHOTS}/${name}.png`, fullPage: true })
-  }
   const linkNamed = async (path: string) => (await s.request('GET', `/v1/links?query[path]=${encodeURIComponent(path)}`)).body.data[0]
   const create = async (body: Record<string, unknown>) => {
     const made = await s.request('POST', '/v1/links', { json: body })
@@ -93,7 +43,7 @@ describe('the link page and the link form in a real browser', { skip: chromiumMi
   }
 
   test('keyboard only: a new link with a rule for iPhones, which the redirect then follows', async () => {
-    const page = await signedIn('member', DESKTOP)
+    const page = await b.signedIn('member', DESKTOP)
     await press(page, button(page, 'New link'))
     const destination = page.locator('input[name="destination"]')
     await focusReaches(destination)
@@ -130,7 +80,7 @@ describe('the link page and the link form in a real browser', { skip: chromiumMi
       expiredUrl: 'https://shop.example/ended',
       preview: { title: 'Card headline' },
     })
-    const page = await signedIn('member', DESKTOP)
+    const page = await b.signedIn('member', DESKTOP)
     await page.goto(`/app/links/${link.id}`)
     await page.getByRole('heading', { name: 'Before', level: 1 }).waitFor()
     const settings = page.getByTestId('link-settings')
@@ -203,7 +153,7 @@ describe('the link page and the link form in a real browser', { skip: chromiumMi
       rules: [{ when: { device: ['android'] }, destination: 'https://play.example/app' }],
       preview: { title: 'Card', description: 'Text' },
     })
-    const page = await signedIn('member', DESKTOP)
+    const page = await b.signedIn('member', DESKTOP)
     await page.goto(`/app/links/${original.id}`)
     await press(page, button(page, 'Duplicate'))
     await page.getByRole('heading', { name: 'Duplicate link' }).waitFor()
@@ -228,17 +178,17 @@ describe('the link page and the link form in a real browser', { skip: chromiumMi
 
   test('Delete asks first, then goes back to the list', async () => {
     const doomed = await create({ destination: 'https://shop.example/doomed', path: '/doomed' })
-    const page = await signedIn('member', DESKTOP)
+    const page = await b.signedIn('member', DESKTOP)
     await page.goto(`/app/links/${doomed.id}`)
     await press(page, button(page, 'Delete'))
     await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor()
     assert.equal(new URL(page.url()).pathname, '/app/')
-    assert.match(dialogs.at(-1) ?? '', new RegExp(`Delete http://${s.host}/doomed\\?`))
+    assert.match(b.dialogs.at(-1) ?? '', new RegExp(`Delete http://${s.host}/doomed\\?`))
     assert.equal((await s.request('GET', `/v1/links/${doomed.id}`)).status, 404)
   })
 
   test('the UTM fields write the query of the URL, and read it back when editing', async () => {
-    const page = await signedIn('member', DESKTOP)
+    const page = await b.signedIn('member', DESKTOP)
     await button(page, 'New link').click()
     const destination = page.locator('input[name="destination"]')
     await destination.fill('shop.example/summer?ref=qr')
@@ -265,7 +215,7 @@ describe('the link page and the link form in a real browser', { skip: chromiumMi
   })
 
   test("a rule's errors show at its rule: a missing URL before sending, the API's at the field it names", async () => {
-    const page = await signedIn('member', DESKTOP)
+    const page = await b.signedIn('member', DESKTOP)
     await button(page, 'New link').click()
     await page.locator('input[name="destination"]').fill('https://shop.example/rules')
     await page.locator('input[name="path"]').fill('ruled')
@@ -321,9 +271,9 @@ describe('the link page and the link form in a real browser', { skip: chromiumMi
     })
     for (const [options, width] of [
       [DESKTOP, 1440],
-      [NARROW, 360],
+      [PHONE, 360],
     ] as const) {
-      const page = await signedIn('member', options)
+      const page = await b.signedIn('member', options)
       await page.goto(`/app/links/${link.id}`)
       await page.getByTestId('rules').waitFor()
       await fitsTheScreen(page, `the link page at ${width}`)
@@ -337,7 +287,7 @@ describe('the link page and the link form in a real browser', { skip: chromiumMi
 
   test('a viewer reads the settings and is offered no Edit, Duplicate or Delete', async () => {
     const link = await create({ destination: 'https://shop.example/read', path: '/read-only', rules: [{ when: {}, destination: 'https://shop.example/all' }] })
-    const page = await signedIn('viewer', DESKTOP)
+    const page = await b.signedIn('viewer', DESKTOP)
     await page.goto(`/app/links/${link.id}`)
     // allInnerTexts does not wait: the page draws the settings once the link has come.
     await page.getByTestId('rules').waitFor()

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict'
 import { readFile } from 'node:fs/promises'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
+import type { BrowserContextOptions, Locator, Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
-import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
-
-const PASSWORD = 'correct horse battery'
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } }
-const NARROW: BrowserContextOptions = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true }
+import { chromiumMissing, DESKTOP, fitsTheScreen, PHONE, startBrowsing, type Browsing } from '../../test/browser.js'
+import { tabTo as tabToOn } from '../../test/keyboard.js'
 /** The filter's links: more than two pages of 20. One already carries 20 tags, so it cannot take another. */
 const SPRING = 45
 const AUTUMN = 6
@@ -27,18 +24,12 @@ interface ApiLink {
  */
 describe('bulk actions on the links list in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
-  let browser: Browser
-  const contexts: BrowserContext[] = []
-  const problems: string[] = []
-  const dialogs: string[] = []
+  let b: Browsing
   let page: Page
 
   before(async () => {
     s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
-    })
+    b = await startBrowsing(s)
     const fill = Array.from({ length: 19 }, (_, i) => `filler-${i}`)
     const links = [
       ...Array.from({ length: SPRING - 1 }, (_, i) => ({ destination: `https://shop.example/s${i}`, path: `/spring-${i}`, tags: ['spring'] })),
@@ -50,32 +41,12 @@ describe('bulk actions on the links list in a real browser', { skip: chromiumMis
     assert.ok((made.body.data as { ok: boolean }[]).every((r) => r.ok))
   })
   after(async () => {
-    for (const context of contexts) await context.close()
-    await browser?.close()
+    await b?.close()
     await s?.close()
-    assert.deepEqual(problems, [])
+    assert.deepEqual(b.problems, [])
   })
 
-  const signedIn = async (options: BrowserContextOptions): Promise<Page> => {
-    const email = `admin-${contexts.length}@example.com`
-    const user = await s.container.accounts.createUser({ email, name: 'An admin', password: PASSWORD })
-    await s.container.accounts.join(user.id, 'alice', 'admin')
-    const context = await browser.newContext({ baseURL: `http://${s.host}`, acceptDownloads: true, ...options })
-    contexts.push(context)
-    const opened = await context.newPage()
-    opened.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    opened.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
-    opened.on('dialog', (d) => {
-      dialogs.push(d.message())
-      void d.accept()
-    })
-    await opened.goto('/app/')
-    await opened.getByLabel('Email').fill(email)
-    await opened.getByLabel('Password').fill(PASSWORD)
-    await opened.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await opened.getByTestId('who').waitFor()
-    return opened
-  }
+  const signedIn = (options: BrowserContextOptions) => b.signedIn('admin', options)
   /** Every link of the workspace, through the API. */
   const everyLink = async (): Promise<ApiLink[]> => {
     const all: ApiLink[] = []
@@ -85,20 +56,8 @@ describe('bulk actions on the links list in a real browser', { skip: chromiumMis
       if (!r.body.pagination.hasMore) return all
     }
   }
-  const isFocused = async (target: Locator) => (await target.and(target.page().locator(':focus')).count()) === 1
   /** Keyboard only: Tab (or Shift+Tab) until `target` has the focus. */
-  const tabTo = async (target: Locator, key = 'Tab') => {
-    await target.waitFor()
-    for (let i = 0; i < 80; i++) {
-      if (await isFocused(target)) return
-      await target.page().keyboard.press(key)
-    }
-    assert.fail(`${key} never reached ${target.toString()}`)
-  }
-  const fitsTheScreen = async (at: Page, where: string) => {
-    const [content, screen] = await at.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
-    assert.ok(content <= screen, `${where}: ${content} px of content on a ${screen} px screen`)
-  }
+  const tabTo = (target: Locator, key = 'Tab') => tabToOn(target.page(), target, 80, key)
   const status = (at: Page) => at.locator('p.bulk-status[role="status"]')
   /** Filters the list by a tag as a person does, then selects the page and every other link the filter matches. */
   const selectEveryMatching = async (at: Page) => {
@@ -159,7 +118,7 @@ describe('bulk actions on the links list in a real browser', { skip: chromiumMis
   })
 
   test('a 360 px screen: the selection and its actions fit', async () => {
-    const narrow = await signedIn(NARROW)
+    const narrow = await signedIn(PHONE)
     await selectEveryMatching(narrow)
     await fitsTheScreen(narrow, '360 px, every matching link selected')
     await narrow.screenshot({ path: '/tmp/links-bulk-narrow.png' })
@@ -169,8 +128,8 @@ describe('bulk actions on the links list in a real browser', { skip: chromiumMis
     await page.getByRole('button', { name: `Delete ${SPRING} selected` }).click()
     await status(page).getByText(`Deleted ${SPRING} links.`).waitFor()
     assert.ok(
-      dialogs.some((d) => d.startsWith(`Delete ${SPRING} links?`)),
-      dialogs.join(' | '),
+      b.dialogs.some((d) => d.startsWith(`Delete ${SPRING} links?`)),
+      b.dialogs.join(' | '),
     )
     const left = await everyLink()
     assert.equal(left.length, AUTUMN)

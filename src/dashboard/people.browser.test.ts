@@ -1,85 +1,47 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import type { Role } from '../accounts/roles.js'
-import { CHROMIUM, chromiumMissing, DEVICES } from '../../test/browser.js'
-
-const PASSWORD = 'correct horse battery'
+import {
+  button,
+  chromiumMissing,
+  fetchInPage,
+  field,
+  fitsTheScreen,
+  PASSWORD,
+  SCREENS,
+  screenshot,
+  section,
+  signIn,
+  startBrowsing,
+  type Browsing,
+} from '../../test/browser.js'
+import { focusReaches, isFocused, press, pressSection, tabTo } from '../../test/keyboard.js'
 
 /**
  * People in the dashboard, end to end in a real Chromium against the real server: signing in with a
- * password, inviting someone who then joins, what each role is offered, and what the API refuses
- * whatever the page shows. On a desktop and on a phone-sized screen.
+ * password, inviting someone who then joins (with the keyboard alone too), what each role is offered,
+ * and what the API refuses whatever the page shows. At 1440 and 360 px.
  */
 describe('people in the dashboard, in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
-  let browser: Browser
-  const contexts: BrowserContext[] = []
-  /** What the pages reported: script errors, CSP refusals (answers of 4xx the page expects are not counted). */
-  const problems: string[] = []
+  let b: Browsing
 
   before(async () => {
     s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
-    })
+    b = await startBrowsing(s)
     // A link in alice's workspace, for the people who join it to see.
     assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://shop.example/spring', path: '/spring' } })).status, 201)
   })
   after(async () => {
-    for (const context of contexts) await context.close()
-    await browser?.close()
+    await b?.close()
     await s?.close()
   })
 
-  /** A fresh browser profile (its own cookies) on the server's default domain. */
-  const open = async (options: BrowserContextOptions = {}): Promise<Page> => {
-    const context = await browser.newContext({ baseURL: `http://${s.host}`, permissions: ['clipboard-read', 'clipboard-write'], ...options })
-    contexts.push(context)
-    const page = await context.newPage()
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
-    page.on('dialog', (d) => void d.accept())
-    return page
-  }
-  const person = async (email: string, name: string, role: Role, workspace = 'alice') => {
-    const user = await s.container.accounts.createUser({ email, name, password: PASSWORD })
-    await s.container.accounts.join(user.id, workspace, role)
-    return user
-  }
-  const signIn = async (page: Page, email: string, password = PASSWORD) => {
-    await page.goto('/app/')
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(password)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByTestId('who').waitFor()
-  }
-  const field = (page: Page, name: string) => page.locator(`[data-field="${name}"]`)
-  /** A section's link in the navigation; on a phone the sections wait behind Menu, opened first. */
-  const section = async (page: Page, name: string) => {
-    const sections = page.getByRole('navigation', { name: 'Sections' })
-    const menu = sections.getByRole('button', { name: 'Menu', exact: true })
-    if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false') await menu.click()
-    return sections.getByRole('link', { name, exact: true })
-  }
-  /** Nothing wider than the screen: no sideways scrolling on a phone. */
-  const fitsTheScreen = async (page: Page, where: string) => {
-    const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
-    assert.ok(content <= screen, `${where}: ${content} px of content on a ${screen} px screen`)
-  }
-  /** A request from the page itself, with its session cookie and its origin, as the dashboard's own code sends it. */
-  const fetchInPage = (page: Page, method: string, path: string, body?: unknown) =>
-    page.evaluate<number, [string, string, string | undefined]>(
-      ([m, p, b]) => fetch(p, { method: m, headers: b === undefined ? {} : { 'content-type': 'application/json' }, body: b }).then((r) => r.status),
-      [method, path, body === undefined ? undefined : JSON.stringify(body)],
-    )
-  const screenshot = async (page: Page, name: string) => {
-    if (process.env.DASHBOARD_SCREENSHOTS) await page.screenshot({ path: `${process.env.DASHBOARD_SCREENSHOTS}/${name}.png`, fullPage: true })
-  }
+  const open = (options = {}) => b.open(options)
+  const person = (email: string, name: string, role: Role, workspace = 'alice') => b.person(role, { email, name, workspace })
 
-  for (const device of DEVICES) {
+  for (const device of SCREENS) {
     test(`${device.name}: an owner invites a viewer, who joins with a name and password and can read but not write`, async () => {
       const ownerEmail = `owner-${device.name}@example.com`
       await person(ownerEmail, `Olivia ${device.name}`, 'owner')
@@ -140,6 +102,61 @@ describe('people in the dashboard, in a real browser', { skip: chromiumMissing }
       await row.waitFor()
       assert.equal(await row.getByRole('combobox').inputValue(), 'viewer')
       assert.equal(await owner.locator(`tr[data-invitation="${viewerEmail}"]`).count(), 0, 'no longer pending')
+    })
+  }
+
+  for (const screen of SCREENS) {
+    test(`${screen.name} px, keyboard only: an owner invites an admin, copies the one-time link, and it lets them in`, async () => {
+      const { email } = await b.person('owner', { name: `Ines ${screen.name}` })
+      const page = await open(screen.options)
+      await signIn(page, email)
+      await pressSection(page, 'Members')
+      await focusReaches(page.getByRole('heading', { level: 1, name: 'Members' }))
+      const form = page.locator('form.invite')
+      const invitee = `keyboard-${screen.name}@example.com`
+      await tabTo(page, form.getByLabel('Email'), 40)
+      await page.keyboard.type(invitee)
+      await page.keyboard.press('Tab')
+      const role = form.getByLabel('Role')
+      assert.ok(await isFocused(role), 'the role follows the email')
+      // A closed select takes the first letters of an option.
+      await page.keyboard.type('adm')
+      assert.equal(await role.inputValue(), 'admin')
+      await press(page, button(form, 'Invite'))
+
+      // The one-time link takes the focus, is copied, and the focus goes back to the form.
+      const shown = page.getByTestId('new-invitation')
+      await focusReaches(shown)
+      assert.match(await shown.innerText(), new RegExp(`Invitation for ${invitee} as admin`))
+      const url = await shown.locator('code').innerText()
+      assert.match(new URL(url).pathname, /^\/app\/invite\/[^/]+$/)
+      await press(page, button(shown, 'Copy link'))
+      await button(shown, 'Copied').waitFor()
+      assert.equal(await page.evaluate<string>('navigator.clipboard.readText()'), url)
+      await press(page, button(shown, 'Done'))
+      await shown.waitFor({ state: 'detached' })
+      await focusReaches(form.getByLabel('Email'))
+      const row = page.locator(`tr[data-invitation="${invitee}"]`)
+      await row.waitFor()
+      assert.match(await row.innerText(), /admin/)
+      const pending = (await s.request('GET', '/v1/invitations')).body.data as { email: string; role: string }[]
+      assert.deepEqual(
+        pending.filter((i) => i.email === invitee).map((i) => i.role),
+        ['admin'],
+      )
+      await fitsTheScreen(page, 'the members page with the new invitation')
+
+      // The link as copied: the invitee joins with it, by the keyboard too.
+      const invited = await open(screen.options)
+      await invited.goto(new URL(url).pathname)
+      await tabTo(invited, invited.getByLabel('Your name'), 20)
+      await invited.keyboard.type(`Ida ${screen.name}`)
+      await tabTo(invited, invited.getByLabel('Password'), 20)
+      await invited.keyboard.type(PASSWORD)
+      await invited.keyboard.press('Enter')
+      await invited.getByTestId('role').filter({ hasText: 'admin in alice' }).waitFor({ state: 'attached' })
+      assert.match(await invited.getByTestId('who').innerText(), new RegExp(`Ida ${screen.name}`))
+      assert.deepEqual(b.problems, [])
     })
   }
 
@@ -273,6 +290,6 @@ describe('people in the dashboard, in a real browser', { skip: chromiumMissing }
     await page.getByRole('button', { name: 'Sign in with token' }).click()
     await page.getByTestId('who').waitFor()
     assert.equal(new URL(page.url()).search, '', 'the refusal leaves the address once signed in')
-    assert.deepEqual(problems, [])
+    assert.deepEqual(b.problems, [])
   })
 })

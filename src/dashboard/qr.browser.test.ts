@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import jsqr from 'jsqr'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Response } from 'playwright-core'
+import type { BrowserContextOptions, Page, Response } from 'playwright-core'
 import { PNG } from 'pngjs'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
-import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+import { chromiumMissing, DESKTOP, fitsTheScreen, PHONE, startBrowsing, type Browsing } from '../../test/browser.js'
 import type { Role } from '../accounts/roles.js'
 
 // jsqr is CommonJS typed as an ES module: under NodeNext its default export is `module.exports.default`.
 const jsQR = jsqr.default
-const PASSWORD = 'correct horse battery'
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } }
-const NARROW: BrowserContextOptions = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true }
 const BLUE = [21, 101, 192]
 
 /** A logo: a blue square on transparent pixels. */
@@ -45,44 +42,25 @@ const near = (actual: number[], expected: number[], what: string) =>
  */
 describe('the QR card with colours and a logo in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
-  let browser: Browser
+  let b: Browsing
   let linkId: string
   let shortQr: string
-  const contexts: BrowserContext[] = []
-  const problems: string[] = []
 
   before(async () => {
     s = await startTestServer()
     const link = await s.request('POST', '/v1/links', { json: { destination: 'https://shop.example/brand', path: '/brand' } })
     linkId = link.body.data.id
     shortQr = `http://${s.host}/brand?qr=1`
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
-    })
+    b = await startBrowsing(s)
   })
   after(async () => {
-    for (const context of contexts) await context.close()
-    await browser?.close()
+    await b?.close()
     await s?.close()
-    assert.deepEqual(problems, [])
+    assert.deepEqual(b.problems, [])
   })
 
   const signedIn = async (role: Role, options: BrowserContextOptions) => {
-    const email = `${role}-${contexts.length}@example.com`
-    const user = await s.container.accounts.createUser({ email, name: `A ${role}`, password: PASSWORD })
-    await s.container.accounts.join(user.id, 'alice', role)
-    const context = await browser.newContext({ baseURL: `http://${s.host}`, ...options })
-    contexts.push(context)
-    const page = await context.newPage()
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
-    page.on('dialog', (d) => void d.accept())
-    await page.goto('/app/')
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByTestId('who').waitFor()
+    const page = await b.signedIn(role, options)
     await page.goto(`/app/links/${linkId}`)
     await page.getByRole('heading', { name: 'QR code' }).waitFor()
     return page
@@ -104,10 +82,6 @@ describe('the QR card with colours and a logo in a real browser', { skip: chromi
     await page.locator(`.qr-preview img[data-format="${format}"]`).waitFor()
     await page.waitForFunction("document.querySelector('.qr-preview img')?.complete === true")
     return decode(await preview(page).screenshot())
-  }
-  const fitsTheScreen = async (page: Page, where: string) => {
-    const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
-    assert.ok(content <= screen, `${where}: ${content} px of content on a ${screen} px screen`)
   }
 
   test('an admin uploads a PNG logo; the code with the logo and chosen colours decodes to the short URL, as answered and as shown', async () => {
@@ -194,11 +168,11 @@ describe('the QR card with colours and a logo in a real browser', { skip: chromi
 
   test('360 px: the card fits; a member sees the toggle but may not change the logo', async () => {
     assert.equal((await s.request('PUT', '/v1/workspace/logo', { raw: pngLogo(), headers: { 'content-type': 'image/png' } })).status, 200)
-    const admin = await signedIn('admin', NARROW)
+    const admin = await signedIn('admin', PHONE)
     await page360(admin, '/tmp/qr-card-360-admin.png')
     assert.ok(await admin.getByText('Replace logo').isVisible())
 
-    const member = await signedIn('member', NARROW)
+    const member = await signedIn('member', PHONE)
     const toggle = member.getByRole('checkbox', { name: 'With logo' })
     await toggle.waitFor()
     assert.equal(await member.locator('input[name="logo-file"]').count(), 0)

@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
 import { Webhook } from 'standardwebhooks'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
-import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
-import { focusReaches, tabTo } from '../../test/keyboard.js'
+import { button, chromiumMissing, DESKTOP, fitsTheScreen, PHONE, screenshot, startBrowsing, titleIs, type Browsing } from '../../test/browser.js'
+import { focusReaches, press, pressSection, tabTo } from '../../test/keyboard.js'
 import { startReceiver, type Receiver } from '../../test/webhook-receiver.js'
-import type { Role } from '../accounts/roles.js'
-
-const PASSWORD = 'correct horse battery'
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } }
-const NARROW: BrowserContextOptions = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true }
 
 /**
  * The Webhooks page end to end, in a real Chromium against the real server, with a receiver on
@@ -20,66 +14,21 @@ const NARROW: BrowserContextOptions = { viewport: { width: 360, height: 780 }, i
  */
 describe('the webhooks page in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
-  let browser: Browser
+  let b: Browsing
   let receiver: Receiver
-  const contexts: BrowserContext[] = []
-  /** What the pages reported: script errors, CSP refusals (answers of 4xx the page expects are not counted). */
-  const problems: string[] = []
-  const dialogs: string[] = []
 
   before(async () => {
     receiver = await startReceiver()
     s = await startTestServer({ env: { LINKLINE_DOMAIN_VERIFICATION: 'off', LINKLINE_FETCH_ALLOW_PRIVATE: 'true' } })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
-    })
+    b = await startBrowsing(s)
   })
   after(async () => {
-    for (const context of contexts) await context.close()
-    await browser?.close()
+    await b?.close()
     await s?.close()
     await receiver?.close()
-    assert.deepEqual(problems, [])
+    assert.deepEqual(b.problems, [])
   })
 
-  const open = async (options: BrowserContextOptions): Promise<Page> => {
-    const context = await browser.newContext({ baseURL: `http://${s.host}`, permissions: ['clipboard-read', 'clipboard-write'], ...options })
-    contexts.push(context)
-    const page = await context.newPage()
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
-    page.on('dialog', (d) => {
-      dialogs.push(d.message())
-      void d.accept()
-    })
-    return page
-  }
-  const signedIn = async (role: Role, options: BrowserContextOptions) => {
-    const email = `${role}-${contexts.length}@example.com`
-    const user = await s.container.accounts.createUser({ email, name: `A ${role}`, password: PASSWORD })
-    await s.container.accounts.join(user.id, 'alice', role)
-    const page = await open(options)
-    await page.goto('/app/')
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByTestId('who').waitFor()
-    return page
-  }
-  const press = async (page: Page, target: Locator, key = 'Enter') => {
-    await tabTo(page, target, 80)
-    await page.keyboard.press(key)
-  }
-  const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true })
-  /** Nothing wider than the screen: no sideways scrolling on a phone. */
-  const fitsTheScreen = async (page: Page, where: string) => {
-    const [content, screen] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, window.innerWidth]')
-    assert.ok(content <= screen, `${where}: ${content} px of content on a ${screen} px screen`)
-  }
-  const screenshot = async (page: Page, name: string) => {
-    if (process.env.DASHBOARD_SCREENSHOTS) await page.screenshot({ path: `${process.env.DASHBOARD_SCREENSHOTS}/${name}.png`, fullPage: true })
-  }
   /** An endpoint made through the API, with one test delivery in its log. */
   const endpointWithDelivery = async (path: string) => {
     const created = await s.request('POST', '/v1/webhooks', { json: { url: receiver.url(path), events: ['link.created'], description: 'Made by the API' } })
@@ -90,10 +39,10 @@ describe('the webhooks page in a real browser', { skip: chromiumMissing }, () =>
   }
 
   test('keyboard only: add an endpoint, copy its secret once, send a test, see it delivered, replay it, edit, disable, delete', async () => {
-    const page = await signedIn('admin', DESKTOP)
-    await press(page, page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Webhooks', exact: true }))
+    const page = await b.signedIn('admin', DESKTOP)
+    await pressSection(page, 'Webhooks')
     await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor()
-    assert.equal(await page.title(), 'Webhooks · Linkline')
+    await titleIs(page, 'Webhooks · Linkline')
     await page.getByText('No webhook endpoints').waitFor()
 
     // The form takes the focus; Esc closes it and gives the focus back.
@@ -184,14 +133,14 @@ describe('the webhooks page in a real browser', { skip: chromiumMissing }, () =>
     // Delete, after a confirmation.
     await press(page, page.getByRole('button', { name: `Delete ${target}` }))
     await row.waitFor({ state: 'detached' })
-    assert.match(dialogs.at(-1) ?? '', /Delete the endpoint .*hooks\/keyboard/)
+    assert.match(b.dialogs.at(-1) ?? '', /Delete the endpoint .*hooks\/keyboard/)
     await focusReaches(newEndpoint)
     assert.equal((await s.request('GET', '/v1/webhooks')).body.data.length, 0)
   })
 
   test('at 360 px: cards, no sideways scrolling, the form and the log fit', async () => {
     const hook = await endpointWithDelivery('/hooks/narrow')
-    const page = await signedIn('owner', NARROW)
+    const page = await b.signedIn('owner', PHONE)
     await page.goto('/app/webhooks')
     const row = page.locator(`tr[data-webhook="${hook.url}"]`)
     await row.waitFor()
@@ -215,7 +164,7 @@ describe('the webhooks page in a real browser', { skip: chromiumMissing }, () =>
     receiver.answer('/hooks/failing', 500, 'receiver is down')
     const created = await s.request('POST', '/v1/webhooks', { json: { url: receiver.url('/hooks/failing'), events: ['*'] } })
     assert.equal(created.status, 201)
-    const page = await signedIn('admin', DESKTOP)
+    const page = await b.signedIn('admin', DESKTOP)
     await page.goto('/app/webhooks')
     const row = page.locator(`tr[data-webhook="${created.body.data.url}"]`)
     assert.match(await row.innerText(), /all events/)
@@ -231,7 +180,7 @@ describe('the webhooks page in a real browser', { skip: chromiumMissing }, () =>
 
   test('a viewer reads the endpoints and their log, and is offered nothing to change', async () => {
     const hook = await endpointWithDelivery('/hooks/viewer')
-    const page = await signedIn('viewer', DESKTOP)
+    const page = await b.signedIn('viewer', DESKTOP)
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Webhooks', exact: true }).click()
     const row = page.locator(`tr[data-webhook="${hook.url}"]`)
     await row.waitFor()

@@ -2,11 +2,10 @@ import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
-import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+import { chromiumMissing, signIn, startBrowsing, type Browsing } from '../../test/browser.js'
 
-const PASSWORD = 'correct horse battery'
 /** The destinations: every path answers what the test set last. */
 let status = 500
 const destination: Server = createServer((_, res) => res.writeHead(status).end())
@@ -18,39 +17,27 @@ const destination: Server = createServer((_, res) => res.writeHead(status).end()
  */
 describe('destination health in the dashboard, in a real browser', { skip: chromiumMissing }, () => {
   let s: TestServer
-  let browser: Browser
+  let b: Browsing
   let page: Page
-  const problems: string[] = []
   const ids: Record<string, string> = {}
 
   before(async () => {
     await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve))
     const port = (destination.address() as AddressInfo).port
     s = await startTestServer({ env: { LINKLINE_FETCH_ALLOW_PRIVATE: 'true', LINKLINE_PAGE_TITLES: 'off', LINKLINE_DOMAIN_VERIFICATION: 'off' } })
-    const user = await s.container.accounts.createUser({ email: 'ana@example.com', name: 'Ana', password: PASSWORD })
-    await s.container.accounts.join(user.id, 'alice', 'member')
+    b = await startBrowsing(s)
+    await b.person('member', { email: 'ana@example.com', name: 'Ana' })
     for (const name of ['gone', 'fine']) {
       const made = await s.request('POST', '/v1/links', { json: { destination: `http://127.0.0.1:${port}/${name}`, path: `/${name}`, title: name } })
       ids[name] = made.body.data.id
     }
     // /gone fails twice (broken); /fine is never checked.
     for (let i = 0; i < 2; i++) assert.equal((await s.request('POST', `/v1/links/${ids.gone}/check`)).status, 200)
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--no-first-run'],
-    })
-    const context = await browser.newContext({ baseURL: `http://${s.host}` })
-    page = await context.newPage()
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()))
-    await page.goto('/app/')
-    await page.getByLabel('Email').fill('ana@example.com')
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByTestId('who').waitFor()
+    page = await b.open()
+    await signIn(page, 'ana@example.com')
   })
   after(async () => {
-    await browser?.close()
+    await b?.close()
     await s?.close()
     destination.closeAllConnections()
     destination.close()
@@ -74,6 +61,6 @@ describe('destination health in the dashboard, in a real browser', { skip: chrom
     await page.getByRole('button', { name: 'Check now' }).click()
     await page.locator('[data-health="ok"]').waitFor()
     assert.match((await page.locator('[data-health="ok"]').getAttribute('title')) ?? '', /HTTP 200/)
-    assert.deepEqual(problems, [])
+    assert.deepEqual(b.problems, [])
   })
 })

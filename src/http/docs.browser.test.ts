@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { networkInterfaces } from 'node:os'
 import { after, before, describe, test } from 'node:test'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { createTestDatabase, type TestDatabase } from '../../test/build-test-app.js'
 import { freePort } from '../../test/free-port.js'
 import { startServerProcess, type ServerProcess } from '../../test/process.js'
-import { CHROMIUM, chromiumMissing } from '../../test/browser.js'
+import { chromiumMissing, launchChromium } from '../../test/browser.js'
 
 /** An address of this machine other than loopback: browsers treat localhost as secure, any other host not. */
 const lanAddress = () =>
@@ -25,7 +25,7 @@ describe('/docs in a real browser over plain HTTP at a LAN address', { skip: chr
     const port = String(await freePort())
     address = `${lan}:${port}`
     server = await startServerProcess({ ...database.env, PORT: port, HOST: '0.0.0.0' })
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+    browser = await launchChromium()
   })
   after(async () => {
     await browser?.close()

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { Me } from './api'
 import { useRoute, visitCount } from './router'
-import { A, asyncHandler, initial, Loading } from './ui'
+import { A, asyncHandler, initial, Loading, usePageTitle } from './ui'
 import { AnalyticsPage } from './pages/analytics'
 import { AuditPage } from './pages/audit'
 import { ConversationsPage } from './pages/conversations'
@@ -183,13 +183,6 @@ function focusHeading(): () => void {
   const observer = new MutationObserver(() => focus() && observer.disconnect())
   observer.observe(main, { childList: true, subtree: true })
   return () => observer.disconnect()
-}
-
-/** The tab's title names the page: history, bookmarks and a screen reader tell the tabs apart. */
-function usePageTitle(title: string) {
-  useEffect(() => {
-    document.title = `${title} · Linkline`
-  }, [title])
 }
 
 /** Tab's first stop: past the header's links, straight to the page. */

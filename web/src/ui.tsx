@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact'
-import { useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, describeError, type Link } from './api'
 import { BASE, onNavigate } from './router'
 
@@ -100,6 +100,13 @@ export function formatDate(iso: string | number | null): string {
 
 export const formatDay = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' })
 
+/** The tab's title names the page: history, bookmarks and a screen reader tell the tabs apart. */
+export function usePageTitle(title: string) {
+  useEffect(() => {
+    document.title = `${title} · Linkline`
+  }, [title])
+}
+
 /** Asks before a destructive action; returns whether the person agreed. */
 export const confirmed = (question: string) => window.confirm(question)
 
@@ -107,11 +114,18 @@ export const confirmed = (question: string) => window.confirm(question)
 export const PASSWORD_MIN_LENGTH = 10
 export const PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words make a good one.`
 
-/** A secret URL the API shows in one response only (an invitation, a reset link): copy it now. */
+/**
+ * A secret URL the API shows in one response only (an invitation, a reset link): copy it now. It takes
+ * the focus when it appears, so that the keyboard and a screen reader reach it first; `onDone` puts the
+ * focus back where the person came from.
+ */
 export function OneTimeUrl(props: { url: string; title: string; children?: ComponentChildren; onDone: () => void; testId: string }) {
+  const box = useRef<HTMLDivElement>(null)
+  useEffect(() => box.current?.focus(), [props.url])
+  const titleId = `${props.testId}-title`
   return (
-    <div class="notice one-time" role="status" data-testid={props.testId}>
-      <strong>{props.title}</strong>
+    <div class="notice one-time" role="status" tabIndex={-1} ref={box} aria-labelledby={titleId} data-testid={props.testId}>
+      <strong id={titleId}>{props.title}</strong>
       <p class="small-print">Copy this link now: it is shown only once.</p>
       <code class="secret">{props.url}</code>
       {props.children}

@@ -281,10 +281,6 @@ function ExportCard() {
 
 /** Import & export (docs/api/export-import.md): import for `links:write`, export for anyone who reads links. */
 export function ImportExportPage({ canWrite }: { canWrite: boolean }) {
-  useEffect(() => {
-    document.title = 'Import & export · Linkline'
-    return () => void (document.title = 'Linkline')
-  }, [])
   return (
     <section>
       <header class="page-header">

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, call, client, type Invitation, type Me, type Role } from '../api'
 import { asyncHandler, confirmed, ErrorBox, Field, OneTimeUrl, formatDate, generalError } from '../ui'
 import { grantable } from '../roles'
@@ -12,6 +12,7 @@ export function Invitations({ me, canWrite }: { me: Me; canWrite: boolean }) {
   const [created, setCreated] = useState<Invitation | null>(null)
   const [inviteError, setInviteError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
+  const emailInput = useRef<HTMLInputElement>(null)
   const load = () =>
     call(client.GET('/v1/invitations')).then(
       (r) => setPending(r.data),
@@ -31,6 +32,8 @@ export function Invitations({ me, canWrite }: { me: Me; canWrite: boolean }) {
       await load()
     } catch (e) {
       setInviteError(e)
+      // The Invite button was disabled while it worked, which took the focus away: back to the form.
+      emailInput.current?.focus()
     } finally {
       setBusy(false)
     }
@@ -54,6 +57,7 @@ export function Invitations({ me, canWrite }: { me: Me; canWrite: boolean }) {
           <div class="invite-fields">
             <Field label="Email" name="email" error={inviteError}>
               <input
+                ref={emailInput}
                 name="email"
                 type="email"
                 autocomplete="off"
@@ -79,7 +83,15 @@ export function Invitations({ me, canWrite }: { me: Me; canWrite: boolean }) {
           <p class="small-print muted">Viewers read everything; members also make links; admins also manage domains, webhooks, tokens and people.</p>
           <ErrorBox error={generalError(inviteError, ['email', 'role'])} />
           {created?.url ? (
-            <OneTimeUrl url={created.url} title={`Invitation for ${created.email} as ${created.role}`} testId="new-invitation" onDone={() => setCreated(null)}>
+            <OneTimeUrl
+              url={created.url}
+              title={`Invitation for ${created.email} as ${created.role}`}
+              testId="new-invitation"
+              onDone={() => {
+                setCreated(null)
+                emailInput.current?.focus()
+              }}
+            >
               <p class="small-print">
                 Send it to them. When this server sends mail, they were also emailed. It works once, until {formatDate(created.expiresAt)}.
               </p>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, call, client, type Me, type Member, type OneTimeLink, type Role } from '../api'
 import { asyncHandler, confirmed, Empty, ErrorBox, Loading, OneTimeUrl, formatDate, formatDay } from '../ui'
 import { grantable } from '../roles'
@@ -14,6 +14,8 @@ export function MembersPage({ me, canWrite }: { me: Me; canWrite: boolean }) {
   const [members, setMembers] = useState<Member[] | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [resetLink, setResetLink] = useState<{ member: Member; link: OneTimeLink } | null>(null)
+  /** The Reset link button pressed: the focus goes back to it once the link is copied. */
+  const resetButton = useRef<HTMLElement | null>(null)
   const load = () => call(client.GET('/v1/members')).then((r) => setMembers(r.data), setError)
   useEffect(() => void load(), [])
   const isOwner = me.principal.role === 'owner'
@@ -43,6 +45,7 @@ export function MembersPage({ me, canWrite }: { me: Me; canWrite: boolean }) {
     })
   const resetPassword = (member: Member) =>
     act(member, async () => {
+      resetButton.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
       const res = await call(client.POST('/v1/members/{userId}/password-reset', { params: { path: { userId: member.userId } } }))
       setResetLink({ member, link: res.data })
     })
@@ -73,7 +76,15 @@ export function MembersPage({ me, canWrite }: { me: Me; canWrite: boolean }) {
       <Invitations me={me} canWrite={canWrite} />
       <h2>People in this workspace</h2>
       {resetLink ? (
-        <OneTimeUrl url={resetLink.link.url} title={`Password reset link for ${resetLink.member.email}`} testId="reset-link" onDone={() => setResetLink(null)}>
+        <OneTimeUrl
+          url={resetLink.link.url}
+          title={`Password reset link for ${resetLink.member.email}`}
+          testId="reset-link"
+          onDone={() => {
+            setResetLink(null)
+            resetButton.current?.focus()
+          }}
+        >
           <p class="small-print">Give it to them yourself; it sets a new password once, until {formatDate(resetLink.link.expiresAt)}.</p>
         </OneTimeUrl>
       ) : null}

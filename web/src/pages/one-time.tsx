@@ -4,7 +4,7 @@ import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { ApiError, call, client, type Me } from '../api'
 import { BOOTSTRAP_WORKSPACE, SIGN_IN } from '../page-config'
-import { A, asyncHandler, ErrorBox, Field, generalError, PASSWORD_HINT, PASSWORD_MIN_LENGTH } from '../ui'
+import { A, asyncHandler, ErrorBox, Field, generalError, PASSWORD_HINT, PASSWORD_MIN_LENGTH, usePageTitle } from '../ui'
 import { Brand, PasswordForm, SsoButton } from './sign-in'
 
 type Kind = 'setup' | 'invitation' | 'reset'
@@ -16,6 +16,7 @@ const ASK_FOR_A_NEW_ONE: Record<Kind, string> = {
 }
 
 function Frame({ title, children }: { title: string; children: ComponentChildren }) {
+  usePageTitle(title)
   return (
     <main class="signin">
       <div class="card">

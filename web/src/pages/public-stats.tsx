@@ -1,10 +1,12 @@
 import { AnalyticsView } from '../analytics'
+import { usePageTitle } from '../ui'
 
 /**
  * A link's statistics for anyone with the address, when its owner made them public: read-only, no
  * sign-in. Any other link (private, deleted, unknown) gets the same sentence: the API's 404 says no more.
  */
 export function PublicStatsPage({ linkId }: { linkId: string }) {
+  usePageTitle('Link statistics')
   return (
     <div class="shell public">
       <header class="topbar">

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { ApiError, call, client } from '../api'
 import { BOOTSTRAP_WORKSPACE, SIGN_IN, SSO_START } from '../page-config'
-import { asyncHandler, ErrorBox, Field, generalError } from '../ui'
+import { asyncHandler, ErrorBox, Field, generalError, usePageTitle } from '../ui'
 
 const TOKEN_HINT = `The token the first start printed, or a new one: npx linkline tokens create --owner ${BOOTSTRAP_WORKSPACE}`
 
@@ -106,6 +106,7 @@ export function SignInPage({ onSignedIn, query }: { onSignedIn: () => Promise<vo
   // The single sign-on callback's refusal, in its words; shown as text, never as markup.
   const ssoError = query.get('sso_error')
   const noOtherWay = !SIGN_IN.password && SIGN_IN.ssoName === null
+  usePageTitle('Sign in')
   return (
     <main class="signin">
       <div class="card">

@@ -106,11 +106,7 @@ export function WebhooksPage({ canWrite }: { canWrite: boolean }) {
   const opener = useRef<HTMLElement | null>(null)
   const newButton = useRef<HTMLButtonElement>(null)
   const load = () => call(client.GET('/v1/webhooks')).then((r) => setWebhooks(r.data), setError)
-  useEffect(() => {
-    document.title = 'Webhooks · Linkline'
-    void load()
-    return () => void (document.title = 'Linkline')
-  }, [])
+  useEffect(() => void load(), [])
 
   const open = (what: Webhook | 'new') => {
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
