@@ -87,6 +87,8 @@ export interface Config {
   readonly webhooksSecretKeyFile: string
   /** How often each server process looks for due webhook deliveries. */
   readonly webhooksPollIntervalMs: number
+  /** How long a claimed delivery attempt is leased before it is due again (an attempt a crash cut off). */
+  readonly webhooksLeaseMs: number
   /** Settled deliveries (delivered or failed) are kept this long in the delivery log. */
   readonly webhooksRetentionDays: number
   /** The SMTP server for invitations and password resets (it holds the password: log redactSmtpUrl of it); unset, no mail is sent. */
@@ -274,6 +276,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhooksSecretKey,
     webhooksSecretKeyFile: resolve(dataDir, 'linkline.key'),
     webhooksPollIntervalMs: int('LINKLINE_WEBHOOKS_POLL_INTERVAL_MS'),
+    webhooksLeaseMs: int('LINKLINE_WEBHOOKS_LEASE_MS'),
     webhooksRetentionDays: int('LINKLINE_WEBHOOKS_RETENTION_DAYS'),
     smtpUrl,
     smtpFrom,

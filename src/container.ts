@@ -80,6 +80,11 @@ export interface ContainerOptions {
   health?: HealthOptions
   /** How long the redirect cache trusts a 404 (redirect.cache.ts); tests lengthen it to tell an invalidation from an expiry. */
   notFoundTtlMs?: number
+  /**
+   * At least this long between the starts of two sign-in password checks (default 500 ms:
+   * SIGN_IN_HASHES_PER_SECOND); test servers check at once, as their sign-ins come one after another.
+   */
+  signInHashIntervalMs?: number
   /** Told of every new invitation (to mail it); none by default. */
   notifyInvitation?: (invitation: InvitationNotice) => void
 }
@@ -112,7 +117,10 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
   // Link passwords' scrypt, in turn per owner and per client (shared/password-hashing.ts); people's, on
   // a lowest-priority thread of its own with a bounded queue, so a sign-in flood cannot take serving's core.
   const passwordHashing = createPasswordHashing()
-  const accountHashing = createLowPriorityHashing({ queueLimit: SIGN_IN_HASH_QUEUE, minIntervalMs: 1000 / SIGN_IN_HASHES_PER_SECOND })
+  const accountHashing = createLowPriorityHashing({
+    queueLimit: SIGN_IN_HASH_QUEUE,
+    minIntervalMs: options.signInHashIntervalMs ?? 1000 / SIGN_IN_HASHES_PER_SECOND,
+  })
   const accounts = createAccountsService({ repo: createAccountsRepository(db), hashing: accountHashing, clock })
   const sessions = createSessionsService({ repo: createSessionsRepository(db), tokens, accounts, clock })
   const members = createMembersService({

@@ -103,7 +103,9 @@ export async function startTestServer(
   // No background destination checks unless a test asks: their thread resolves names through DNS (loopbackResolve cannot reach it).
   const env: Env = { PORT: String(port), LOG_LEVEL: 'silent', LINKLINE_HEALTH_INTERVAL_HOURS: '0', ...database.env, ...options.env }
   const config = loadConfig(env)
-  const container = createContainer(config, { outboundResolve: loopbackResolve, ...options.container })
+  // Sign-ins unpaced (2 a second in production): the tests sign people in one after another, and
+  // each would otherwise wait half a second for the one before.
+  const container = createContainer(config, { outboundResolve: loopbackResolve, signInHashIntervalMs: 0, ...options.container })
   const app = await (async () => {
     try {
       await container.start()

@@ -1,5 +1,6 @@
 import { flag, int, text, type Setting } from './setting-kinds.js'
 import { SIGN_IN_SETTINGS } from './settings-sign-in.js'
+import { WEBHOOK_SETTINGS } from './settings-webhooks.js'
 
 /**
  * Every environment variable Linkline reads, said once: `loadConfig` (src/config.ts) takes each default
@@ -308,36 +309,7 @@ export const SETTINGS = {
     group: 'Outbound requests',
     meaning: 'the former name of `LINKLINE_FETCH_ALLOW_PRIVATE`, still accepted: `true` there is `true` here',
   }),
-
-  LINKLINE_WEBHOOKS_SECRET_KEY: text({
-    group: 'Webhooks',
-    common: true,
-    meaning:
-      'at least 32 characters (e.g. `openssl rand -base64 32`): the key that encrypts webhook signing secrets at rest; unset, the ' +
-      'first start creates the key file `linkline.key` (see `LINKLINE_DATA_DIR`). Keep it (or the file) with your backups: losing it ' +
-      'breaks every existing endpoint',
-    scaleOut: 'the same on every instance (a secret sealed by one is opened by another); see [Webhooks](#webhooks)',
-  }),
-  LINKLINE_DATA_DIR: text({
-    group: 'Webhooks',
-    derived: 'beside the SQLite file; `./data` with PostgreSQL; `/data` in the image',
-    meaning: 'where the webhook secret key file `linkline.key` is created at the first start (mode 0600) when `LINKLINE_WEBHOOKS_SECRET_KEY` is unset',
-  }),
-  LINKLINE_WEBHOOKS_POLL_INTERVAL_MS: int({
-    group: 'Webhooks',
-    default: 1000,
-    min: 10,
-    max: 60_000,
-    meaning: 'how often each server process looks for due webhook deliveries (a change made on the same process wakes it at once)',
-    scaleOut: 'instances share the work (SKIP LOCKED)',
-  }),
-  LINKLINE_WEBHOOKS_RETENTION_DAYS: int({
-    group: 'Webhooks',
-    default: 30,
-    min: 1,
-    max: 36_500,
-    meaning: 'settled deliveries (delivered or failed) older than this are pruned hourly from the delivery log; pending ones stay',
-  }),
+  ...WEBHOOK_SETTINGS,
 } as const satisfies Record<string, Setting>
 
 export type SettingName = keyof typeof SETTINGS

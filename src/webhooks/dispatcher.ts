@@ -16,8 +16,11 @@ const HOUR = 60 * MINUTE
  */
 export const RETRY_DELAYS_MS = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR]
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
-/** A claimed attempt is leased this long: well past the 10 s timeout, so a live attempt is never taken twice. */
-const LEASE_MS = 2 * MINUTE
+/**
+ * A claimed attempt is leased this long by default (LINKLINE_WEBHOOKS_LEASE_MS): well past the 10 s
+ * timeout, so a live attempt is never taken twice.
+ */
+export const LEASE_MS = 2 * MINUTE
 /** Per endpoint and per instance, at most this many requests in flight: a flood of events waits in the outbox. */
 export const PER_ENDPOINT_IN_FLIGHT = 8
 /** Per instance, at most this many requests in flight, and endpoints served per claim. */
@@ -45,6 +48,8 @@ export function createDispatcher(deps: {
   /** The guarded outbound client (outbound/outbound.ts). */
   outbound: OutboundFetch
   pollIntervalMs: number
+  /** How long a claimed attempt is leased (LEASE_MS by default): an attempt a crash cut off is due again after it. */
+  leaseMs?: number
   onOutcome?: (outcome: DeliveryOutcome) => void
 }) {
   const { repo, clock, logger } = deps
@@ -82,7 +87,7 @@ export function createDispatcher(deps: {
     try {
       let budget = TOTAL_IN_FLIGHT - total
       if (budget > 0) {
-        claimed = await repo.claim(clock.now(), LEASE_MS, ENDPOINTS_PER_CLAIM, (id) => {
+        claimed = await repo.claim(clock.now(), deps.leaseMs ?? LEASE_MS, ENDPOINTS_PER_CLAIM, (id) => {
           const room = Math.max(0, Math.min(PER_ENDPOINT_IN_FLIGHT - (inFlight.get(id) ?? 0), budget))
           budget -= room
           return room

@@ -39,6 +39,7 @@ export function createWebhooksFeature(deps: {
     logger,
     outbound: deps.outbound,
     pollIntervalMs: config.webhooksPollIntervalMs,
+    leaseMs: config.webhooksLeaseMs,
     onOutcome: (outcome) => metrics.countWebhookDelivery(outcome),
   })
   metrics.watchWebhookBacklog(() => repo.backlog())
