@@ -107,6 +107,20 @@ export class GroupCommit {
     return result
   }
 
+  /**
+   * A statement that may not run inside a transaction (a PRAGMA that changes the safety level, VACUUM):
+   * run in its turn, between groups.
+   */
+  async alone<T>(deadline: number, work: () => Promise<T>): Promise<T> {
+    await this.#turn.acquire(deadline)
+    try {
+      if (this.#open) await this.#end()
+      return await work()
+    } finally {
+      this.#turn.release()
+    }
+  }
+
   /** Waits until every write issued so far is committed, and keeps the turn: for closing the connection. */
   async drain(): Promise<void> {
     await this.#turn.acquire(Infinity)

@@ -22,6 +22,8 @@ import { GroupCommit } from './group-commit.js'
  */
 export const WRITE_WAIT_MS = 2000
 const MAX_PAUSE_MS = 50
+/** Statements that SQLite refuses inside a transaction, or that must not join one: run between groups. */
+const OUTSIDE_TRANSACTIONS = /^\s*(pragma|vacuum|attach|detach)\b/i
 
 /**
  * Kysely's SQLite dialect for a server database in WAL mode, on two connections: plain SELECTs run on
@@ -87,7 +89,9 @@ class ConcurrentSqliteDriver implements Driver {
       executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
         if (connection.inTransaction) return this.#noted(() => run<R>(this.writer, query))
         if (query.query.kind === 'SelectQueryNode') return whenUnlocked(() => run<R>(this.reader, query), performance.now() + WRITE_WAIT_MS)
-        return this.#group.write(performance.now() + WRITE_WAIT_MS, () => run<R>(this.writer, query))
+        const deadline = performance.now() + WRITE_WAIT_MS
+        if (OUTSIDE_TRANSACTIONS.test(query.sql)) return this.#group.alone(deadline, () => whenUnlocked(() => run<R>(this.writer, query), deadline))
+        return this.#group.write(deadline, () => run<R>(this.writer, query))
       },
       streamQuery: () => {
         throw new Error('streaming is not supported by the SQLite driver')
