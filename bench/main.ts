@@ -15,9 +15,10 @@ import { benchSlices, renderSlices } from './slices.bench.js'
 import { benchSignIn, renderSignIn } from './sign-in.bench.js'
 import { benchVisitFields, renderVisitFields } from './visit-fields.bench.js'
 import { benchBatchedWebhook, benchClickedWebhook } from './webhooks.bench.js'
+import { benchWrites, renderWrites } from './writes.bench.js'
 import { commitOf, describeMachine, readIfExists, renderReport, spliceReport, type RedirectScenario } from './report.js'
 
-const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|link-list|webhooks|webhook-batches|rollup|slices|sign-in|visit-fields|overview|scaling] [--baseline <file of another build>] [--cpu-prof]
+const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|link-list|writes|webhooks|webhook-batches|rollup|slices|sign-in|visit-fields|overview|scaling] [--baseline <file of another build>] [--cpu-prof]
   --quick      short runs; 50,000 links, 10,000 conversations, 50,000 clicks instead of 1M, 100k, 1M (under a minute)
                (link-list: 50,000 links instead of 1M; with TEST_DATABASE_URL and TEST_REDIS_URL, on PostgreSQL too; printed, not written, when run alone)
   --only       run one part (webhooks: the redirect with and without a link.clicked subscriber; webhook-batches: events per
@@ -28,11 +29,13 @@ const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|l
                location cost the serving thread, and the IP database the writer thread; overview: GET /v1/stats over 1,000,000 links and 10,000,000
                clicks written as rollups (100,000 and 1,000,000 with --quick), on SQLite and on PostgreSQL when
                TEST_DATABASE_URL and TEST_REDIS_URL are set; these eight printed, not written to docs;
+               writes: POST /v1/links from 10 connections and 10,000 links in bulk, 3 rounds (printed, not written);
                scaling: one instance on PostgreSQL + Redis, its capacity and each visit's cost to the database,
                written to docs/scaling.md)
-  --baseline   the controls part also measures this build (its dist/src/main.js) with plain links; the rollup part,
+  --baseline   the controls and writes parts also measure this build (its dist/src/main.js) with plain links; the rollup part,
                its dist/bench/rollup-runner.js
-  --cpu-prof   run both redirect servers with node --cpu-prof; profiles (one per thread) go to ./bench-profiles/{bare,linkline}`
+  --cpu-prof   run both redirect servers with node --cpu-prof; profiles (one per thread) go to ./bench-profiles/{bare,linkline}
+               (writes: this build's server, to ./bench-profiles/writes)`
 
 const { values } = parseArgs({
   options: {
@@ -121,6 +124,24 @@ if (values.only === 'scaling') {
   if (!values.quick) {
     const page = fileURLToPath(new URL('../../docs/scaling.md', import.meta.url))
     writeFileSync(page, spliceReport(readIfExists(page), generated))
+  }
+  process.exit(0)
+}
+if (values.only === 'writes') {
+  const dir = mkdtempSync(join(tmpdir(), 'linkline-bench-'))
+  try {
+    const settings = {
+      generator: (await detectWrk()) ? ('wrk' as const) : ('autocannon' as const),
+      connections: 10,
+      seconds: values.quick ? 2 : 5,
+      rounds: values.quick ? 2 : 3,
+      bulkLinks: 10_000,
+      baseline: values.baseline === undefined ? undefined : resolve(values.baseline),
+      cpuProfDir: values['cpu-prof'] ? resolve('bench-profiles', 'writes') : undefined,
+    }
+    console.log(renderWrites(await benchWrites(settings, dir, (line) => console.error(`[bench] ${line}`))))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
   }
   process.exit(0)
 }

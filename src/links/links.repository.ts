@@ -52,15 +52,24 @@ export function createLinksRepository(db: Db, adapter: DialectAdapter) {
         for (const part of chunks(tags, 2000)) await trx.insertInto('link_tags').values(part).execute()
       }),
 
-    /** Which of these (domain, path) pairs are taken, as `domain + path`. */
+    /**
+     * Which of these (domain, path) pairs are taken, as `domain + path`. One `path in (…)` per domain,
+     * which the unique (domain, path) index answers: an OR of pairs made SQLite scan every link, once
+     * per 500 pairs (over a second per bulk request of 1,000 at 30,000 links).
+     */
     async taken(pairs: readonly { domain: string; path: string }[]): Promise<Set<string>> {
       const found = new Set<string>()
-      for (const part of chunks(pairs, INSERT_CHUNK)) {
-        const rows = await live()
-          .select(['domain', 'path'])
-          .where((eb) => eb.or(part.map((p) => eb.and([eb('domain', '=', p.domain), eb('path', '=', p.path)]))))
-          .execute()
-        for (const r of rows) found.add(`${r.domain}${r.path}`)
+      const byDomain = new Map<string, string[]>()
+      for (const p of pairs) {
+        const paths = byDomain.get(p.domain)
+        if (paths) paths.push(p.path)
+        else byDomain.set(p.domain, [p.path])
+      }
+      for (const [domain, paths] of byDomain) {
+        for (const part of chunks(paths, INSERT_CHUNK)) {
+          const rows = await live().select(['domain', 'path']).where('domain', '=', domain).where('path', 'in', part).execute()
+          for (const r of rows) found.add(`${r.domain}${r.path}`)
+        }
       }
       return found
     },

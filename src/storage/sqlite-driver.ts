@@ -12,6 +12,7 @@ import {
   type SqliteDatabase,
 } from 'kysely'
 import { isSqliteBusy } from './errors.js'
+import { GroupCommit } from './group-commit.js'
 
 /**
  * How long a write may wait for SQLite's write lock, counted from when it was issued (its wait for
@@ -21,6 +22,8 @@ import { isSqliteBusy } from './errors.js'
  */
 export const WRITE_WAIT_MS = 2000
 const MAX_PAUSE_MS = 50
+/** Statements that SQLite refuses inside a transaction, or that must not join one: run between groups. */
+const OUTSIDE_TRANSACTIONS = /^\s*(pragma|vacuum|attach|detach)\b/i
 
 /**
  * Kysely's SQLite dialect for a server database in WAL mode, on two connections: plain SELECTs run on
@@ -30,7 +33,9 @@ const MAX_PAUSE_MS = 50
  * redirect included. SQLite's own busy_timeout would sleep inside the call and freeze the event loop:
  * here it is 0, and a locked database is tried again after asynchronous pauses. Transactions begin
  * IMMEDIATE: they take the write lock up front, so that one which read first cannot fail half-way
- * when it comes to write (SQLITE_BUSY_SNAPSHOT), and their reads see their own writes.
+ * when it comes to write (SQLITE_BUSY_SNAPSHOT), and their reads see their own writes. Writes commit
+ * in groups (group-commit.ts): each transaction, or write outside one, is a savepoint of a transaction
+ * shared with the writes queued behind it, and learns that it is committed with the group's one COMMIT.
  */
 export class ConcurrentSqliteDialect implements Dialect {
   /** `inTransaction`: whether the writer connection has a transaction open (better-sqlite3's `inTransaction`). */
@@ -50,19 +55,31 @@ export class ConcurrentSqliteDialect implements Dialect {
   }
 }
 
-/** One per acquisition: while it runs a transaction it owns the writer connection. */
+/** One per acquisition: while it runs a transaction it is a writer of the group on the writer connection. */
 interface RoutedConnection extends DatabaseConnection {
   inTransaction: boolean
 }
 
 class ConcurrentSqliteDriver implements Driver {
-  readonly #writeLock = new WaitQueue()
+  /** Every write of the writer connection goes through the group commit (group-commit.ts, docs/adr/0015-group-commit.md). */
+  readonly #group: GroupCommit
 
   constructor(
     private readonly writer: SqliteDatabase,
     private readonly reader: SqliteDatabase,
-    private readonly writerInTransaction: () => boolean,
-  ) {}
+    writerInTransaction: () => boolean,
+  ) {
+    this.#group = new GroupCommit(
+      {
+        // A COMMIT can meet a reader's lock at checkpoint time, a BEGIN another process's: waited for as a statement would.
+        exec: async (statement, deadline) => {
+          await whenUnlocked(() => run(this.writer, CompiledQuery.raw(statement)), deadline)
+        },
+        inTransaction: writerInTransaction,
+      },
+      () => performance.now() + WRITE_WAIT_MS,
+    )
+  }
 
   async init(): Promise<void> {}
 
@@ -70,9 +87,11 @@ class ConcurrentSqliteDriver implements Driver {
     const connection: RoutedConnection = {
       inTransaction: false,
       executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
-        if (connection.inTransaction) return run<R>(this.writer, query)
+        if (connection.inTransaction) return this.#noted(() => run<R>(this.writer, query))
         if (query.query.kind === 'SelectQueryNode') return whenUnlocked(() => run<R>(this.reader, query), performance.now() + WRITE_WAIT_MS)
-        return this.#exclusive((deadline) => whenUnlocked(() => run<R>(this.writer, query), deadline))
+        const deadline = performance.now() + WRITE_WAIT_MS
+        if (OUTSIDE_TRANSACTIONS.test(query.sql)) return this.#group.alone(deadline, () => whenUnlocked(() => run<R>(this.writer, query), deadline))
+        return this.#group.write(deadline, () => run<R>(this.writer, query))
       },
       streamQuery: () => {
         throw new Error('streaming is not supported by the SQLite driver')
@@ -82,52 +101,38 @@ class ConcurrentSqliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    const deadline = performance.now() + WRITE_WAIT_MS
-    await this.#writeLock.acquire(deadline)
-    try {
-      await whenUnlocked(() => run(this.writer, CompiledQuery.raw('begin immediate')), deadline)
-    } catch (error) {
-      this.#writeLock.release()
-      throw error
-    }
+    await this.#group.begin(performance.now() + WRITE_WAIT_MS)
     ;(connection as RoutedConnection).inTransaction = true
   }
 
+  /** Resolves once the group's COMMIT holds the transaction's writes. */
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await this.#endTransaction(connection as RoutedConnection, 'commit')
+    ;(connection as RoutedConnection).inTransaction = false
+    await this.#group.commit()
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    // SQLite ends the transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR): a ROLLBACK then
-    // fails with "no transaction is active", and Kysely would throw that instead of the cause.
-    if (!this.writerInTransaction()) return this.#endTransaction(connection as RoutedConnection, undefined)
-    await this.#endTransaction(connection as RoutedConnection, 'rollback')
+    // Kysely rolls back after a failed commit too: the writer has left the group by then.
+    if (!(connection as RoutedConnection).inTransaction) return
+    ;(connection as RoutedConnection).inTransaction = false
+    await this.#group.rollback()
   }
 
   async releaseConnection(): Promise<void> {}
 
   async destroy(): Promise<void> {
+    await this.#group.drain()
     this.reader.close()
     this.writer.close()
   }
 
-  async #endTransaction(connection: RoutedConnection, statement: 'commit' | 'rollback' | undefined): Promise<void> {
+  /** A statement of a transaction: its error is kept, in case it ended the transaction (SQLITE_FULL, SQLITE_IOERR). */
+  async #noted<R>(statement: () => Promise<QueryResult<R>>): Promise<QueryResult<R>> {
     try {
-      // A COMMIT can meet a reader's lock at checkpoint time: wait for it as a statement would.
-      if (statement !== undefined) await whenUnlocked(() => run(this.writer, CompiledQuery.raw(statement)), performance.now() + WRITE_WAIT_MS)
-    } finally {
-      connection.inTransaction = false
-      this.#writeLock.release()
-    }
-  }
-
-  async #exclusive<T>(work: (deadline: number) => Promise<T>): Promise<T> {
-    const deadline = performance.now() + WRITE_WAIT_MS
-    await this.#writeLock.acquire(deadline)
-    try {
-      return await work(deadline)
-    } finally {
-      this.#writeLock.release()
+      return await statement()
+    } catch (error) {
+      this.#group.noteError(error)
+      throw error
     }
   }
 }
@@ -148,39 +153,5 @@ async function whenUnlocked<T>(attempt: () => Promise<T>, deadline: number): Pro
       if (!isSqliteBusy(error) || performance.now() + pause > deadline) throw error
       await sleep(pause)
     }
-  }
-}
-
-/** The writer connection's turn-taking: first come, first served, and a waiter gives up at its deadline. */
-class WaitQueue {
-  #held = false
-  readonly #waiting: (() => void)[] = []
-
-  async acquire(deadline: number): Promise<void> {
-    if (!this.#held) {
-      this.#held = true
-      return
-    }
-    await new Promise<void>((resolve, reject) => {
-      const grant = () => {
-        clearTimeout(timer)
-        resolve()
-      }
-      const timer = setTimeout(
-        () => {
-          this.#waiting.splice(this.#waiting.indexOf(grant), 1)
-          reject(Object.assign(new Error('the database stayed locked by other writes'), { code: 'SQLITE_BUSY' }))
-        },
-        Math.max(0, deadline - performance.now()),
-      )
-      this.#waiting.push(grant)
-    })
-  }
-
-  /** Hands the lock to the next waiter, if any. */
-  release(): void {
-    const next = this.#waiting.shift()
-    if (next) next()
-    else this.#held = false
   }
 }

@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, beforeEach, describe, test } from 'node:test'
+import SQLite from 'better-sqlite3'
+import { isUniqueViolation } from './errors.js'
+import { GroupCommit } from './group-commit.js'
+
+describe('group commit on one SQLite connection (no HTTP)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'linkline-group-'))
+  after(() => rmSync(dir, { recursive: true, force: true }))
+  let file: string
+  let sqlite: SQLite.Database
+  let statements: string[]
+  let failCommit: boolean
+  let group: GroupCommit
+  let n = 0
+
+  beforeEach(() => {
+    sqlite?.close()
+    file = join(dir, `group-${n++}.db`)
+    sqlite = new SQLite(file)
+    sqlite.pragma('journal_mode = WAL')
+    sqlite.exec('create table items (name text primary key)')
+    statements = []
+    failCommit = false
+    group = new GroupCommit(
+      {
+        exec: async (statement) => {
+          statements.push(statement)
+          if (statement === 'commit' && failCommit) throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' })
+          sqlite.exec(statement)
+        },
+        inTransaction: () => sqlite.inTransaction,
+      },
+      () => performance.now() + 2000,
+    )
+  })
+
+  /** Another connection's view: what is committed. */
+  const committed = () => {
+    const other = new SQLite(file, { readonly: true })
+    try {
+      return (other.prepare('select name from items order by name').all() as { name: string }[]).map((r) => r.name)
+    } finally {
+      other.close()
+    }
+  }
+  const insert = (name: string) =>
+    group.write(performance.now() + 2000, async () => {
+      statements.push(`insert ${name}`)
+      sqlite.prepare('insert into items (name) values (?)').run(name)
+    })
+
+  test('writers queued together share one transaction and one COMMIT; each learns of it only after the COMMIT', async () => {
+    const answeredAfter: number[] = []
+    await Promise.all(
+      ['a', 'b', 'c', 'd', 'e'].map(async (name) => {
+        await insert(name)
+        answeredAfter.push(statements.lastIndexOf('commit'))
+        // Answered: committed for every other connection.
+        assert.ok(committed().includes(name))
+      }),
+    )
+    assert.equal(statements.filter((s) => s === 'begin immediate').length, 1)
+    assert.equal(statements.filter((s) => s === 'commit').length, 1)
+    assert.ok(answeredAfter.every((at) => at >= 0))
+    assert.deepEqual(committed(), ['a', 'b', 'c', 'd', 'e'])
+  })
+
+  test("a writer's constraint error undoes its own write only: the others of its group commit", async () => {
+    sqlite.exec("insert into items values ('taken')")
+    const outcomes = await Promise.allSettled(['a', 'taken', 'b', 'a', 'c'].map((name) => insert(name)))
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled'],
+    )
+    for (const o of outcomes) if (o.status === 'rejected') assert.ok(isUniqueViolation(o.reason))
+    assert.equal(statements.filter((s) => s === 'commit').length, 1)
+    assert.equal(statements.filter((s) => s.startsWith('rollback to')).length, 2)
+    assert.deepEqual(committed(), ['a', 'b', 'c', 'taken'])
+  })
+
+  test('a COMMIT that fails fails every writer of the group, and none of their writes stays', async () => {
+    failCommit = true
+    const outcomes = await Promise.allSettled(['a', 'b', 'c'].map((name) => insert(name)))
+    assert.deepEqual(
+      outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { code?: string }).code : 'fulfilled')),
+      ['SQLITE_IOERR', 'SQLITE_IOERR', 'SQLITE_IOERR'],
+    )
+    assert.equal(sqlite.inTransaction, false)
+    assert.deepEqual(committed(), [])
+    // The next writer opens a group of its own.
+    failCommit = false
+    await insert('d')
+    assert.deepEqual(committed(), ['d'])
+  })
+
+  test('a writer after a commit opens the next group; drain waits for the open group', async () => {
+    await insert('a')
+    const late = insert('b')
+    await group.drain()
+    assert.deepEqual(committed(), ['a', 'b'])
+    await late
+    assert.equal(statements.filter((s) => s === 'commit').length, 2)
+  })
+})

@@ -1,0 +1,224 @@
+/**
+ * Group commit on one connection (docs/adr/0015-group-commit.md). Writers take turns, first come,
+ * first served, as before; but a writer whose turn ends does not commit on its own: its work was a
+ * savepoint inside a transaction that the group shares, and the next writer waiting joins the same
+ * transaction. The group commits, once, when nobody waits any more (after one pause of the event
+ * loop, for writers on their way) or when it holds `MAX_MEMBERS` writers or has been open for
+ * `MAX_OPEN_MS`. Each writer's `commit()` resolves only after that COMMIT returned: with SQLite's
+ * synchronous=FULL, after the fsync that makes it durable. A writer that fails rolls back to its own
+ * savepoint: its writes are undone, the group's others stay. Only an error that ends the whole
+ * transaction (the disk full, an I/O error) or a failing COMMIT fails every writer of the group, none
+ * of them answered yet.
+ */
+export const MAX_MEMBERS = 256
+export const MAX_OPEN_MS = 50
+const SAVEPOINT = 'linkline_group_member'
+
+/** The connection as the group drives it: `exec` runs one statement (waiting for a lock held elsewhere until `deadline`). */
+export interface GroupConnection {
+  exec(statement: string, deadline: number): Promise<void>
+  /** Whether the connection has a transaction open (SQLite ends it itself on some errors). */
+  inTransaction(): boolean
+}
+
+interface Waiter {
+  resolve: () => void
+  reject: (error: unknown) => void
+}
+
+export class GroupCommit {
+  readonly #turn = new WaitQueue()
+  /** Released writers, waiting for the group's COMMIT. */
+  #released: Waiter[] = []
+  #open = false
+  #members = 0
+  #openedAt = 0
+  #pausing = false
+  /** The last error of a statement of the running writer: what ended the transaction, when SQLite ended it. */
+  #lastError: unknown
+
+  constructor(
+    private readonly connection: GroupConnection,
+    private readonly commitDeadline: () => number,
+  ) {}
+
+  /** Waits for the turn (until `deadline`), opens the group's transaction unless open, and the writer's savepoint. */
+  async begin(deadline: number): Promise<void> {
+    await this.#turn.acquire(deadline)
+    try {
+      if (!this.#open) {
+        await this.connection.exec('begin immediate', deadline)
+        this.#open = true
+        this.#members = 0
+        this.#openedAt = performance.now()
+      }
+      await this.connection.exec(`savepoint ${SAVEPOINT}`, deadline)
+      this.#members++
+      this.#lastError = undefined
+    } catch (error) {
+      this.#passTurn()
+      throw error
+    }
+  }
+
+  /** A statement of the running writer failed with `error` (kept in case it ended the transaction). */
+  noteError(error: unknown): void {
+    this.#lastError = error
+  }
+
+  /** The writer's work is done: kept in the group; resolves once the group's COMMIT holds it, rejects if that fails. */
+  async commit(): Promise<void> {
+    try {
+      await this.connection.exec(`release ${SAVEPOINT}`, Infinity)
+    } catch (error) {
+      this.#lastError = error
+      await this.rollback()
+      throw error
+    }
+    const committed = new Promise<void>((resolve, reject) => this.#released.push({ resolve, reject }))
+    this.#passTurn()
+    return committed
+  }
+
+  /** The writer failed: its writes are undone, the group goes on without them. */
+  async rollback(): Promise<void> {
+    try {
+      if (this.connection.inTransaction()) {
+        await this.connection.exec(`rollback to ${SAVEPOINT}`, Infinity)
+        await this.connection.exec(`release ${SAVEPOINT}`, Infinity)
+      }
+    } finally {
+      this.#passTurn()
+    }
+  }
+
+  /** One statement outside a transaction: a writer of its own in the group. */
+  async write<T>(deadline: number, work: () => Promise<T>): Promise<T> {
+    await this.begin(deadline)
+    let result: T
+    try {
+      result = await work()
+    } catch (error) {
+      this.#lastError = error
+      await this.rollback()
+      throw error
+    }
+    await this.commit()
+    return result
+  }
+
+  /**
+   * A statement that may not run inside a transaction (a PRAGMA that changes the safety level, VACUUM):
+   * run in its turn, between groups.
+   */
+  async alone<T>(deadline: number, work: () => Promise<T>): Promise<T> {
+    await this.#turn.acquire(deadline)
+    try {
+      if (this.#open) await this.#end()
+      return await work()
+    } finally {
+      this.#turn.release()
+    }
+  }
+
+  /** Waits until every write issued so far is committed, and keeps the turn: for closing the connection. */
+  async drain(): Promise<void> {
+    await this.#turn.acquire(Infinity)
+    // The turn came to us as to a writer of an open group: end the group without joining it.
+    if (this.#open) await this.#end()
+  }
+
+  /** After a writer: the next one joins, or the group pauses for late arrivals once, or commits. */
+  #passTurn(): void {
+    if (!this.#open) return this.#turn.release()
+    if (!this.connection.inTransaction()) {
+      // SQLite ended the transaction itself (SQLITE_FULL, SQLITE_IOERR): every write of the group is lost.
+      const cause = this.#lastError ?? new Error('the database ended the transaction of a group of writes')
+      this.#settle(cause)
+      return this.#turn.release()
+    }
+    const room = this.#members < MAX_MEMBERS && performance.now() - this.#openedAt < MAX_OPEN_MS
+    if (room && this.#turn.waiting > 0) return this.#turn.release()
+    if (room && !this.#pausing) {
+      this.#pausing = true
+      setImmediate(() => {
+        this.#pausing = false
+        if (this.#turn.waiting > 0) this.#turn.release()
+        else void this.#commit()
+      })
+      return
+    }
+    void this.#commit()
+  }
+
+  async #commit(): Promise<void> {
+    try {
+      await this.#end()
+    } finally {
+      this.#turn.release()
+    }
+  }
+
+  /** Commits the group (or, should the COMMIT fail, rolls it back) and tells its writers. */
+  async #end(): Promise<void> {
+    try {
+      await this.connection.exec('commit', this.commitDeadline())
+      this.#settle(undefined)
+    } catch (error) {
+      if (this.connection.inTransaction()) await this.connection.exec('rollback', Infinity).catch(() => {})
+      this.#settle(error)
+    }
+  }
+
+  /** Ends the group: its released writers learn that they are committed (`error` undefined) or not. */
+  #settle(error: unknown): void {
+    const released = this.#released
+    this.#released = []
+    this.#open = false
+    for (const waiter of released) {
+      if (error === undefined) waiter.resolve()
+      else waiter.reject(error)
+    }
+  }
+}
+
+/** The connection's turn-taking: first come, first served, and a waiter gives up at its deadline. */
+class WaitQueue {
+  #held = false
+  readonly #waiting: (() => void)[] = []
+
+  get waiting(): number {
+    return this.#waiting.length
+  }
+
+  async acquire(deadline: number): Promise<void> {
+    if (!this.#held) {
+      this.#held = true
+      return
+    }
+    await new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined
+      const grant = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+      if (Number.isFinite(deadline)) {
+        timer = setTimeout(
+          () => {
+            this.#waiting.splice(this.#waiting.indexOf(grant), 1)
+            reject(Object.assign(new Error('the database stayed locked by other writes'), { code: 'SQLITE_BUSY' }))
+          },
+          Math.max(0, deadline - performance.now()),
+        )
+      }
+      this.#waiting.push(grant)
+    })
+  }
+
+  /** Hands the turn to the next waiter, if any. */
+  release(): void {
+    const next = this.#waiting.shift()
+    if (next) next()
+    else this.#held = false
+  }
+}
