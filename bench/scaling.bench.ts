@@ -144,22 +144,28 @@ function cpuOfProcesses(name: string): number {
   return total
 }
 
-/** 100 million visits a day, and the peak hour's rate assumed at four times the day's average. */
-const DAILY_VISITS = 100_000_000
+/** The days planned for; the peak hour's rate is assumed at four times the day's average. */
+const DAILY_VISITS = [1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
 const PEAK_FACTOR = 4
 /** Cores are planned at half their capacity at the peak: room for a slow neighbour, a deploy, a failed instance. */
 const HEADROOM = 0.5
+/** Cores of one Linkline instance in the plan. */
+const INSTANCE_CORES = 2
 
-/** The measured figures, then what they mean for 100 million visits a day (docs/scaling.md). */
 export function renderScaling(report: ScalingReport): string {
   const { redirect, backend, visits } = report
   const per = (value: number) => value / visits
   const micros = (seconds: number) => (per(seconds) * 1e6).toFixed(1)
   const n = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
-  const cores = (secondsPerVisit: number) => (peak * secondsPerVisit) / HEADROOM
-  const average = DAILY_VISITS / 86_400
-  const peak = average * PEAK_FACTOR
-  const instanceCores = cores(per(redirect.instanceCpu))
+  // Commits come from each instance's flushes and roll-ups, once a second or so whatever its traffic.
+  const commitsPerSecond = backend.commits / (redirect.seconds + redirect.drainSeconds)
+  const plan = DAILY_VISITS.map((daily) => {
+    const peak = (daily / 86_400) * PEAK_FACTOR
+    const instanceCores = (peak * per(redirect.instanceCpu)) / HEADROOM
+    const instances = Math.max(2, Math.ceil(instanceCores / INSTANCE_CORES))
+    return { daily, peak, instanceCores, instances }
+  })
+  const row = (label: string, cell: (p: (typeof plan)[number]) => string) => `| ${label} | ${plan.map(cell).join(' | ')} |`
   const lines = [
     `${report.settings.links.toLocaleString('en-US')} links requested in rotation by browsers, ${report.settings.connections} connections, ` +
       `${report.settings.seconds} s, after two warm-ups; every visit written, rolled up and in its click block before the counters are read again.`,
@@ -171,24 +177,25 @@ export function renderScaling(report: ScalingReport): string {
     `| PostgreSQL's CPU per visit | ${micros(backend.postgresCpu)} µs |`,
     `| PostgreSQL's WAL per visit | ${n(per(backend.walBytes), 1)} bytes |`,
     `| rows written per visit (inserted, updated, deleted) | ${n(per(backend.rowsWritten), 3)} |`,
-    `| transactions committed per 1,000 visits | ${n(per(backend.commits) * 1000, 2)} |`,
+    `| transactions committed a second (flushes and roll-ups: per instance, not per visit) | ${n(commitsPerSecond, 1)} |`,
     `| Redis: CPU and commands per visit | ${micros(backend.redisCpu)} µs, ${n(per(backend.redisCommands), 3)} |`,
     `| every visit rolled up and in its click block after the load (mostly the blocks' 30 s wait) | ${redirect.drainSeconds.toFixed(1)} s |`,
     `| API: a link read (GET /v1/links/{id}), 10 connections | ${n(report.reads.perSecond)}/s (p99 ${report.reads.p99.toFixed(2)} ms) |`,
     `| API: link creates (POST /v1/links), 10 connections | ${n(report.creates.perSecond)}/s (p99 ${report.creates.p99.toFixed(2)} ms) |`,
     '',
-    `**100 million visits a day** is ${n(average)} a second on average; planned for a peak of ${PEAK_FACTOR}× that (${n(peak)}/s), ` +
-      `each core at most half busy at the peak:`,
+    `Planned from these figures for a peak hour at ${PEAK_FACTOR}× the day's average, each core at most ${HEADROOM * 100} % busy at the peak, ` +
+      `instances of ${INSTANCE_CORES} cores, at least two of them (failover):`,
     '',
-    '| for 100 million visits a day | from the figures above |',
-    '|---|---|',
-    `| Linkline instances (2 cores each) | ${n(Math.max(2, Math.ceil(instanceCores / 2)))} (${n(instanceCores, 2)} cores; at least two for failover) |`,
-    `| the most one 2-core instance takes on the same terms | ${n((2 * HEADROOM * 86_400) / (PEAK_FACTOR * per(redirect.instanceCpu)) / 1e6)} million visits a day |`,
-    `| PostgreSQL cores for the visits | ${n(cores(per(backend.postgresCpu)), 2)} |`,
-    `| PostgreSQL WAL a day | ${n((per(backend.walBytes) * DAILY_VISITS) / 2 ** 30, 1)} GiB (${n((per(backend.walBytes) * peak) / 2 ** 20, 2)} MiB/s at the peak) |`,
-    `| rows written a second at the peak | ${n(per(backend.rowsWritten) * peak)} |`,
-    `| commits a second at the peak | ${n(per(backend.commits) * peak, 1)} |`,
-    `| Redis commands a second at the peak | ${n(per(backend.redisCommands) * peak)} |`,
+    `| visits a day | ${plan.map((p) => `${n(p.daily / 1e6)} million`).join(' | ')} |`,
+    `|---|${plan.map(() => '---').join('|')}|`,
+    row('visits a second, average / peak', (p) => `${n(p.daily / 86_400)} / ${n(p.peak)}`),
+    row('Linkline instances (cores busy at the peak)', (p) => `${p.instances} (${n(p.peak * per(redirect.instanceCpu), 2)})`),
+    row('PostgreSQL cores busy at the peak', (p) => n(p.peak * per(backend.postgresCpu), 2)),
+    row('PostgreSQL WAL a day, GiB', (p) => n((per(backend.walBytes) * p.daily) / 2 ** 30, 1)),
+    row('PostgreSQL WAL at the peak, MiB/s', (p) => n((per(backend.walBytes) * p.peak) / 2 ** 20, 2)),
+    row('rows written a second at the peak', (p) => n(per(backend.rowsWritten) * p.peak)),
+    row('commits a second (about the same all day)', (p) => n(commitsPerSecond * p.instances, 1)),
+    row('Redis commands a second at the peak', (p) => n(per(backend.redisCommands) * p.peak)),
   ]
   return lines.join('\n')
 }
