@@ -1,4 +1,5 @@
 import './shared/runtime-check.js'
+import './shared/serving-heap.js'
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { pathToFileURL } from 'node:url'

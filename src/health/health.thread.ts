@@ -21,7 +21,8 @@ export type HealthReply = { id: number; result: SweepResult } | { recorded: true
  * logged; the next start (or another instance, through the lease) takes over.
  */
 export function startHealthThread(settings: HealthSettings, hooks: { onRecorded: () => void; onError: (error: Error) => void }) {
-  const thread = new Worker(new URL('./health.worker.js', import.meta.url), { workerData: settings })
+  // A thread that waits on the network most of the time: a small young generation (ADR 0017).
+  const thread = new Worker(new URL('./health.worker.js', import.meta.url), { workerData: settings, resourceLimits: { maxYoungGenerationSizeMb: 6 } })
   let nextId = 0
   const waiting = new Map<number, (result: SweepResult) => void>()
   let exited = false

@@ -54,7 +54,12 @@ export function startClickWriterThread(settings: WriterSettings, onPurgeError: (
   }
 
   function spawn(): Worker {
-    const thread = new Worker(new URL('./click-writer.worker.js', import.meta.url), { workerData: settings })
+    // Semi-spaces of 8 MB (V8 counts three for the young generation): the roll-up's CPU is the same from
+    // 4 to 64 MB (docs/performance.md, "Tried and not taken"), its memory is not (ADR 0017).
+    const thread = new Worker(new URL('./click-writer.worker.js', import.meta.url), {
+      workerData: settings,
+      resourceLimits: { maxYoungGenerationSizeMb: 24 },
+    })
     thread.on('message', (reply: WriteReply) => {
       if ('purgeError' in reply) return onPurgeError(Object.assign(new Error(reply.purgeError.message), { code: reply.purgeError.code }))
       if ('geoipError' in reply) return onGeoipError(Object.assign(new Error(reply.geoipError.message), { code: reply.geoipError.code }))
