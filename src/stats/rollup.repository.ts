@@ -203,7 +203,7 @@ export async function writeRollups(
       // An hour of visits counted before, only put in blocks by this roll-up.
       if (t.total === 0) return []
       const facets = t.facets === undefined ? null : JSON.stringify(t.facets)
-      if (t.facets !== undefined) written.push({ link_id: linkId, period_start: hour, facets: t.facets, chars: (facets as string).length })
+      if (facets !== null) written.push({ link_id: linkId, period_start: hour, json: facets })
       return {
         link_id: linkId,
         hour,
