@@ -33,7 +33,17 @@ export interface ClickBlocksTable {
   start_at: number
   end_at: number
   clicks: number
+  /** The roll-up's JSON (BlockColumns); empty in a compacted row. */
   data: string
+  /** A compacted row's visits (block-pack.ts); null in a row the roll-up wrote (migration 0029). */
+  packed: Uint8Array | null
+}
+
+/** The click blocks' compaction progress (block-compaction.ts): one row. */
+export interface ClickBlockCompactionTable {
+  id: number
+  raw_through: number
+  hours_through: number
 }
 
 export interface LinkClickRollupsTable {
