@@ -216,7 +216,7 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
     /**
      * Compacts the click blocks due at `now` for about `budgetMs` (block-compaction.ts); true once none is left.
      */
-    compactBlocks: (now: number, budgetMs?: number): Promise<boolean> => compactBlocks(db, dialect, now, budgetMs),
+    compactBlocks: (now: number, budgetMs?: number): Promise<boolean> => compactBlocks(db, now, budgetMs),
 
     /**
      * Retention: click blocks whose newest visit is before `clicksBefore`; visitor sets and salts of

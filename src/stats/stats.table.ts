@@ -37,13 +37,8 @@ export interface ClickBlocksTable {
   data: string
   /** A compacted row's visits (block-pack.ts); null in a row the roll-up wrote (migration 0029). */
   packed: Uint8Array | null
-}
-
-/** The click blocks' compaction progress (block-compaction.ts): one row. */
-export interface ClickBlockCompactionTable {
-  id: number
-  raw_through: number
-  hours_through: number
+  /** 0 as the roll-up wrote it, 1 a link's hour compacted, 2 a link's day (block-compaction.ts). */
+  level: Generated<number>
 }
 
 export interface LinkClickRollupsTable {

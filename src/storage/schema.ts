@@ -9,7 +9,6 @@ import type { SessionsTable } from '../sessions/sessions.table.js'
 import type { TokensTable } from '../tokens/tokens.table.js'
 import type { WebhookDeliveriesTable, WebhooksTable } from '../webhooks/webhooks.table.js'
 import type {
-  ClickBlockCompactionTable,
   ClickBlocksTable,
   ClickJournalMarksTable,
   ClickJournalTable,
@@ -36,7 +35,6 @@ export interface Database {
   click_journal: ClickJournalTable
   click_journal_marks: ClickJournalMarksTable
   click_blocks: ClickBlocksTable
-  click_block_compaction: ClickBlockCompactionTable
   link_click_rollups: LinkClickRollupsTable
   link_click_facets: LinkClickFacetsTable
   facets_compaction: FacetsCompactionTable

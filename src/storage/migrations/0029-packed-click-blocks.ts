@@ -1,10 +1,12 @@
-import { PostgresAdapter, type Kysely } from 'kysely'
+import { PostgresAdapter, sql, type Kysely } from 'kysely'
 
 /**
- * Compacted click blocks (ADR 0014): `packed` holds a link's visits of a closed hour (or, after a week,
- * of a UTC day), columnar and compressed; such a row's `data` is empty. Rows the roll-up writes keep
- * their JSON in `data` and no `packed` until the compaction replaces them. A new nullable column: no
- * table rewrite on either database, and a release before it reads the rows it wrote as before.
+ * Compacted click blocks (ADR 0014). `packed` holds a compacted row's visits, columnar and compressed
+ * (its `data` is then empty); `level` says what a row is: 0 as the roll-up wrote it (30 s of a link's
+ * visits in one hour, JSON in `data`), 1 a link's closed hour, 2 a link's UTC day once a week old.
+ * The partial index holds the rows the compaction still has to merge (levels 0 and 1) by time: it finds
+ * them without a walk of the table, and the rows of days already compacted cost it nothing.
+ * New columns only: no table rewrite on either database, and rows written before read as level 0.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter
@@ -12,16 +14,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('click_blocks')
     .addColumn('packed', postgres ? 'bytea' : 'blob')
     .execute()
-  // The compaction's progress: every block numbered at or below `raw_through` that the roll-up wrote is
-  // compacted into its hour's row, every row at or below `hours_through` into its day's.
   await db.schema
-    .createTable('click_block_compaction')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
-    .addColumn('raw_through', 'bigint', (c) => c.notNull())
-    .addColumn('hours_through', 'bigint', (c) => c.notNull())
+    .alterTable('click_blocks')
+    .addColumn('level', 'smallint', (c) => c.notNull().defaultTo(0))
     .execute()
-  await db
-    .insertInto('click_block_compaction' as never)
-    .values({ id: 1, raw_through: 0, hours_through: 0 } as never)
+  await db.schema
+    .createIndex('click_blocks_to_compact')
+    .on('click_blocks')
+    .columns(['level', 'start_at'])
+    .where(sql<boolean>`level < 2`)
     .execute()
 }
