@@ -11,12 +11,13 @@ import { benchRedirect, type RedirectReport } from './redirect.bench.js'
 import { benchOverview, renderOverview, type OverviewReport } from './overview.bench.js'
 import { benchRollup, renderRollup } from './rollup.bench.js'
 import { benchSlices, renderSlices } from './slices.bench.js'
+import { benchStorage, renderStorage, type StorageReport } from './storage.bench.js'
 import { benchSignIn, renderSignIn } from './sign-in.bench.js'
 import { benchVisitFields, renderVisitFields } from './visit-fields.bench.js'
 import { benchBatchedWebhook, benchClickedWebhook } from './webhooks.bench.js'
 import { commitOf, describeMachine, readIfExists, renderReport, spliceReport, type RedirectScenario } from './report.js'
 
-const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|link-list|webhooks|webhook-batches|rollup|slices|sign-in|visit-fields|overview] [--baseline <file of another build>] [--cpu-prof]
+const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|link-list|webhooks|webhook-batches|rollup|slices|sign-in|visit-fields|overview|storage] [--baseline <file of another build>] [--cpu-prof]
   --quick      short runs; 50,000 links, 10,000 conversations, 50,000 clicks instead of 1M, 100k, 1M (under a minute)
                (link-list: 50,000 links instead of 1M; with TEST_DATABASE_URL and TEST_REDIS_URL, on PostgreSQL too; printed, not written, when run alone)
   --only       run one part (webhooks: the redirect with and without a link.clicked subscriber; webhook-batches: events per
@@ -26,7 +27,9 @@ const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|l
                sign-ins a second from as many addresses; visit-fields: in process, what a visit's Accept-Language and UTM
                location cost the serving thread, and the IP database the writer thread; overview: GET /v1/stats over 1,000,000 links and 10,000,000
                clicks written as rollups (100,000 and 1,000,000 with --quick), on SQLite and on PostgreSQL when
-               TEST_DATABASE_URL and TEST_REDIS_URL are set; these eight printed, not written to docs)
+               TEST_DATABASE_URL and TEST_REDIS_URL are set; storage: click blocks at rest, 2,000 links at 100 visits/s
+               through the click writer for 6 h (2 h with --quick), compacted, bytes per visit and rows per day, on
+               PostgreSQL too (2 h) when TEST_DATABASE_URL and TEST_REDIS_URL are set; these nine printed, not written to docs)
   --baseline   the controls part also measures this build (its dist/src/main.js) with plain links; the rollup part,
                its dist/bench/rollup-runner.js
   --cpu-prof   run both redirect servers with node --cpu-prof; profiles (one per thread) go to ./bench-profiles/{bare,linkline}`
@@ -105,6 +108,15 @@ if (values.only === 'overview') {
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+  process.exit(0)
+}
+if (values.only === 'storage') {
+  const log = (line: string) => console.error(`[bench] ${line}`)
+  const settings = { links: 2000, perSecond: 100, hours: values.quick ? 2 : 6 }
+  const reports: StorageReport[] = [await benchStorage({ ...settings, backend: 'sqlite' }, log)]
+  if (process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL) reports.push(await benchStorage({ ...settings, hours: 2, backend: 'postgres' }, log))
+  else log('storage on PostgreSQL: skipped (set TEST_DATABASE_URL and TEST_REDIS_URL to local services)')
+  console.log(renderStorage(reports))
   process.exit(0)
 }
 if (values.only === 'rollup') {

@@ -114,8 +114,11 @@ export function packVisits(visits: DecodedVisits): Uint8Array {
   for (const column of columns) for (const id of column) w.varint(id)
   for (let i = 0; i < at.length; i++) w.varint(i === 0 ? (at[0] as number) : (at[i] as number) - (at[i - 1] as number))
   for (const p of profile) w.varint(p)
+  // A window no larger than the payload: brotli's default (4 MB) costs ~6 ms to set up, 100 times the
+  // compression of an hour's row; the bytes come out the same.
+  const window = Math.min(24, Math.max(16, Math.ceil(Math.log2(w.length + 1))))
   const compressed = brotliCompressSync(w.result, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: w.length },
+    params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_LGWIN]: window, [constants.BROTLI_PARAM_SIZE_HINT]: w.length },
   })
   const out = new Uint8Array(compressed.length + 1)
   out[0] = PACKED_BROTLI

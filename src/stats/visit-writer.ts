@@ -22,12 +22,13 @@ const closedHour = (now: number) => hourOf(now - COMPACT_AFTER_MS)
  * rolls the journal up on request. It runs in the click writer thread (click-writer.worker.ts),
  * beside the redirect rather than on its event loop. `shared`: other instances write the same
  * database (each rolls up its own batches); without them, any row in the journal is this writer's
- * to roll up (those a crashed process left).
+ * to roll up (those a crashed process left). With the click blocks, it compacts those of closed hours
+ * (ADR 0014), unless `compact` is false (a bench measuring them as the roll-up writes them).
  */
 export function createVisitWriter(
   repo: StatsRepository,
   rollup: Rollup,
-  options: { shared: boolean; blockIntervalMs: number; now: () => number; staleJournalMs?: number; geo?: GeoDatabase },
+  options: { shared: boolean; blockIntervalMs: number; now: () => number; staleJournalMs?: number; geo?: GeoDatabase; compact?: boolean },
 ): ClickSink {
   const salts = new Map<number, Promise<string>>()
   const instance = randomBytes(12).toString('base64url')
@@ -71,7 +72,7 @@ export function createVisitWriter(
       // After the roll-up: a visit of yesterday that it added is then in the hour rows the day is built from.
       await rollup.compactDays(now)
       // With the blocks: closed hours' blocks become one row per link (ADR 0014), a bounded step at a time.
-      if (blocks && compactedFor !== closedHour(now)) {
+      if (blocks && options.compact !== false && compactedFor !== closedHour(now)) {
         if (await repo.compactBlocks(now)) compactedFor = closedHour(now)
       }
     },
