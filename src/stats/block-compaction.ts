@@ -42,6 +42,8 @@ const stagesAt = (now: number): Stage[] => [
 
 /** A row read for a replacement was gone by then: the transaction is undone, the group left for later. */
 class Moved extends Error {}
+/** PostgreSQL's deadlock and serialization failures: two instances' replacements met. */
+const CONFLICTS = new Set(['40P01', '40001'])
 
 /**
  * Compacts what is due at `now`, for about `budgetMs` (then returns false: call again, e.g. after the
@@ -92,7 +94,8 @@ async function walk(db: Db, stage: Stage, after: Cursor | undefined): Promise<Cu
         }
       })
     } catch (error) {
-      if (error instanceof Moved) return 'moved'
+      // Another instance replacing the same rows: left for a later run, as when a row read has gone.
+      if (error instanceof Moved || CONFLICTS.has(String((error as { code?: unknown }).code))) return 'moved'
       throw error
     }
   }
