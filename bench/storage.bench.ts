@@ -203,7 +203,12 @@ async function simulate(
     }
     const start = Date.UTC(2026, 10, 2)
     let now = start
-    const writer = createVisitWriter(timed, createRollup(storage.db, storage.adapter), { shared: false, blockIntervalMs: 30_000, now: () => now, compact })
+    const writer = createVisitWriter(timed, createRollup(storage.db, storage.adapter), {
+      shared: storage.adapter.sharedAcrossInstances,
+      blockIntervalMs: 30_000,
+      now: () => now,
+      compact,
+    })
     const source = visitSource(ids, 7)
     const windows = (hours * HOUR) / WINDOW
     const cpu = process.cpuUsage()
