@@ -8,6 +8,7 @@ import { encodeVisits, newBatchSlot, type Visit } from '../src/stats/visit-batch
 import { createVisitWriter } from '../src/stats/visit-writer.js'
 import { openStorage, type Storage } from '../src/storage/database.js'
 import { migrateToLatest } from '../src/storage/migrate.js'
+import { random } from './overview.seed.js'
 import { browserUa } from './redirect.bench.js'
 import { benchPostgres, insertLinks, linkRow, redirectLinks, SMALL_OWNER } from './seed.js'
 
@@ -41,17 +42,6 @@ export interface StorageReport {
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
 const WINDOW = 10_000
-
-/** A deterministic generator (mulberry32): the same visits in every run. */
-function random(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** Index k of n with probability ∝ 1/(k+1): a few values common, a long tail. */
 function zipf(n: number, next: () => number): () => number {
