@@ -12,13 +12,14 @@ import { benchOverview, renderOverview, type OverviewReport } from './overview.b
 import { benchRollup, renderRollup } from './rollup.bench.js'
 import { benchScaling, renderScaling } from './scaling.bench.js'
 import { benchSlices, renderSlices } from './slices.bench.js'
+import { benchStorage, renderStorage } from './storage.bench.js'
 import { benchSignIn, renderSignIn } from './sign-in.bench.js'
 import { benchVisitFields, renderVisitFields } from './visit-fields.bench.js'
 import { benchBatchedWebhook, benchClickedWebhook } from './webhooks.bench.js'
 import { benchWrites, renderWrites } from './writes.bench.js'
 import { commitOf, describeMachine, readIfExists, renderReport, spliceReport, type RedirectScenario } from './report.js'
 
-const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|link-list|writes|webhooks|webhook-batches|rollup|slices|sign-in|visit-fields|overview|scaling] [--baseline <file of another build>] [--cpu-prof]
+const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|link-list|writes|webhooks|webhook-batches|rollup|slices|sign-in|visit-fields|overview|storage|scaling] [--baseline <file of another build>] [--cpu-prof]
   --quick      short runs; 50,000 links, 10,000 conversations, 50,000 clicks instead of 1M, 100k, 1M (under a minute)
                (link-list: 50,000 links instead of 1M; with TEST_DATABASE_URL and TEST_REDIS_URL, on PostgreSQL too; printed, not written, when run alone)
   --only       run one part (webhooks: the redirect with and without a link.clicked subscriber; webhook-batches: events per
@@ -28,7 +29,9 @@ const USAGE = `usage: npm run bench -- [--quick] [--only redirect|api|controls|l
                sign-ins a second from as many addresses; visit-fields: in process, what a visit's Accept-Language and UTM
                location cost the serving thread, and the IP database the writer thread; overview: GET /v1/stats over 1,000,000 links and 10,000,000
                clicks written as rollups (100,000 and 1,000,000 with --quick), on SQLite and on PostgreSQL when
-               TEST_DATABASE_URL and TEST_REDIS_URL are set; these eight printed, not written to docs;
+               TEST_DATABASE_URL and TEST_REDIS_URL are set; storage: click blocks at rest, 2,000 links at 100 visits/s
+               through the click writer for 6 h (2 h with --quick), compacted, bytes per visit and rows per day, on
+               PostgreSQL too (2 h) when TEST_DATABASE_URL and TEST_REDIS_URL are set, --backend sqlite|postgres for one; these nine printed, not written to docs;
                writes: POST /v1/links from 10 connections and 10,000 links in bulk, 3 rounds (printed, not written);
                scaling: one instance on PostgreSQL + Redis, its capacity and each visit's cost to the database,
                written to docs/scaling.md)
@@ -43,6 +46,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
     baseline: { type: 'string' },
+    backend: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 })
@@ -142,6 +146,19 @@ if (values.only === 'writes') {
     console.log(renderWrites(await benchWrites(settings, dir, (line) => console.error(`[bench] ${line}`))))
   } finally {
     rmSync(dir, { recursive: true, force: true })
+  }
+  process.exit(0)
+}
+if (values.only === 'storage') {
+  const log = (line: string) => console.error(`[bench] ${line}`)
+  const settings = { links: 2000, perSecond: 100, hours: values.quick ? 2 : 6 }
+  const postgres = process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL
+  const backends = values.backend === undefined ? ['sqlite', ...(postgres ? ['postgres'] : [])] : [values.backend]
+  if (!postgres) log('storage on PostgreSQL: skipped (set TEST_DATABASE_URL and TEST_REDIS_URL to local services)')
+  for (const backend of backends) {
+    if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend ${backend}: sqlite or postgres`)
+    // PostgreSQL's round trips make an hour of load take several times SQLite's: 2 hours there.
+    console.log(renderStorage([await benchStorage({ ...settings, hours: backend === 'postgres' ? 2 : settings.hours, backend }, log)]))
   }
   process.exit(0)
 }

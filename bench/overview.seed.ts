@@ -53,7 +53,7 @@ export const domainOf = (i: number): string => {
 export const tagOf = (i: number): string | undefined => (i % 2 === 0 ? `tag-${i % (2 * TAGS)}` : undefined)
 
 /** A seeded generator (mulberry32): the same data on every run and backend. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed
   return () => {
     a = (a + 0x6d2b79f5) | 0

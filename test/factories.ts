@@ -111,8 +111,8 @@ export function principal(ownerId = 'alice'): Principal {
 
 /** A link's recorded visits (its click blocks), oldest first. */
 export async function recordedClicks(db: Db, linkId: string): Promise<ExportedClick[]> {
-  const blocks = await db.selectFrom('click_blocks').select('data').where('link_id', '=', linkId).execute()
-  return blocks.flatMap((b) => blockClicks(b.data)).sort((a, b) => a.clickedAt - b.clickedAt)
+  const blocks = await db.selectFrom('click_blocks').select(['data', 'packed']).where('link_id', '=', linkId).orderBy('start_at').orderBy('id').execute()
+  return blocks.flatMap((b) => blockClicks(b)).sort((a, b) => a.clickedAt - b.clickedAt)
 }
 
 /** Writes visits through a click sink and rolls them up: what a flush of the click buffer does. */

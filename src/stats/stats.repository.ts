@@ -2,13 +2,14 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import { sql } from 'kysely'
 import type { Db } from '../storage/database.js'
 import { bucketStart, isOneOf, type DialectAdapter } from '../storage/dialect.js'
-import { HOUR_MS } from './classify.js'
+import { compactBlocks } from './block-compaction.js'
+import { blockRowVisits } from './block-pack.js'
+import { dayOf, HOUR_MS } from './classify.js'
 import { hourBreakdowns, ROLLUP_LOCK } from './rollup.repository.js'
-import { addFacets, DIMENSION_NAMES, readFacets, type Dimension, type Facets } from './stats.dimensions.js'
+import { addFacets, DIMENSION_NAMES, readFacets, type Dimension, type Facets, type Profile } from './stats.dimensions.js'
 import { inTransaction } from '../storage/transaction.js'
 import { createOverviewRepository } from './overview.repository.js'
 import { facetSpans } from './facet-spans.js'
-import { blockVisits, type BlockColumns } from './visit-columns.js'
 import { linkHourOf, takeFromWorkspace } from './workspace-rollup.js'
 
 /** Rows per retention delete: a few milliseconds each. */
@@ -39,29 +40,40 @@ export interface ExportedClick {
   utmCampaign: string | null
   city: string | null
 }
-/** The visits of one click block, oldest first, as exported. */
-export function blockClicks(data: string): ExportedClick[] {
-  return [...blockVisits(JSON.parse(data) as BlockColumns)].map((v) => ({
-    clickedAt: v.at,
-    referrer: v.referrer,
-    browser: v.browser,
-    os: v.os,
-    device: v.device,
-    country: v.country,
-    isQr: v.qr,
-    isBot: v.bot,
-    language: v.language,
-    utmSource: v.utmSource,
-    utmMedium: v.utmMedium,
-    utmCampaign: v.utmCampaign,
-    city: v.city,
-  }))
+/** A click block as stored: the roll-up's JSON in `data`, or a compacted row's `packed` visits (ADR 0014). */
+export interface BlockRow {
+  readonly data: string
+  readonly packed?: Uint8Array | null
 }
 
-/** Where a page of click blocks ends: blocks are read in (start_at, id) order. */
-export interface BlockCursor {
-  readonly startAt: number
+/** The visits of one click block (a row, or the roll-up's JSON), oldest first, as exported. */
+export function blockClicks(block: BlockRow | string): ExportedClick[] {
+  const { at, profile, profiles } = blockRowVisits(typeof block === 'string' ? { data: block } : block)
+  return at.map((clickedAt, i) => {
+    const v = profiles[profile[i] as number] as Profile
+    return {
+      clickedAt,
+      referrer: v.referrer,
+      browser: v.browser,
+      os: v.os,
+      device: v.device,
+      country: v.country,
+      isQr: v.qr,
+      isBot: v.bot,
+      language: v.language,
+      utmSource: v.utmSource,
+      utmMedium: v.utmMedium,
+      utmCampaign: v.utmCampaign,
+      city: v.city,
+    }
+  })
+}
+
+/** A click block without its visits: which the export reads next (stats.service.ts). */
+export interface BlockHead {
   readonly id: number
+  readonly startAt: number
+  readonly clicks: number
 }
 
 export function createStatsRepository(db: Db, dialect: DialectAdapter) {
@@ -161,38 +173,50 @@ export function createStatsRepository(db: Db, dialect: DialectAdapter) {
     },
 
     /**
-     * A page of the link's click blocks that may hold visits in [from, to), after `after`, in
-     * (start_at, id) order: a range scan of the (link_id, start_at) index.
+     * The first `limit` of the link's click blocks that may hold visits in [at, to), in (start_at, id)
+     * order, without their visits. A block lies within one UTC day (an hour's, or a day's once
+     * compacted), so those holding `at` begin on its day: a range of the (link_id, start_at) index.
      */
-    async clickBlocks(
-      linkId: string,
-      from: number,
-      to: number,
-      after: BlockCursor | undefined,
-      limit: number,
-    ): Promise<{ id: number; startAt: number; data: string }[]> {
-      let query = db
-        .selectFrom('click_blocks')
-        .select(['id', 'start_at', 'data'])
-        .where('link_id', '=', linkId)
-        .where('start_at', '<', to)
-        .where('end_at', '>=', from)
-      if (after !== undefined) query = query.where(sql<boolean>`(start_at, id) > (${after.startAt}, ${after.id})`)
-      const rows = await query.orderBy('start_at').orderBy('id').limit(limit).execute()
-      return rows.map((r) => ({ id: Number(r.id), startAt: Number(r.start_at), data: r.data }))
-    },
-
-    /** The data of the link's click blocks of one hour (a block holds one hour of one link): a range of the (link_id, start_at) index. */
-    async hourBlocks(linkId: string, hour: number): Promise<string[]> {
+    async blockHeads(linkId: string, at: number, to: number, limit: number): Promise<BlockHead[]> {
       const rows = await db
         .selectFrom('click_blocks')
-        .select('data')
+        .select(['id', 'start_at', 'clicks'])
         .where('link_id', '=', linkId)
-        .where('start_at', '>=', hour)
-        .where('start_at', '<', hour + HOUR_MS)
+        .where('start_at', '>=', dayOf(at))
+        .where('start_at', '<', to)
+        .where('end_at', '>=', at)
+        .orderBy('start_at')
+        .orderBy('id')
+        .limit(limit)
         .execute()
-      return rows.map((r) => r.data)
+      return rows.map((r) => ({ id: Number(r.id), startAt: Number(r.start_at), clicks: Number(r.clicks) }))
     },
+
+    /** The rows of these click blocks that are still there (a compaction may have replaced some since their heads were read). */
+    async blockRows(ids: readonly number[]): Promise<Map<number, BlockRow>> {
+      const rows = ids.length === 0 ? [] : await db.selectFrom('click_blocks').select(['id', 'data', 'packed']).where('id', 'in', ids).execute()
+      return new Map(rows.map((r) => [Number(r.id), { data: r.data, packed: r.packed }]))
+    },
+
+    /** The link's visits of one hour, from the blocks that hold it (its own, or its day's once compacted), in one query. */
+    async hourClicks(linkId: string, hour: number): Promise<ExportedClick[]> {
+      const rows = await db
+        .selectFrom('click_blocks')
+        .select(['data', 'packed'])
+        .where('link_id', '=', linkId)
+        .where('start_at', '>=', dayOf(hour))
+        .where('start_at', '<', hour + HOUR_MS)
+        .where('end_at', '>=', hour)
+        .orderBy('start_at')
+        .orderBy('id')
+        .execute()
+      return rows.flatMap((r) => blockClicks(r)).filter((c) => c.clickedAt >= hour && c.clickedAt < hour + HOUR_MS)
+    },
+
+    /**
+     * Compacts the click blocks due at `now` for about `budgetMs` (block-compaction.ts); true once none is left.
+     */
+    compactBlocks: (now: number, budgetMs?: number): Promise<boolean> => compactBlocks(db, now, budgetMs),
 
     /**
      * Retention: click blocks whose newest visit is before `clicksBefore`; visitor sets and salts of

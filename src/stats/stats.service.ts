@@ -5,7 +5,8 @@ import type { Principal } from '../tokens/tokens.service.js'
 import { DAY_MS, dayOf, HOUR_MS, hourOf } from './classify.js'
 import { rangeReversed } from './stats.errors.js'
 import { parseInstant, resolveRange } from './stats.range.js'
-import { blockClicks, type BlockCursor, type ExportedClick, type StatsRepository } from './stats.repository.js'
+import { exportPage } from './click-export.js'
+import type { ExportedClick, StatsRepository } from './stats.repository.js'
 import { StatsQuery, type StatsObject } from './stats.schemas.js'
 import { ceilHour, cutsWithinHours, portionsOf, statisticsBody, summarize, type Portion } from './stats.series.js'
 import { resolveZone, UTC } from './stats.zone.js'
@@ -65,7 +66,7 @@ export function createStatsService(deps: {
         [...cutsWithinHours(range)].map(async ([hour, cuts]) => {
           const whole = counts.find((p) => p.hour === hour)
           if (whole === undefined || whole.total === 0) return
-          const visits = hour >= retainedFrom ? (await repo.hourBlocks(link.id, hour)).flatMap((b) => blockClicks(b)) : undefined
+          const visits = hour >= retainedFrom ? await repo.hourClicks(link.id, hour) : undefined
           portions.set(hour, portionsOf(hour, cuts, whole, visits))
         }),
       )
@@ -74,36 +75,25 @@ export function createStatsService(deps: {
 
     /**
      * The link's recorded visits in [from, to) (default: the whole retention period), oldest first,
-     * read in pages of `batch` click blocks (one roll-up's visits of the link each) as the consumer takes them. Checks the link and the range before the first read,
+     * read a page of about `budget` visits at a time as the consumer takes them. Checks the link and the range before the first read,
      * so that a caller can still answer an error.
      */
-    async exportClicks(principal: Principal, id: string, query: { from?: string; to?: string }, batch = 16): Promise<AsyncGenerator<ExportedClick>> {
+    async exportClicks(principal: Principal, id: string, query: { from?: string; to?: string }, budget = 50_000): Promise<AsyncGenerator<ExportedClick>> {
       const link = await links.get(principal, id)
       const now = clock.now()
       const to = query.to === undefined ? now + 1 : parseInstant(query.to, 'to')
       const from = Math.max(query.from === undefined ? 0 : parseInstant(query.from, 'from'), now - deps.retentionDays * DAY_MS)
       if (query.from !== undefined && query.to !== undefined && parseInstant(query.from, 'from') > to) throw rangeReversed()
       return (async function* () {
-        // Blocks come in order of their first visit. Blocks of one link rarely overlap in time (a crashed
-        // instance's journal rolled up late), so visits are emitted once no later block can hold an older one.
-        let waiting: ExportedClick[] = []
-        let after: BlockCursor | undefined
-        for (;;) {
-          const blocks = await repo.clickBlocks(link.id, from, to, after, batch)
-          for (const block of blocks) {
-            const ready = waiting.filter((c) => c.clickedAt < block.startAt)
-            if (ready.length > 0) {
-              yield* ready
-              waiting = waiting.filter((c) => c.clickedAt >= block.startAt)
-            }
-            const clicks = blockClicks(block.data).filter((c) => c.clickedAt >= from && c.clickedAt < to)
-            waiting = waiting.length === 0 ? clicks : [...waiting, ...clicks].sort((x, y) => x.clickedAt - y.clickedAt)
-          }
-          const last = blocks.at(-1)
-          if (blocks.length < batch || last === undefined) break
-          after = { startAt: last.startAt, id: last.id }
+        // Every visit before `at` has been given. Each page gives those of [at, until) from the blocks
+        // that may hold them; the next page starts from `until` and reads its blocks again, so a block
+        // replaced in between (the compaction, ADR 0014) is read once, in whichever form is there.
+        for (let at = from; at < to;) {
+          const page = await exportPage(repo, link.id, at, to, budget)
+          if (page === undefined) continue
+          yield* page.clicks
+          at = page.until
         }
-        yield* waiting
       })()
     },
 

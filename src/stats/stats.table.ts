@@ -33,7 +33,12 @@ export interface ClickBlocksTable {
   start_at: number
   end_at: number
   clicks: number
+  /** The roll-up's JSON (BlockColumns); empty in a compacted row. */
   data: string
+  /** A compacted row's visits (block-pack.ts); null in a row the roll-up wrote (migration 0029). */
+  packed: Uint8Array | null
+  /** 0 as the roll-up wrote it, 1 a link's hour compacted, 2 a link's day (block-compaction.ts). */
+  level: Generated<number>
 }
 
 export interface LinkClickRollupsTable {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { DAY_MS } from './classify.js'
+import { COMPACT_AFTER_MS } from './block-compaction.js'
+import { DAY_MS, hourOf } from './classify.js'
 import type { ClickSink } from './clicks.js'
 import type { Rollup } from './click-rollup.js'
 import type { GeoDatabase } from './geoip.js'
@@ -14,22 +15,27 @@ import type { VisitColumns } from './visit-columns.js'
  */
 export const STALE_JOURNAL_MS = 60_000
 
+const closedHour = (now: number) => hourOf(now - COMPACT_AFTER_MS)
+
 /**
  * Classifies batches of visits (with `geo`, the IP database, for countries and cities) and appends each to the click journal (one row, in columns), then
  * rolls the journal up on request. It runs in the click writer thread (click-writer.worker.ts),
  * beside the redirect rather than on its event loop. `shared`: other instances write the same
  * database (each rolls up its own batches); without them, any row in the journal is this writer's
- * to roll up (those a crashed process left).
+ * to roll up (those a crashed process left). With the click blocks, it compacts those of closed hours
+ * (ADR 0014), unless `compact` is false (a bench measuring them as the roll-up writes them).
  */
 export function createVisitWriter(
   repo: StatsRepository,
   rollup: Rollup,
-  options: { shared: boolean; blockIntervalMs: number; now: () => number; staleJournalMs?: number; geo?: GeoDatabase },
+  options: { shared: boolean; blockIntervalMs: number; now: () => number; staleJournalMs?: number; geo?: GeoDatabase; compact?: boolean },
 ): ClickSink {
   const salts = new Map<number, Promise<string>>()
   const instance = randomBytes(12).toString('base64url')
   /** This writer's journal rows not in click blocks yet, as appended: a roll-up need not parse them again. */
   const own = new Map<string, VisitColumns>()
+  /** The last hour whose blocks were all compacted: nothing to look for until the next one closes. */
+  let compactedFor: number | undefined
   const staleBefore = (now: number) => (options.shared ? now - options.blockIntervalMs - (options.staleJournalMs ?? STALE_JOURNAL_MS) : Infinity)
 
   /** The day's salt, read once per day (every instance shares the one in the database). */
@@ -65,6 +71,10 @@ export function createVisitWriter(
       if (blocks) for (const id of taken) own.delete(id)
       // After the roll-up: a visit of yesterday that it added is then in the hour rows the day is built from.
       await rollup.compactDays(now)
+      // With the blocks: closed hours' blocks become one row per link (ADR 0014), a bounded step at a time.
+      if (blocks && options.compact !== false && compactedFor !== closedHour(now)) {
+        if (await repo.compactBlocks(now)) compactedFor = closedHour(now)
+      }
     },
 
     async adoptStale() {

@@ -26,6 +26,7 @@ import * as linkHealth from './0025-link-health.js'
 import * as webhookBatches from './0026-webhook-batches.js'
 import * as tokenExpiry from './0027-token-expiry.js'
 import * as workspaceLogos from './0028-workspace-logos.js'
+import * as packedClickBlocks from './0029-packed-click-blocks.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -57,4 +58,5 @@ export const migrations = {
   '0026-webhook-batches': webhookBatches,
   '0027-token-expiry': tokenExpiry,
   '0028-workspace-logos': workspaceLogos,
+  '0029-packed-click-blocks': packedClickBlocks,
 }
