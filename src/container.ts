@@ -68,6 +68,8 @@ export interface ContainerOptions {
   wrapClickSink?: (sink: ClickSink) => ClickSink
   /** How much older than the click block interval a crashed writer's journal rows must be to be adopted (default 60 s; tests shorten it). */
   staleJournalMs?: number
+  /** Rows per batch of a deleted link's purge (tests lower it, to see a purge under way). */
+  purgeBatch?: number
   /** Receives the serving SQLite writer connection, to make faults reproducible in tests (storage/database.ts). */
   sqliteWriter?: StorageOptions['sqliteWriter']
   /** Where custom-domain verification looks TXT records up; by default `node:dns`. */
@@ -80,10 +82,7 @@ export interface ContainerOptions {
   health?: HealthOptions
   /** How long the redirect cache trusts a 404 (redirect.cache.ts); tests lengthen it to tell an invalidation from an expiry. */
   notFoundTtlMs?: number
-  /**
-   * At least this long between the starts of two sign-in password checks (default 500 ms:
-   * SIGN_IN_HASHES_PER_SECOND); test servers check at once, as their sign-ins come one after another.
-   */
+  /** Between the starts of two sign-in password checks (default 500 ms: SIGN_IN_HASHES_PER_SECOND); test servers: 0. */
   signInHashIntervalMs?: number
   /** Told of every new invitation (to mail it); none by default. */
   notifyInvitation?: (invitation: InvitationNotice) => void
@@ -155,7 +154,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onChange: invalidateAll,
   })
   const writer = startClickWriterThread(
-    writerSettings(config, options.staleJournalMs),
+    writerSettings(config, options.staleJournalMs, options.purgeBatch),
     (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'),
     (error) => logger.error({ err: error }, 'the IP database (LINKLINE_GEOIP_DB) could not be opened: visits are recorded without its countries and cities'),
   )
@@ -248,10 +247,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     faults,
   })
 
-  /**
-   * Migrates the database and loads what the services keep in memory: all that a CLI command needs.
-   * Nothing runs in the background, and Redis is not contacted.
-   */
+  /** Migrates the database and loads what the services keep in memory: all that a CLI command needs (no background work, no Redis). */
   async function prepare(): Promise<void> {
     const applied = await migrateToLatest(storage)
     // A schema change is worth a line of its own in the start log: it is when an upgrade happened.

@@ -6,16 +6,19 @@ import type { EncodedVisits } from './visit-batch.js'
 export type WriterSettings = Pick<Config, 'databaseUrl' | 'databaseStatementTimeoutMs' | 'clickWriterNice' | 'clickBlockIntervalMs' | 'geoipDb'> & {
   /** How much older than the block interval another writer's journal rows must be to be taken as stale (visit-writer.ts; tests shorten it). */
   readonly staleJournalMs?: number
+  /** Rows the purge of a deleted link removes per batch (links.purger.ts; tests lower it to watch a purge under way). */
+  readonly purgeBatch?: number
 }
 
 /** The thread's settings: the few fields of the configuration it reads (a worker cannot share the container's objects). */
-export const writerSettings = (config: Config, staleJournalMs?: number): WriterSettings => ({
+export const writerSettings = (config: Config, staleJournalMs?: number, purgeBatch?: number): WriterSettings => ({
   databaseUrl: config.databaseUrl,
   databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
   clickWriterNice: config.clickWriterNice,
   clickBlockIntervalMs: config.clickBlockIntervalMs,
   geoipDb: config.geoipDb,
   staleJournalMs,
+  purgeBatch,
 })
 
 /** To the thread: a batch of visits; a roll-up; a look for stale journal rows; a kick of the purge of deleted links; a wait until it is idle; the end. */

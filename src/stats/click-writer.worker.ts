@@ -40,6 +40,7 @@ const purger = createLinkPurger({
   repo: createLinksRepository(storage.db, storage.adapter),
   steps: [stats.purgeLink, createConversationsRepository(storage.db, storage.adapter).purgeLink],
   onError: (error) => port.postMessage({ purgeError: describe(error) } satisfies WriteReply),
+  batch: settings.purgeBatch,
 })
 
 function describe(error: unknown): { message: string; code: unknown } {
