@@ -193,7 +193,7 @@ export function createClickCounter() {
           }
         },
         // Other writers' rows only: nothing this counter waits for.
-        adoptStale: () => sink.adoptStale(),
+        upkeep: () => sink.upkeep(),
       }
     },
   }

@@ -6,7 +6,7 @@ import { openTestStorage, type TestStorage } from '../../test/storage.js'
 import type { LinksService } from '../links/links.service.js'
 import { DAY_MS, HOUR_MS } from '../shared/time.js'
 import { inTransaction } from '../storage/transaction.js'
-import { replace } from './block-compaction.js'
+import { COMPACT_AFTER_MS, replace } from './block-compaction.js'
 import { createRollup } from './click-rollup.js'
 import type { ClickSink } from './clicks.js'
 import { createStatsRepository, type ExportedClick, type StatsRepository } from './stats.repository.js'
@@ -183,6 +183,39 @@ for (const backend of backends) {
       assert.equal((await rows(kept.id)).length, 1, 'a day row stays while its newest visit is retained')
       await repo.prune(day + DAY_MS, 0)
       assert.deepEqual(await rows(kept.id), [])
+    })
+
+    test('a writer without visits to roll up compacts the hours that closed since, in its upkeep', async () => {
+      const link = await insertLink(t.storage.db)
+      const hour = at('2026-09-01T09:00:00Z')
+      let clock = hour
+      const sink = createVisitWriter(repo, createRollup(t.storage.db, t.storage.adapter), {
+        shared: t.storage.adapter.sharedAcrossInstances,
+        blockIntervalMs: 0,
+        now: () => clock,
+      })
+      for (let minute = 0; minute < 3; minute++) {
+        clock = hour + minute * 60_000
+        await sink.write(encodeVisits([visit(link.id, clock)]))
+        await sink.rollUp(true)
+      }
+      const before = await exportAll(link.id)
+      clock = hour + HOUR_MS + COMPACT_AFTER_MS - 1
+      await sink.upkeep()
+      assert.deepEqual(
+        (await rows(link.id)).map((r) => r.packed),
+        [false, false, false],
+        'the hour has not been over for long enough',
+      )
+
+      clock = hour + HOUR_MS + COMPACT_AFTER_MS
+      // A bounded step per call (the timer's): the other tests' hours may come first.
+      for (let i = 0; (await rows(link.id)).length > 1; i++) {
+        assert.ok(i < 20, 'upkeep never compacted the closed hour')
+        await sink.upkeep()
+      }
+      assert.deepEqual(await rows(link.id), [{ startAt: hour, endAt: hour + 2 * 60_000, clicks: 3, packed: true }])
+      assert.deepEqual(await exportAll(link.id), before)
     })
   })
 }

@@ -38,8 +38,9 @@ export interface ClickSink {
   write(batch: EncodedVisits): Promise<void>
   rollUp(blocks?: boolean): Promise<void>
   /**
-   * Rolls up the journal rows other writers left stale (an instance that crashed before rolling them
-   * up), if any; nothing else. Called on a timer, so that they are counted without traffic here.
+   * What must happen without traffic here, called on a timer: rolls up the journal rows other writers
+   * left stale (an instance that crashed before rolling them up), and compacts the click blocks of
+   * hours and days that closed since (otherwise left as written until the next visit's roll-up).
    */
-  adoptStale(): Promise<void>
+  upkeep(): Promise<void>
 }

@@ -25,7 +25,7 @@ export const writerSettings = (config: Config, staleJournalMs?: number, purgeBat
 export type WriterMessage =
   | { id: number; visits: EncodedVisits }
   | { id: number; rollUp: { blocks: boolean } }
-  | { id: number; adoptStale: true }
+  | { id: number; upkeep: true }
   | { purge: true }
   | { id: number; purgeIdle: true }
   | { close: true }
@@ -95,7 +95,7 @@ export function startClickWriterThread(settings: WriterSettings, onPurgeError: (
       // Copied (a typed array is one memcpy), not moved: a batch whose write fails is sent again.
       write: ({ strings, links, numbers }) => request((id) => ({ id, visits: { strings, links, numbers } })),
       rollUp: (blocks = true) => request((id) => ({ id, rollUp: { blocks } })),
-      adoptStale: () => request((id) => ({ id, adoptStale: true })),
+      upkeep: () => request((id) => ({ id, upkeep: true })),
     } satisfies ClickSink,
 
     /** The purge of deleted links (links.purger.ts), which runs in this thread. */

@@ -62,7 +62,7 @@ port.on('message', (message: WriterMessage) => {
     try {
       if ('visits' in message) await writer.write(message.visits)
       else if ('rollUp' in message) await writer.rollUp(message.rollUp.blocks)
-      else if ('adoptStale' in message) await writer.adoptStale()
+      else if ('upkeep' in message) await writer.upkeep()
       else await purger.idle()
       reply = { id: message.id }
     } catch (error) {

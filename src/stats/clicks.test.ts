@@ -14,7 +14,7 @@ function recordingSink(): ClickSink & { calls: string[] } {
     calls,
     write: async (batch) => void calls.push(`w${visitCount(batch)}`),
     rollUp: async (blocks = true) => void calls.push(blocks ? 'R' : 'r'),
-    adoptStale: async () => {},
+    upkeep: async () => {},
   }
 }
 
@@ -171,7 +171,7 @@ test('visits dropped at close still count as unwritten: the shutdown line that c
       throw new Error('injected: the store is locked')
     },
     rollUp: async () => {},
-    adoptStale: async () => {},
+    upkeep: async () => {},
   }
   const clock = steppedClock()
   const buffer = new ClickBuffer({ ...bufferOptions, sink: failing, clock, metrics: createMetrics(), rollupIntervalMs: 1000, blockIntervalMs: 1000 })

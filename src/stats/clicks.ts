@@ -50,9 +50,9 @@ export class ClickBuffer implements ClickRecorder {
   /** When the last roll-up for a read (freshen) started. */
   #freshenedAt = -Infinity
   #freshening: Promise<void> | undefined
-  /** When other writers' stale journal rows were last looked for (#adoptIfDue). */
-  #lastAdopted = 0
-  #adopting: Promise<void> | undefined
+  /** When the sink's upkeep last ran (#upkeepIfDue). */
+  #lastUpkeep = 0
+  #upkeeping: Promise<void> | undefined
 
   constructor(options: {
     sink: ClickSink
@@ -88,8 +88,8 @@ export class ClickBuffer implements ClickRecorder {
 
   /**
    * Starts the periodic flush, and a first roll-up for what a previous process may have left in the
-   * journal (a crash between a flush and its roll-up); then, every roll-up interval, adopts what other
-   * writers left stale, traffic or not (#adoptIfDue). The timer never keeps the process alive.
+   * journal (a crash between a flush and its roll-up); then, every roll-up interval, the sink's upkeep
+   * (other writers' stale rows, closed hours' blocks), traffic or not (#upkeepIfDue). The timer never keeps the process alive.
    */
   start(): void {
     if (this.#stopTimer || this.#closed) return
@@ -98,9 +98,9 @@ export class ClickBuffer implements ClickRecorder {
     this.#stopTimer = this.#clock.every(this.#intervalMs, () => {
       this.#kick()
         .then(() => {
-          if (recovered) return this.#rollUpIfDue() ?? this.#adoptIfDue()
+          if (recovered) return this.#rollUpIfDue() ?? this.#upkeepIfDue()
           recovered = true
-          this.#lastAdopted = this.#clock.now()
+          this.#lastUpkeep = this.#clock.now()
           return this.#rollUp(true)
         })
         .catch(() => {})
@@ -108,17 +108,18 @@ export class ClickBuffer implements ClickRecorder {
   }
 
   /**
-   * Looks for other writers' stale journal rows once per roll-up interval: a crashed instance's
-   * visits must not wait for traffic to this one (an idle survivor, or the crashed one's successor,
-   * whose writer is new). A failure is the database's, which the writes and /readyz report.
+   * The sink's upkeep once per roll-up interval: a crashed instance's visits must not wait for traffic
+   * to this one (an idle survivor, or the crashed one's successor, whose writer is new), nor an idle
+   * server's last hours for their compaction. A failure is the database's, which the writes and
+   * /readyz report.
    */
-  #adoptIfDue(): Promise<void> | undefined {
-    if (this.#adopting !== undefined || this.#clock.now() - this.#lastAdopted < this.#rollupIntervalMs) return undefined
-    this.#lastAdopted = this.#clock.now()
-    this.#adopting = this.#sink.adoptStale().finally(() => {
-      this.#adopting = undefined
+  #upkeepIfDue(): Promise<void> | undefined {
+    if (this.#upkeeping !== undefined || this.#clock.now() - this.#lastUpkeep < this.#rollupIntervalMs) return undefined
+    this.#lastUpkeep = this.#clock.now()
+    this.#upkeeping = this.#sink.upkeep().finally(() => {
+      this.#upkeeping = undefined
     })
-    return this.#adopting
+    return this.#upkeeping
   }
 
   record(visit: Visit, counted = false): boolean {

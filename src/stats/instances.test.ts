@@ -104,7 +104,7 @@ describe("a crashed instance's journal, with no traffic anywhere", { skip: needs
       rollUp: async () => {
         throw new Error('injected: the instance dies before its roll-up')
       },
-      adoptStale: () => sink.adoptStale(),
+      upkeep: () => sink.upkeep(),
     })
     const crashed = await startTestServer({ database, env, container: { ...container, wrapClickSink: neverRollsUp } })
     try {

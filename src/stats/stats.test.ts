@@ -367,7 +367,7 @@ describe('click pipeline under write failures', () => {
       await sink.write(visits)
     },
     rollUp: (blocks) => sink.rollUp(blocks),
-    adoptStale: () => sink.adoptStale(),
+    upkeep: () => sink.upkeep(),
   })
   before(async () => {
     const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as { msg: string }) })
@@ -554,7 +554,7 @@ describe('click flusher triggers', () => {
       rollUp: async () => {
         throw new Error('injected: the roll-up fails')
       },
-      adoptStale: () => sink.adoptStale(),
+      upkeep: () => sink.upkeep(),
     })
     const first = await startTestServer({ database, container: { wrapClickSink: rollUpFailing, logger } })
     const id = (await first.request('POST', '/v1/links', { json: { destination: 'https://a.example/', path: '/journaled' } })).body.data.id

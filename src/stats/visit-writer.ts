@@ -60,6 +60,17 @@ export function createVisitWriter(
     own.set(await rollup.append(instance, columns, options.now()), columns)
   }
 
+  /**
+   * The days over since the last time get their day rows; with `blocks`, closed hours' blocks become
+   * one row per link (ADR 0014), a bounded step at a time, until every closed hour's are.
+   */
+  async function compactClosed(now: number, blocks = true): Promise<void> {
+    await rollup.compactDays(now)
+    if (blocks && options.compact !== false && compactedFor !== closedHour(now)) {
+      if (await repo.compactBlocks(now)) compactedFor = closedHour(now)
+    }
+  }
+
   return {
     write: writeEncoded,
 
@@ -70,19 +81,15 @@ export function createVisitWriter(
       // In blocks now, or before by another writer (then no longer in the journal): gone either way.
       if (blocks) for (const id of taken) own.delete(id)
       // After the roll-up: a visit of yesterday that it added is then in the hour rows the day is built from.
-      await rollup.compactDays(now)
-      // With the blocks: closed hours' blocks become one row per link (ADR 0014), a bounded step at a time.
-      if (blocks && options.compact !== false && compactedFor !== closedHour(now)) {
-        if (await repo.compactBlocks(now)) compactedFor = closedHour(now)
-      }
+      await compactClosed(now, blocks)
     },
 
-    async adoptStale() {
-      // Alone on its database, a writer took every row at its first roll-up: none can be another's.
-      if (!options.shared) return
+    async upkeep() {
       const now = options.now()
-      // One cheap query when there is nothing to adopt, rather than a roll-up under the lock.
-      if (await rollup.hasStale(instance, staleBefore(now))) await rollup.rollUp(instance, own, staleBefore(now), now, false, true)
+      // Alone on its database, a writer took every row at its first roll-up: none can be another's.
+      // Shared, one cheap query when there is nothing to adopt, rather than a roll-up under the lock.
+      if (options.shared && (await rollup.hasStale(instance, staleBefore(now)))) await rollup.rollUp(instance, own, staleBefore(now), now, false, true)
+      await compactClosed(now)
     },
   }
 }
