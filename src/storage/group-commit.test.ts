@@ -97,6 +97,27 @@ describe('group commit on one SQLite connection (no HTTP)', () => {
     assert.deepEqual(committed(), ['d'])
   })
 
+  test('a writer whose statement ends the transaction (the disk full) fails the writers of its group; the next opens another', async () => {
+    // Room for small rows, not for a 100 kB one: SQLite ends the whole transaction on SQLITE_FULL.
+    sqlite.pragma(`max_page_count = ${(sqlite.pragma('page_count', { simple: true }) as number) + 2}`)
+    const large = () =>
+      group.write(performance.now() + 2000, async () => {
+        statements.push('insert large')
+        sqlite.prepare('insert into items (name) values (?)').run('x'.repeat(100_000))
+      })
+    const outcomes = await Promise.allSettled([insert('a'), large(), insert('b')])
+    assert.deepEqual(
+      outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { code?: string }).code : 'fulfilled')),
+      ['SQLITE_FULL', 'SQLITE_FULL', 'fulfilled'],
+      'a, released into the group, is lost with it; b, after, commits in a group of its own',
+    )
+    assert.deepEqual(
+      statements.filter((s) => s === 'begin immediate' || s.startsWith('insert') || s === 'commit'),
+      ['begin immediate', 'insert a', 'insert large', 'begin immediate', 'insert b', 'commit'],
+    )
+    assert.deepEqual(committed(), ['b'])
+  })
+
   test('a writer after a commit opens the next group; drain waits for the open group', async () => {
     await insert('a')
     const late = insert('b')
