@@ -11,6 +11,30 @@ import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './dispatcher.js'
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
 const HOUR = 3_600_000
 
+type DeliveryLog = {
+  id: string
+  eventId: string
+  eventType: string
+  status: string
+  attempts: number
+  lastError: string | null
+  lastAttemptAt: string | null
+  nextAttemptAt: string | null
+  lastStatusCode: number | null
+  delivered: boolean
+  responseExcerpt: string | null
+}[]
+const deliveries = async (s: TestServer, id: string) => (await s.request('GET', `/v1/webhooks/${id}/deliveries?limit=100`)).body.data as DeliveryLog
+/** The endpoint's delivery log once `predicate` holds (deliveries are asynchronous), polled for up to 30 s. */
+const waitForLog = async (s: TestServer, id: string, predicate: (log: DeliveryLog) => boolean) => {
+  for (let i = 0; i < 1500; i++) {
+    const log = await deliveries(s, id)
+    if (predicate(log)) return log
+    await sleep(20)
+  }
+  throw new Error(`the delivery log never matched: ${JSON.stringify(await deliveries(s, id))}`)
+}
+
 for (const backend of backends) {
   describe(`webhooks (${backend})`, () => {
     let s: TestServer
@@ -40,29 +64,6 @@ for (const backend of backends) {
       assert.equal(created.status, 201, created.text)
       return created.body.data as { id: string; secret: string; url: string; events: string[]; enabled: boolean }
     }
-    const deliveries = async (id: string) =>
-      (await s.request('GET', `/v1/webhooks/${id}/deliveries?limit=100`)).body.data as {
-        id: string
-        eventId: string
-        eventType: string
-        status: string
-        attempts: number
-        lastError: string | null
-        lastAttemptAt: string | null
-        nextAttemptAt: string | null
-        lastStatusCode: number | null
-        delivered: boolean
-        responseExcerpt: string | null
-      }[]
-    const waitForLog = async (id: string, predicate: (log: Awaited<ReturnType<typeof deliveries>>) => boolean) => {
-      for (let i = 0; i < 1500; i++) {
-        const log = await deliveries(id)
-        if (predicate(log)) return log
-        await sleep(20)
-      }
-      throw new Error(`the delivery log never matched: ${JSON.stringify(await deliveries(id))}`)
-    }
-
     test('an endpoint is created with a secret shown once, read, updated, listed and deleted; scopes and owners are kept apart', async () => {
       const hook = await createHook('/crud', ['link.created', 'link.created', 'message.created'])
       assert.match(hook.id, /^whk_/)
@@ -148,7 +149,7 @@ for (const backend of backends) {
       }
       assert.throws(() => verifier.verify(got.body, oldHeaders), /timestamp/i)
 
-      const log = await waitForLog(hook.id, (l) => l[0]?.status === 'delivered')
+      const log = await waitForLog(s, hook.id, (l) => l[0]?.status === 'delivered')
       assert.equal(log.length, 1)
       assert.deepEqual(
         [log[0]?.eventId, log[0]?.eventType, log[0]?.attempts, log[0]?.lastStatusCode, log[0]?.delivered],
@@ -198,8 +199,8 @@ for (const backend of backends) {
           .sort(),
         ['message.created', 'message.deleted'],
       )
-      await waitForLog(all.id, (l) => l.length === expected.length && l.every((d) => d.delivered))
-      await waitForLog(messages.id, (l) => l.length === 2)
+      await waitForLog(s, all.id, (l) => l.length === expected.length && l.every((d) => d.delivered))
+      await waitForLog(s, messages.id, (l) => l.length === 2)
     })
 
     test('a batched endpoint gets its link.clicked events together, signed, when full or after maxWaitMs; other events one by one', async () => {
@@ -251,7 +252,7 @@ for (const backend of backends) {
         others.map((x) => x.json.type),
         ['link.created'],
       )
-      await waitForLog(hook.id, (l) => l.filter((d) => d.eventType === 'link.clicked.batch' && d.delivered).length === 2)
+      await waitForLog(s, hook.id, (l) => l.filter((d) => d.eventType === 'link.clicked.batch' && d.delivered).length === 2)
 
       // batch: null sends one event per delivery again.
       const updated = await s.request('PATCH', `/v1/webhooks/${hook.id}`, { json: { batch: null } })
@@ -268,7 +269,7 @@ for (const backend of backends) {
       const ping = await s.request('POST', `/v1/webhooks/${hook.id}/test`)
       assert.equal(ping.status, 202, ping.text)
       assert.equal(ping.body.data.eventType, 'webhook.test')
-      const [first] = await waitForLog(hook.id, (l) => l[0]?.attempts === 1 && l[0]?.lastStatusCode === 307)
+      const [first] = await waitForLog(s, hook.id, (l) => l[0]?.attempts === 1 && l[0]?.lastStatusCode === 307)
       assert.equal(first?.status, 'pending')
       // A pending delivery is queued already (perhaps in flight): a replay leaves it as it is.
       const replay = await s.request('POST', `/v1/webhooks/${hook.id}/deliveries/${first?.id}/retry`)
@@ -279,7 +280,7 @@ for (const backend of backends) {
       assert.ok((RETRY_DELAYS_MS[0] as number) <= 10_000)
       r.answer('/ping', 204)
       offset += RETRY_DELAYS_MS[0] as number
-      const [done] = await waitForLog(hook.id, (l) => l[0]?.status === 'delivered')
+      const [done] = await waitForLog(s, hook.id, (l) => l[0]?.status === 'delivered')
       assert.equal(done?.attempts, 2)
       const pings = r.received.filter((x) => x.path === '/ping')
       assert.equal(pings.length, 2)
@@ -296,6 +297,7 @@ for (const backend of backends) {
       for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
         const delay = RETRY_DELAYS_MS[attempt - 1] as number
         await waitForLog(
+          s,
           hook.id,
           ([d]) =>
             d?.attempts === attempt &&
@@ -306,7 +308,7 @@ for (const backend of backends) {
         offset += delay
       }
       assert.ok(clock.now() - started >= 24 * HOUR)
-      const [failed] = await waitForLog(hook.id, (l) => l[0]?.status === 'failed')
+      const [failed] = await waitForLog(s, hook.id, (l) => l[0]?.status === 'failed')
       assert.equal(failed?.attempts, MAX_ATTEMPTS)
       assert.match(failed?.lastError ?? '', /disabled the endpoint/)
       assert.equal(failed?.responseExcerpt, 'down for maintenance')
@@ -320,7 +322,7 @@ for (const backend of backends) {
       assert.equal((await s.request('PATCH', `/v1/webhooks/${hook.id}`, { json: { enabled: true } })).body.data.disabledReason, null)
       const replay = await s.request('POST', `/v1/webhooks/${hook.id}/deliveries/${failed?.id}/retry`)
       assert.equal(replay.status, 202, replay.text)
-      const [replayed] = await waitForLog(hook.id, (l) => l[0]?.status === 'delivered')
+      const [replayed] = await waitForLog(s, hook.id, (l) => l[0]?.status === 'delivered')
       assert.equal(replayed?.attempts, 1)
       assert.equal((await s.request('POST', `/v1/webhooks/${hook.id}/deliveries/dlv_nope/retry`)).status, 404)
     })
@@ -329,7 +331,7 @@ for (const backend of backends) {
       const hook = await createHook('/hang', ['link.deleted'])
       r.answer('/hang', 0)
       await s.request('POST', `/v1/webhooks/${hook.id}/test`)
-      const [timedOut] = await waitForLog(hook.id, (l) => l[0]?.lastError !== null && l[0]?.lastError !== undefined)
+      const [timedOut] = await waitForLog(s, hook.id, (l) => l[0]?.lastError !== null && l[0]?.lastError !== undefined)
       assert.equal(timedOut?.attempts, 1)
       assert.equal(timedOut?.status, 'pending')
       assert.equal(timedOut?.lastStatusCode, null)
@@ -356,7 +358,7 @@ for (const backend of backends) {
       await s.container.clicks.flush()
       await sleep(200)
       assert.equal(r.received.filter((e) => e.path === '/clicks').length, 2)
-      await waitForLog(hook.id, (l) => l.length === 2 && l.every((d) => d.delivered))
+      await waitForLog(s, hook.id, (l) => l.length === 2 && l.every((d) => d.delivered))
     })
 
     test('/metrics counts deliveries by outcome and shows the outbox backlog', async () => {
@@ -435,12 +437,8 @@ describe('webhooks to private addresses', () => {
     const created = await s.request('POST', '/v1/webhooks', { json: { url: `http://rebind.example:${r.port}/rebound`, events: ['*'] } })
     assert.equal(created.status, 201, created.text)
     await s.request('POST', `/v1/webhooks/${created.body.data.id}/test`)
-    let log: { attempts: number; lastError: string | null }[] = []
     // The attempt is counted when the delivery is claimed, its error once the connection is refused.
-    for (let i = 0; i < 200 && !(log[0]?.attempts === 1 && log[0].lastError); i++) {
-      await sleep(20)
-      log = (await s.request('GET', `/v1/webhooks/${created.body.data.id}/deliveries`)).body.data
-    }
+    const log = await waitForLog(s, created.body.data.id, (l) => l[0]?.attempts === 1 && l[0].lastError !== null)
     assert.equal(log[0]?.attempts, 1)
     assert.match(log[0]?.lastError ?? '', /2002:7f00:1:: \(6to4:loopback, 127\.0\.0\.1\), a private, loopback or link-local address/)
     assert.equal(r.received.length, 0)
