@@ -255,7 +255,9 @@ export function renderReport(input: {
     lines.push(part.section.trimEnd(), '')
     targets.push(...part.targets)
   }
-  lines.push('### Targets', '', '| target | measured | |', '|---|---|---|', ...targets.map((t) => `| ${t.target} | ${t.measured} | ${verdict(t.met)} |`))
+  if (targets.length > 0) {
+    lines.push('### Targets', '', '| target | measured | |', '|---|---|---|', ...targets.map((t) => `| ${t.target} | ${t.measured} | ${verdict(t.met)} |`))
+  }
   if (!input.full) lines.push('', 'A `--quick` run seeds fewer links: the targets stated for 1,000,000 links are judged by the full run only.')
   return lines.join('\n') + '\n'
 }
