@@ -2,6 +2,7 @@ import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { median, runLoad, type LoadGenerator } from './load.js'
+import type { TargetRow } from './report.js'
 import { BENCH_TOKEN, linklineEnv, prepareDatabase } from './seed.js'
 import { startServer, type ServerProcess } from './servers.js'
 
@@ -35,6 +36,17 @@ export interface WritesReport {
   /** Load average (1 min) before and after. */
   load: [number, number]
 }
+
+/** The part's settings, alone (`--only writes`) and in the full run alike. */
+export const writesSettings = (generator: LoadGenerator, quick: boolean, baseline: string | undefined, cpuProfDir: string | undefined): WritesSettings => ({
+  generator,
+  connections: 10,
+  seconds: quick ? 2 : 5,
+  rounds: quick ? 2 : 3,
+  bulkLinks: 10_000,
+  baseline,
+  cpuProfDir,
+})
 
 const AUTH = { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' }
 
@@ -134,4 +146,24 @@ export function renderWrites(report: WritesReport): string {
     `| unexpected answers | ${servers.map((s) => `${unexpected[s] ?? 0} | `).join(' | ')} |`,
     '',
   ].join('\n')
+}
+
+/** The write targets, judged on this build's medians. */
+export function writesTargets(report: WritesReport): TargetRow[] {
+  const { settings, rounds, unexpected } = report
+  const creates = median(rounds.map((r) => r.creates['this build'] ?? NaN))
+  const bulk = median(rounds.map((r) => r.bulk['this build'] ?? NaN))
+  const failed = unexpected['this build'] ?? 0
+  return [
+    {
+      target: `link creates ≥ 3,000/s durable on SQLite (${settings.connections} connections, median of the rounds)`,
+      measured: `${Math.round(creates).toLocaleString('en')}/s${failed === 0 ? '' : `, **${failed} unexpected answers**`}`,
+      met: creates >= 3000 && failed === 0,
+    },
+    {
+      target: `bulk create of ${settings.bulkLinks.toLocaleString('en')} links < 2 s (median of the rounds)`,
+      measured: `${bulk.toFixed(2)} s`,
+      met: bulk < 2,
+    },
+  ]
 }
