@@ -43,6 +43,7 @@ export function startHealthChecker(
   let stopSweep: (() => void) | undefined
   let closed = false
   let timer: NodeJS.Timeout | undefined
+  let polling: Promise<void> = Promise.resolve()
 
   async function sweepInThread(): Promise<SweepResult> {
     if (closed) return NOT_HELD
@@ -73,20 +74,25 @@ export function startHealthChecker(
     } catch (error) {
       deps.onError(error as Error)
     }
-    if (!closed) timer = setTimeout(() => void poll(), deps.pollMs ?? HEALTH_POLL_MS).unref()
+    if (closed) return
+    timer = setTimeout(() => {
+      polling = poll()
+    }, deps.pollMs ?? HEALTH_POLL_MS).unref()
   }
-  void poll()
+  polling = poll()
 
   return {
     /** Sweeps now, in a thread started for it, due links or not (tests ask for it); resolves once done. */
     sweep,
-    /** Whether a thread is up (one is only during a sweep). */
+    /** Threads up now: one during a sweep, none between. */
     threads: (): number => threads.threads.length,
     /** Lets the checks in flight end, ends the thread and gives the lease up, so that another instance takes over at once. */
     async close(): Promise<void> {
       closed = true
       clearTimeout(timer)
       stopSweep?.()
+      // The poll's query, then the sweep it may have started, are done before the connection closes.
+      await polling
       await running
       await threads.destroy()
       await deps.repo.releaseLease(HEALTH_LEASE, holder).catch(deps.onError)
