@@ -8,7 +8,7 @@ export const HEALTH_BATCH = 20
 export const HEALTH_LEASE = 'health-checker'
 /** How long a lease holds without renewal: a crashed checker's lease frees itself after this. */
 export const HEALTH_LEASE_MS = 60_000
-/** How often the checker looks for due links. */
+/** How often the server looks for due links (health.thread.ts). */
 export const HEALTH_POLL_MS = 60_000
 /** Between two requests to one host. */
 export const HEALTH_HOST_INTERVAL_MS = 1000
@@ -24,7 +24,6 @@ export interface HealthSchedule {
   /** Links are checked again once their last check is this old. */
   readonly intervalMs: number
   readonly concurrency: number
-  readonly pollMs?: number
   readonly hostIntervalMs?: number
   readonly leaseMs?: number
 }
@@ -35,9 +34,9 @@ const hostOf = (url: string): string => (URL.canParse(url) ? new URL(url).host :
 /**
  * The background checker: while it holds the lease, it takes the links due (never checked, or checked
  * `intervalMs` ago) in batches of HEALTH_BATCH, the longest unchecked first, and checks each batch with
- * at most `concurrency` requests at once and one request per host per `hostIntervalMs`; then it sleeps
- * `pollMs`. The lease (a row renewed before every batch) lets one instance at a time check: the others
- * only try to take it at each poll, and take over once its holder stops renewing it.
+ * at most `concurrency` requests at once and one request per host per `hostIntervalMs`, until none is
+ * due. The lease (a row renewed before every batch) lets one instance at a time check: the others only
+ * try to take it at their sweeps, and take over once its holder stops renewing it.
  */
 export function createHealthScheduler(deps: {
   repo: HealthRepository
@@ -48,7 +47,6 @@ export function createHealthScheduler(deps: {
   onError: (error: unknown) => void
 }) {
   const { repo, schedule } = deps
-  const pollMs = schedule.pollMs ?? HEALTH_POLL_MS
   const hostIntervalMs = schedule.hostIntervalMs ?? HEALTH_HOST_INTERVAL_MS
   const leaseMs = schedule.leaseMs ?? HEALTH_LEASE_MS
   /** When each host may next be asked. */
@@ -57,7 +55,6 @@ export function createHealthScheduler(deps: {
   /** Checks done since the start (a sweep's count is the difference). */
   let done = 0
   let running: Promise<SweepResult> = Promise.resolve({ held: false, checked: 0 })
-  let timer: NodeJS.Timeout | undefined
   const stopping = new AbortController()
 
   /** When `link`'s host may be asked next (0: now). */
@@ -110,34 +107,20 @@ export function createHealthScheduler(deps: {
     }
   }
 
-  /** One sweep after the one running (if any); failures go to onError. */
-  const queue = (): Promise<SweepResult> => {
-    running = running.then(sweep).catch((error: unknown) => {
-      deps.onError(error)
-      return { held: false, checked: 0 }
-    })
-    return running
-  }
-
-  function loop(): void {
-    if (stopped) return
-    void queue().finally(() => {
-      if (!stopped) timer = setTimeout(loop, pollMs)
-    })
-  }
-
   return {
-    /** Sweeps now, then every pollMs. */
-    start: loop,
-    /** Sweeps now (after the sweep running, if any): the thread's `sweep` message, which tests send. */
-    sweep: queue,
-    /** Stops after the checks in flight and gives the lease up. */
+    /** Sweeps now (after the sweep running, if any); failures go to onError. */
+    sweep(): Promise<SweepResult> {
+      running = running.then(sweep).catch((error: unknown) => {
+        deps.onError(error)
+        return { held: false, checked: 0 }
+      })
+      return running
+    },
+    /** Stops after the checks in flight (the server gives the lease up: health.thread.ts). */
     async stop(): Promise<void> {
       stopped = true
       stopping.abort()
-      if (timer) clearTimeout(timer)
       await running
-      await repo.releaseLease(HEALTH_LEASE, deps.holder).catch(deps.onError)
     },
   }
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { backends, needsPostgres } from '../../test/backends.js'
 import { createTestDatabase, startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { freePort } from '../../test/free-port.js'
@@ -242,6 +243,43 @@ for (const backend of backends) {
       } finally {
         await on.close()
         await off.close()
+        await d.close()
+      }
+    })
+
+    test('the checker thread runs for a sweep only: started when a link is due, gone once it is checked', async () => {
+      const d = await startDestinations()
+      const s = await startTestServer({
+        backend,
+        env: { ...BASE_ENV, LINKLINE_HEALTH_INTERVAL_HOURS: '24' },
+        container: { health: { pollMs: 50, hostIntervalMs: 0, timeoutMs: 300 } },
+      })
+      const threads = () => s.container.health.threads()
+      const until = async (what: string, done: () => boolean) => {
+        const deadline = Date.now() + 10_000
+        while (!done()) {
+          assert.ok(Date.now() < deadline, `waited for ${what}`)
+          await sleep(10)
+        }
+      }
+      try {
+        // Polls with nothing due start no thread.
+        await sleep(300)
+        assert.equal(threads(), 0)
+        const id = (await s.request('POST', '/v1/links', { json: { destination: d.url('/hang'), title: 'x' } })).body.data.id as string
+        // The next poll finds it due: a thread checks it (the destination never answers: a timeout).
+        await until('the sweep thread', () => threads() === 1 && d.asked.some((a) => a.path === '/hang'))
+        await until('the thread to end', () => threads() === 0)
+        const health = (await s.request('GET', `/v1/links/${id}`)).body.data.health
+        assert.notEqual(health.checkedAt, null)
+        assert.equal(health.error, 'timeout')
+        // Checked now, so no longer due: the polls that follow start no thread.
+        const asked = d.asked.length
+        await sleep(300)
+        assert.equal(threads(), 0)
+        assert.equal(d.asked.length, asked)
+      } finally {
+        await s.close()
         await d.close()
       }
     })

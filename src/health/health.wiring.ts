@@ -9,7 +9,7 @@ import type { EventRecorder } from '../webhooks/events.js'
 import { createHealthRepository } from './health.repository.js'
 import type { SweepResult } from './health.scheduler.js'
 import { createHealthChecks } from './health.service.js'
-import { startHealthThread, type HealthThread } from './health.thread.js'
+import { startHealthChecker, type HealthChecker } from './health.thread.js'
 
 /** How long a scrape of linkline_links_broken reuses the last count (one count query per this, however often scraped). */
 export const BROKEN_COUNT_TTL_MS = 15_000
@@ -28,8 +28,8 @@ export interface HealthOptions {
 
 /**
  * Destination health as the composition root builds it: the check-now of the API (on the serving
- * thread, through the container's guarded client), the background checker's thread (started by
- * server processes only, when LINKLINE_HEALTH_INTERVAL_HOURS is not 0) and the count of broken links.
+ * thread, through the container's guarded client), the background checker (started by server
+ * processes only, when LINKLINE_HEALTH_INTERVAL_HOURS is not 0) and the count of broken links.
  */
 export function createHealthFeature(
   deps: {
@@ -59,7 +59,7 @@ export function createHealthFeature(
   })
 
   let cached: { at: number; count: Promise<number> } | undefined
-  let thread: HealthThread | undefined
+  let checker: HealthChecker | undefined
   return {
     /** Live links whose destination is broken (the linkline_links_broken gauge): one count query per BROKEN_COUNT_TTL_MS at most. */
     brokenLinks(): Promise<number> {
@@ -78,10 +78,10 @@ export function createHealthFeature(
       return deps.getLink(principal, id)
     },
 
-    /** Starts the background checker's thread, unless LINKLINE_HEALTH_INTERVAL_HOURS is 0. */
+    /** Starts the background checker's poll, unless LINKLINE_HEALTH_INTERVAL_HOURS is 0 (its thread runs for a sweep only). */
     start(): void {
-      if (config.healthIntervalHours === 0 || thread) return
-      thread = startHealthThread(
+      if (config.healthIntervalHours === 0 || checker) return
+      checker = startHealthChecker(
         {
           databaseUrl: config.databaseUrl,
           databaseStatementTimeoutMs: config.databaseStatementTimeoutMs,
@@ -91,21 +91,29 @@ export function createHealthFeature(
           schedule: {
             intervalMs: config.healthIntervalHours * 3_600_000,
             concurrency: config.healthConcurrency,
-            pollMs: options.pollMs,
             hostIntervalMs: options.hostIntervalMs,
             leaseMs: options.leaseMs,
           },
         },
-        { onRecorded: deps.onRecorded, onError: (error) => logger.warn({ err: error }, 'checking link destinations failed; retried at the next poll') },
+        {
+          repo,
+          now: () => clock.now(),
+          pollMs: options.pollMs,
+          onRecorded: deps.onRecorded,
+          onError: (error) => logger.warn({ err: error }, 'checking link destinations failed; retried at the next poll'),
+        },
       )
     },
 
     /** Has the background checker sweep now and says what it did; nothing when it is off. */
-    sweep: (): Promise<SweepResult> => thread?.sweep() ?? Promise.resolve({ held: false, checked: 0 }),
+    sweep: (): Promise<SweepResult> => checker?.sweep() ?? Promise.resolve({ held: false, checked: 0 }),
+
+    /** The checker's threads up now: one during a sweep, none between (none when it is off). */
+    threads: (): number => checker?.threads() ?? 0,
 
     async close(): Promise<void> {
-      await thread?.close()
-      thread = undefined
+      await checker?.close()
+      checker = undefined
     },
   }
 }

@@ -1,11 +1,10 @@
 import { LRUCache } from 'lru-cache'
-import Tinypool from 'tinypool'
+import { threadsOnDemand } from '../shared/threads-on-demand.js'
 import { qrBusy, qrOwnerBusy } from './qr.errors.js'
 import type { RenderTask } from './qr-render.worker.js'
 
 /** Rendered images kept, by total size: a few hundred codes of the common sizes. */
 const CACHE_BYTES = 32 * 1024 * 1024
-const IDLE_THREAD_MS = 60_000
 
 /**
  * Renders QR images off the event loop: a small pool of worker threads with a bounded queue (beyond
@@ -17,13 +16,7 @@ const IDLE_THREAD_MS = 60_000
  * others (a render joined or answered from the cache holds nothing).
  */
 export function createQrRenderer(options: { threads: number; queue: number; perOwner: number }) {
-  const pool = new Tinypool({
-    filename: new URL('./qr-render.worker.js', import.meta.url).href,
-    minThreads: 0,
-    maxThreads: options.threads,
-    maxQueue: options.queue,
-    idleTimeout: IDLE_THREAD_MS,
-  })
+  const pool = threadsOnDemand(new URL('./qr-render.worker.js', import.meta.url), { threads: options.threads, queue: options.queue })
   const cache = new LRUCache<string, Buffer | string>({
     maxSize: CACHE_BYTES,
     sizeCalculation: (image) => Math.max(1, typeof image === 'string' ? image.length * 2 : image.length),

@@ -1,6 +1,6 @@
-import Tinypool from 'tinypool'
 import type { Derive } from './password-hash.js'
 import { createPasswordHashing } from './password-hashing.js'
+import { threadsOnDemand } from './threads-on-demand.js'
 import type { ScryptTask } from './scrypt.worker.js'
 
 /**
@@ -9,7 +9,7 @@ import type { ScryptTask } from './scrypt.worker.js'
  * compete with it as equals. The thread ends after a minute without work.
  */
 export function createScryptThread() {
-  const pool = new Tinypool({ filename: new URL('./scrypt.worker.js', import.meta.url).href, minThreads: 0, maxThreads: 1, idleTimeout: 60_000 })
+  const pool = threadsOnDemand(new URL('./scrypt.worker.js', import.meta.url))
   const derive: Derive = async (password, salt, options) => {
     const key = (await pool.run({ password, salt, options } satisfies ScryptTask)) as Uint8Array
     return Buffer.from(key.buffer, key.byteOffset, key.byteLength)
