@@ -166,13 +166,14 @@ export async function hourFacets(trx: Transaction, links: Map<string, LinkTally>
  */
 export async function writeRollups(trx: Transaction, statements: Statements, links: Map<string, LinkTally>): Promise<WrittenHourFacets> {
   const written: WrittenHourFacets = []
-  const rows = [...links].flatMap(([linkId, link]) =>
-    [...link.hours].flatMap(([hour, t]) => {
+  const rows: LinkClickRollupsTable[] = []
+  for (const [linkId, link] of links) {
+    for (const [hour, t] of link.hours) {
       // An hour of visits counted before, only put in blocks by this roll-up.
-      if (t.total === 0) return []
+      if (t.total === 0) continue
       const facets = t.facets === undefined ? null : JSON.stringify(t.facets)
       if (facets !== null) written.push({ link_id: linkId, period_start: hour, json: facets })
-      return {
+      rows.push({
         link_id: linkId,
         hour,
         total_clicks: t.total,
@@ -182,9 +183,9 @@ export async function writeRollups(trx: Transaction, statements: Statements, lin
         unique_visitors: t.uniques,
         last_human_click_at: t.lastHuman,
         facets,
-      }
-    }),
-  )
+      })
+    }
+  }
   for (const chunk of chunks(rows, CHUNK)) {
     for (const r of await statements.rollups(trx, chunk)) {
       const t = links.get(r.link_id)?.hours.get(Number(r.hour))
