@@ -4,7 +4,7 @@ export const TOP_LINKS_KEPT = 32
  * A period's busiest links (a workspace's hour or day): each kept link's count of the period (exact: it
  * is updated whenever the link's count changes) and a bound that no link left out exceeds. A link
  * offered and not kept, or dropped for a busier one, raises the bound to its count; its count only
- * changes when it is offered again.
+ * changes when it is offered again. `counts` is read-only outside: `offer` and `remove` change it.
  */
 export class TopLinks {
   /**
