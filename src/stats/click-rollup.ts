@@ -9,7 +9,6 @@ import { appendBatch, batchesOf, deleteRows, dropEmptyMarks, hasStaleRows, journ
 import {
   compactedThrough,
   compactLinks,
-  dropDeletedLinks,
   facetsCompactedBefore,
   hourFacets,
   linkIdsAfter,
@@ -17,12 +16,12 @@ import {
   rollupStatements,
   writeBlocks,
   writeDayFacets,
-  writeLinkClicks,
   writeRollups,
   writeVisitors,
 } from './rollup.repository.js'
 import { tally } from './rollup.tally.js'
 import { compactWorkspaceDays, ownersAfter } from './workspace-days.js'
+import { writeLinkClicks } from './link-clicks.js'
 import { addToWorkspaces, linkHoursAdded } from './workspace-rollup.js'
 import { VISIT_FIELDS, type VisitColumns } from './visit-columns.js'
 
@@ -94,16 +93,15 @@ export function createRollup(db: Db, dialect: DialectAdapter, onAppended?: (trx:
           taken.map((t) => t.row),
         )
         const { links, profiles, visits: list } = tally(taken.map((t) => ({ batch: batches.get(t.row.id) as VisitColumns, count: t.count, block: t.block })))
-        const owners = await dropDeletedLinks(trx, links)
+        // The links' own counters first: the same statement tells which links are deleted since.
+        const owners = await writeLinkClicks(trx, statements, links)
         const uncounted = taken.filter((t) => t.count)
         if (uncounted.length > 0) {
           generation = await written.begin(trx)
           await writeVisitors(trx, statements, links, known, remembered)
           await hourFacets(trx, links, profiles.list, written)
-          const { written: rows, humanAfter } = await writeRollups(trx, statements, links)
-          hourRows = rows
-          await addToWorkspaces(trx, linkHoursAdded(links, owners, profiles.list, humanAfter), dayOf(now))
-          await writeLinkClicks(trx, statements, links)
+          hourRows = await writeRollups(trx, statements, links)
+          await addToWorkspaces(trx, linkHoursAdded(links, owners), profiles.list, dayOf(now))
           await writeDayFacets(trx, statements, links, profiles.list, dayOf(now))
         }
         const finished = taken.filter((t) => t.block).map((t) => t.row.id)

@@ -119,7 +119,13 @@ export class WrittenFacets {
     for (const r of rows) {
       const before = this.#rows.get(r.link_id)
       this.#chars += r.json.length - (before?.json.length ?? 0)
-      this.#rows.set(r.link_id, { period: r.period_start, json: r.json })
+      // Changed in place: an entry per link and roll-up would live until the next one, long enough to be promoted.
+      if (before === undefined) {
+        this.#rows.set(r.link_id, { period: r.period_start, json: r.json })
+        continue
+      }
+      before.period = r.period_start
+      before.json = r.json
     }
     if (this.#chars > WRITTEN_FACETS_MAX_CHARS) this.clear()
   }

@@ -1,4 +1,4 @@
-import { sql, type Compilable, type Insertable, type SelectQueryBuilder } from 'kysely'
+import { type Insertable, type SelectQueryBuilder } from 'kysely'
 import { chunks } from '../shared/chunks.js'
 import type { Db } from '../storage/database.js'
 import type { Database } from '../storage/schema.js'
@@ -6,6 +6,7 @@ import { repeatedStatement } from '../storage/repeated-statement.js'
 import type { Transaction } from '../storage/transaction.js'
 import { dayOf, hourOf } from './classify.js'
 import type { DailyVisitor, KnownVisitors, WrittenFacets, WrittenHourFacets } from './rollup.caches.js'
+import { linkClicksStatement } from './link-clicks.js'
 import { addProfiles, blockOf, facetsOf, type HourTally, type LinkTally, type VisitList } from './rollup.tally.js'
 import { addFacets, readFacets, type Facets, type Profile } from './stats.dimensions.js'
 import type { ClickBlocksTable, LinkClickFacetsTable, LinkClickRollupsTable, LinkDailyVisitorsTable } from './stats.table.js'
@@ -83,39 +84,11 @@ export function rollupStatements() {
     blocks: repeatedStatement<Insertable<ClickBlocksTable>>(['link_id', 'start_at', 'end_at', 'clicks', 'data'], BLOCK_CHUNK, (trx, rows) =>
       trx.insertInto('click_blocks').values(rows),
     ),
-    linkClicks: repeatedStatement<LinkClicks>(['id', 'clicks', 'last_at'], CHUNK, (trx, rows) => compilable(trx, addLinkClicks(rows))),
+    linkClicks: linkClicksStatement(),
   }
 }
 
-/** What one roll-up adds to a link's own counters (links.clicks, links.last_clicked_at). */
-interface LinkClicks {
-  id: string
-  clicks: number
-  last_at: number
-}
-
-/** One UPDATE … FROM a list of values (SQLite 3.33+, PostgreSQL), each cast so PostgreSQL reads no parameter as text. */
-const addLinkClicks = (rows: readonly LinkClicks[]) =>
-  sql`with counted (id, clicks, last_at) as (values ${sql.join(rows.map((r) => sql`(${r.id}, cast(${r.clicks} as bigint), cast(${r.last_at} as bigint))`))})
-  update links set
-    clicks = links.clicks + counted.clicks,
-    last_clicked_at = case when counted.last_at > coalesce(links.last_clicked_at, 0) then counted.last_at else links.last_clicked_at end
-  from counted where links.id = counted.id`
-
-/** A raw statement compiled for `trx`'s dialect, as repeatedStatement takes queries. */
-const compilable = (trx: Transaction, statement: ReturnType<typeof sql>): Compilable => ({ compile: () => statement.compile(trx) })
 export type Statements = ReturnType<typeof rollupStatements>
-
-/** A link deleted since its visits: they are dropped, not a reason to fail the roll-up. Returns the workspace of each link kept. */
-export async function dropDeletedLinks(trx: Transaction, links: Map<string, LinkTally>): Promise<Map<string, string>> {
-  const live = new Map<string, string>()
-  for (const ids of chunks([...links.keys()], CHUNK)) {
-    const rows = await trx.selectFrom('links').select(['id', 'owner_id']).where('id', 'in', ids).where('deleted_at', 'is', null).execute()
-    for (const r of rows) live.set(r.id, r.owner_id)
-  }
-  for (const id of links.keys()) if (!live.has(id)) links.delete(id)
-  return live
-}
 
 /**
  * Unique visitors: a human visitor counts once per link and UTC day, in the hour of their first visit.
@@ -184,27 +157,23 @@ export async function hourFacets(trx: Transaction, links: Map<string, LinkTally>
       if (t !== undefined && unknown.has(t)) t.facets = readFacets(r.facets as string)
     }
   }
-  for (const link of links.values()) for (const t of link.hours.values()) if (t.facets !== undefined) addProfiles(t.facets, t, profiles)
+  for (const link of links.values()) for (const t of link.hours.values()) if (t.facets !== undefined) addProfiles(t.facets, t.profiles, profiles)
 }
 
 /**
  * Adds the counters and the breakdowns (hourFacets) to the hourly rollups, creating the rows that are
- * missing. Returns the breakdowns written, and each hour's human clicks after the roll-up (by `${link_id} ${hour}`).
+ * missing, and sets each hour's human clicks after the roll-up (`humanAfter`). Returns the breakdowns written.
  */
-export async function writeRollups(
-  trx: Transaction,
-  statements: Statements,
-  links: Map<string, LinkTally>,
-): Promise<{ written: WrittenHourFacets; humanAfter: Map<string, number> }> {
+export async function writeRollups(trx: Transaction, statements: Statements, links: Map<string, LinkTally>): Promise<WrittenHourFacets> {
   const written: WrittenHourFacets = []
-  const humanAfter = new Map<string, number>()
-  const rows = [...links].flatMap(([linkId, link]) =>
-    [...link.hours].flatMap(([hour, t]) => {
+  const rows: LinkClickRollupsTable[] = []
+  for (const [linkId, link] of links) {
+    for (const [hour, t] of link.hours) {
       // An hour of visits counted before, only put in blocks by this roll-up.
-      if (t.total === 0) return []
+      if (t.total === 0) continue
       const facets = t.facets === undefined ? null : JSON.stringify(t.facets)
       if (facets !== null) written.push({ link_id: linkId, period_start: hour, json: facets })
-      return {
+      rows.push({
         link_id: linkId,
         hour,
         total_clicks: t.total,
@@ -214,20 +183,16 @@ export async function writeRollups(
         unique_visitors: t.uniques,
         last_human_click_at: t.lastHuman,
         facets,
-      }
-    }),
-  )
-  for (const chunk of chunks(rows, CHUNK)) {
-    for (const r of await statements.rollups(trx, chunk)) humanAfter.set(`${r.link_id} ${Number(r.hour)}`, Number(r.human_clicks))
+      })
+    }
   }
-  return { written, humanAfter }
-}
-
-/** Adds each link's human visits of the roll-up to the list's `clicks` and `lastClickedAt`, in the roll-up's transaction. */
-export async function writeLinkClicks(trx: Transaction, statements: Statements, links: Map<string, LinkTally>): Promise<void> {
-  const rows: LinkClicks[] = []
-  for (const [id, link] of links) if (link.human > 0) rows.push({ id, clicks: link.human, last_at: link.lastHuman as number })
-  for (const chunk of chunks(rows, CHUNK)) await statements.linkClicks(trx, chunk)
+  for (const chunk of chunks(rows, CHUNK)) {
+    for (const r of await statements.rollups(trx, chunk)) {
+      const t = links.get(r.link_id)?.hours.get(Number(r.hour))
+      if (t !== undefined) t.humanAfter = Number(r.human_clicks)
+    }
+  }
+  return written
 }
 
 /**

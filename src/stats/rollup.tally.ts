@@ -25,6 +25,8 @@ export interface HourTally {
   profiles: Map<number, number>
   /** The hour's breakdowns as they will be written: what the table holds, plus `profiles` (hourFacets). */
   facets: Facets | undefined
+  /** The hour's human clicks in its rollup row after the roll-up's increment (writeRollups): its workspace's busiest links. */
+  humanAfter: number
   /** The hour's visits for its click block (the export): how many, the first and last of their list in the roll-up's VisitList, their times. */
   listed: number
   first: number
@@ -132,6 +134,7 @@ export function tally(batches: readonly TalliedBatch[]): Tally {
             lastHuman: null,
             profiles: new Map(),
             facets: undefined,
+            humanAfter: 0,
             listed: 0,
             first: -1,
             last: -1,
@@ -201,10 +204,10 @@ export function blockOf(hour: HourTally, visits: VisitList, profiles: readonly P
 }
 
 /** An hour's human visits per dimension and value. */
-export const facetsOf = (hour: HourTally, profiles: readonly Profile[]): Facets => addProfiles({}, hour, profiles)
+export const facetsOf = (hour: HourTally, profiles: readonly Profile[]): Facets => addProfiles({}, hour.profiles, profiles)
 
-/** Adds an hour's human visits to `facets`, per dimension and value, without building counts of their own first. */
-export function addProfiles(facets: Facets, hour: HourTally, profiles: readonly Profile[]): Facets {
-  for (const [id, n] of hour.profiles) addProfile(facets, profiles[id] as Profile, n)
+/** Adds visits counted per profile (a number of `profiles`) to `facets`, per dimension and value, without building counts of their own first. */
+export function addProfiles(facets: Facets, counts: ReadonlyMap<number, number>, profiles: readonly Profile[]): Facets {
+  for (const [id, n] of counts) addProfile(facets, profiles[id] as Profile, n)
   return facets
 }

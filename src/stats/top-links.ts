@@ -4,9 +4,16 @@ export const TOP_LINKS_KEPT = 32
  * A period's busiest links (a workspace's hour or day): each kept link's count of the period (exact: it
  * is updated whenever the link's count changes) and a bound that no link left out exceeds. A link
  * offered and not kept, or dropped for a busier one, raises the bound to its count; its count only
- * changes when it is offered again.
+ * changes when it is offered again. `counts` is read-only outside: `offer` and `remove` change it.
  */
 export class TopLinks {
+  /**
+   * The kept link a busier one would replace (the least count, the greatest id among equals), while the
+   * kept set is full and unchanged: offers of links that do not get in (most, with many links) compare
+   * with it instead of looking through every kept link.
+   */
+  #least: { id: string; count: number } | undefined
+
   constructor(
     readonly counts: Map<string, number> = new Map(),
     public bound = 0,
@@ -20,18 +27,28 @@ export class TopLinks {
   offer(linkId: string, n: number): void {
     if (this.counts.has(linkId) || this.counts.size < TOP_LINKS_KEPT) {
       this.counts.set(linkId, n)
+      this.#least = undefined
       return
     }
-    let least: string | undefined
-    let leastCount = Infinity
-    for (const [id, count] of this.counts) {
-      if (count < leastCount || (count === leastCount && id > (least as string))) [least, leastCount] = [id, count]
-    }
-    if (n > leastCount) {
-      this.counts.delete(least as string)
+    const least = (this.#least ??= this.#findLeast())
+    if (n > least.count) {
+      this.counts.delete(least.id)
       this.counts.set(linkId, n)
-      this.bound = Math.max(this.bound, leastCount)
+      this.bound = Math.max(this.bound, least.count)
+      this.#least = undefined
     } else this.bound = Math.max(this.bound, n)
+  }
+
+  /** The link no longer counts in the period (its statistics purged). */
+  remove(linkId: string): void {
+    if (this.counts.delete(linkId)) this.#least = undefined
+  }
+
+  #findLeast(): { id: string; count: number } {
+    let id = ''
+    let count = Infinity
+    for (const [other, n] of this.counts) if (n < count || (n === count && other > id)) [id, count] = [other, n]
+    return { id, count }
   }
 
   toJSON(): string | null {

@@ -2,9 +2,10 @@ import { chunks } from '../shared/chunks.js'
 import { DAY_MS, floorTo } from '../shared/time.js'
 import type { Db } from '../storage/database.js'
 import type { Transaction } from '../storage/transaction.js'
-import { addFacets, type Facets } from './stats.dimensions.js'
+import { addProfiles } from './rollup.tally.js'
+import { addFacets, type Facets, type Profile } from './stats.dimensions.js'
 import { TopLinks } from './top-links.js'
-import type { LinkHour } from './workspace-rollup.js'
+import type { AddedHour, LinkHour, WorkspaceHourOf } from './workspace-rollup.js'
 
 /*
  * A workspace's day rows (WorkspaceClickDaysTable): built once the UTC day is over from its hour rows,
@@ -47,7 +48,7 @@ export function withoutFacets(facets: Facets, less: Facets): Facets | null {
 }
 
 /** The day rows there are for the days of these changes. */
-async function readDays(trx: Transaction, changes: readonly LinkHour[]): Promise<Map<string, WorkspaceDay>> {
+async function readDays(trx: Transaction, changes: readonly WorkspaceHourOf[]): Promise<Map<string, WorkspaceDay>> {
   const days = new Map<string, WorkspaceDay>()
   const owners = [...new Set(changes.map((c) => c.ownerId))]
   const dayList = [...new Set(changes.map((c) => dayOf(c.hour)))]
@@ -107,7 +108,7 @@ async function linkDayClicks(trx: Transaction | Db, linkIds: readonly string[], 
  * for the links' day rows. A day the compaction has not built yet is built again from its hours then; a
  * day it has built took every earlier visit, and takes each later one here.
  */
-export async function addToDays(trx: Transaction, changes: readonly LinkHour[], today: number): Promise<void> {
+export async function addToDays(trx: Transaction, changes: readonly AddedHour[], profiles: readonly Profile[], today: number): Promise<void> {
   const late = changes.filter((c) => c.hour < today)
   if (late.length === 0) return
   const days = await readDays(trx, late)
@@ -121,7 +122,7 @@ export async function addToDays(trx: Transaction, changes: readonly LinkHour[], 
   }
   for (const c of late) {
     const day = days.get(key(c.ownerId, dayOf(c.hour))) as WorkspaceDay
-    if (c.facets !== undefined) day.facets = addFacets(day.facets ?? {}, c.facets)
+    if (c.profiles.size > 0) day.facets = addProfiles(day.facets ?? {}, c.profiles, profiles)
     if (c.human > 0) day.top.offer(c.linkId, counts.get(dayOf(c.hour))?.get(c.linkId) ?? 0)
   }
   await writeDays(trx, days.values())
@@ -135,7 +136,7 @@ export async function takeFromDays(trx: Transaction, changes: readonly LinkHour[
     const day = days.get(key(c.ownerId, dayOf(c.hour)))
     if (day === undefined) continue
     if (c.facets !== undefined && day.facets !== null) day.facets = withoutFacets(day.facets, c.facets)
-    day.top.counts.delete(c.linkId)
+    day.top.remove(c.linkId)
   }
   await writeDays(trx, days.values())
 }

@@ -5,7 +5,7 @@ import type { Transaction } from '../storage/transaction.js'
 import { addFacets, type Facets, type Profile } from './stats.dimensions.js'
 import type { RollupRow, WorkspaceClickRollupsTable } from './stats.table.js'
 import { TopLinks } from './top-links.js'
-import { facetsOf, type LinkTally } from './rollup.tally.js'
+import { addProfiles, type LinkTally } from './rollup.tally.js'
 import { addToDays, compactWorkspaceDays, takeFromDays, withoutFacets } from './workspace-days.js'
 
 /*
@@ -35,6 +35,13 @@ export interface LinkHour {
   humanAfter: number
 }
 
+/**
+ * What a roll-up added to a link's hour: its human visits per profile of the roll-up's ProfileTable
+ * rather than per dimension and value. A workspace-hour sums its links' profiles and expands them once:
+ * a facets object per link-hour, added to the workspace's, cost more than the rows with cold links.
+ */
+export type AddedHour = Omit<LinkHour, 'facets'> & { profiles: ReadonlyMap<number, number> }
+
 /** A link's hourly rollup row, whole, as its workspace's rows take it. */
 export function linkHourOf(ownerId: string, r: RollupRow): LinkHour {
   const human = Number(r.human_clicks)
@@ -60,6 +67,8 @@ interface WorkspaceHour {
 }
 
 const key = (ownerId: string, hour: number) => `${ownerId} ${hour}`
+/** The workspace and hour (or day) that a change is of. */
+export type WorkspaceHourOf = Pick<LinkHour, 'ownerId' | 'hour'>
 
 function emptyHour(ownerId: string, hour: number): WorkspaceHour {
   const row = { owner_id: ownerId, hour, total_clicks: 0, human_clicks: 0, bot_clicks: 0, qr_scans: 0, unique_visitors: 0, last_human_click_at: null }
@@ -67,7 +76,7 @@ function emptyHour(ownerId: string, hour: number): WorkspaceHour {
 }
 
 /** The workspace rows of these (owner, hour) pairs, parsed; a pair without a row gets an empty one. */
-async function readHours(trx: Transaction, pairs: readonly { ownerId: string; hour: number }[]): Promise<Map<string, WorkspaceHour>> {
+async function readHours(trx: Transaction, pairs: readonly WorkspaceHourOf[]): Promise<Map<string, WorkspaceHour>> {
   const hours = new Map<string, WorkspaceHour>()
   for (const p of pairs) if (!hours.has(key(p.ownerId, p.hour))) hours.set(key(p.ownerId, p.hour), emptyHour(p.ownerId, p.hour))
   const owners = [...new Set(pairs.map((p) => p.ownerId))]
@@ -132,6 +141,15 @@ async function writeHours(trx: Transaction | Db, hours: Iterable<WorkspaceHour>)
 
 /** Adds (sign 1) or takes away (sign -1) a link's hour. */
 function apply(into: WorkspaceHour, change: LinkHour, sign: 1 | -1): void {
+  applyCounts(into, change, sign)
+  if (change.facets !== undefined) {
+    if (sign === 1) into.facets = addFacets(into.facets ?? {}, change.facets)
+    else if (into.facets !== null) into.facets = withoutFacets(into.facets, change.facets)
+  }
+}
+
+/** Adds or takes away a link's hour, but its breakdowns: its counters, and its place among the busiest links. */
+function applyCounts(into: WorkspaceHour, change: Omit<LinkHour, 'facets'>, sign: 1 | -1): void {
   const row = into.row
   row.total_clicks += sign * change.total
   row.human_clicks += sign * change.human
@@ -139,21 +157,29 @@ function apply(into: WorkspaceHour, change: LinkHour, sign: 1 | -1): void {
   row.qr_scans += sign * change.qr
   row.unique_visitors += sign * change.uniques
   if (sign === 1 && change.lastHuman !== null && change.lastHuman > (row.last_human_click_at ?? 0)) row.last_human_click_at = change.lastHuman
-  if (change.facets !== undefined) {
-    if (sign === 1) into.facets = addFacets(into.facets ?? {}, change.facets)
-    else if (into.facets !== null) into.facets = withoutFacets(into.facets, change.facets)
-  }
-  if (sign === -1) into.top.counts.delete(change.linkId)
+  if (sign === -1) into.top.remove(change.linkId)
   else if (change.human > 0) into.top.offer(change.linkId, change.humanAfter)
 }
 
-/** In the roll-up's transaction, under its lock: adds what it added to links' hours to their workspaces' (and days before `today` to their days'). */
-export async function addToWorkspaces(trx: Transaction, changes: readonly LinkHour[], today: number): Promise<void> {
+/**
+ * In the roll-up's transaction, under its lock: adds what it added to links' hours to their workspaces'
+ * (and days before `today` to their days'). `profiles`: the roll-up's, which the changes' counts refer to.
+ */
+export async function addToWorkspaces(trx: Transaction, changes: readonly AddedHour[], profiles: readonly Profile[], today: number): Promise<void> {
   if (changes.length === 0) return
   const hours = await readHours(trx, changes)
-  for (const c of changes) apply(hours.get(key(c.ownerId, c.hour)) as WorkspaceHour, c, 1)
+  const added = new Map<WorkspaceHour, Map<number, number>>()
+  for (const c of changes) {
+    const into = hours.get(key(c.ownerId, c.hour)) as WorkspaceHour
+    applyCounts(into, c, 1)
+    if (c.profiles.size === 0) continue
+    let sums = added.get(into)
+    if (sums === undefined) added.set(into, (sums = new Map()))
+    for (const [id, n] of c.profiles) sums.set(id, (sums.get(id) ?? 0) + n)
+  }
+  for (const [into, sums] of added) into.facets = addProfiles(into.facets ?? {}, sums, profiles)
   await writeHours(trx, hours.values())
-  await addToDays(trx, changes, today)
+  await addToDays(trx, changes, profiles, today)
 }
 
 /** When a deleted link's hourly rollups go (its purge), under the roll-up lock: takes them out of its workspace's hours and days. */
@@ -201,28 +227,16 @@ export async function rebuildWorkspaceRollups(db: Db | Transaction): Promise<voi
   }
 }
 
-/** What the roll-up added to each link's hours, for their workspaces' rows (workspace-rollup.ts). */
-export function linkHoursAdded(
-  links: Map<string, LinkTally>,
-  owners: ReadonlyMap<string, string>,
-  profiles: readonly Profile[],
-  humanAfter: ReadonlyMap<string, number>,
-): LinkHour[] {
-  return [...links].flatMap(([linkId, link]) =>
-    [...link.hours]
-      .filter(([, t]) => t.total > 0)
-      .map(([hour, t]) => ({
-        ownerId: owners.get(linkId) as string,
-        linkId,
-        hour,
-        total: t.total,
-        human: t.human,
-        bot: t.bot,
-        qr: t.qr,
-        uniques: t.uniques,
-        lastHuman: t.lastHuman,
-        facets: t.profiles.size === 0 ? undefined : facetsOf(t, profiles),
-        humanAfter: humanAfter.get(`${linkId} ${hour}`) ?? 0,
-      })),
-  )
+/** What the roll-up added to each link's hours (after writeRollups), for their workspaces' rows. */
+export function linkHoursAdded(links: Map<string, LinkTally>, owners: ReadonlyMap<string, string>): AddedHour[] {
+  const added: AddedHour[] = []
+  for (const [linkId, link] of links) {
+    const ownerId = owners.get(linkId) as string
+    for (const [hour, t] of link.hours) {
+      if (t.total === 0) continue
+      const { total, human, bot, qr, uniques, lastHuman, profiles, humanAfter } = t
+      added.push({ ownerId, linkId, hour, total, human, bot, qr, uniques, lastHuman, profiles, humanAfter })
+    }
+  }
+  return added
 }
