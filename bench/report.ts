@@ -188,21 +188,22 @@ export function renderReport(input: {
     const fastest = Math.min(...r.rounds.map((x) => x.linkline.cpuMicros)) / Math.min(...r.rounds.map((x) => x.bare.cpuMicros))
     targets.push(
       {
-        target: "redirect CPU efficiency ≥ 0.90: the bare server's CPU per response over Linkline's (median of the pairs)",
+        target: "redirect CPU efficiency ≥ 0.80 (ADR 0018): the bare server's CPU per response over Linkline's (median of the pairs)",
         measured:
           `${(1 / ratios.cpu).toFixed(2)} (CPU ${ratio(ratios.cpu)}); over the ${usual.length} pairs whose bare server's ` +
           `runtime threads stayed under 1 µs per request: ${usual.length === 0 ? 'none' : `${(1 / usualRatio).toFixed(2)} (CPU ${ratio(usualRatio)})`}; ` +
           `the two servers' fastest runs: ${(1 / fastest).toFixed(2)}`,
-        met: 1 / (usual.length === 0 ? ratios.cpu : usualRatio) >= 0.9,
+        met: 1 / (usual.length === 0 ? ratios.cpu : usualRatio) >= 0.8,
       },
       { target: 'redirect req/s ≥ 0.90× the bare server (median of the pairs)', measured: ratio(ratios.rps), met: ratios.rps >= 0.9 },
       { target: 'redirect p99 ≤ 1.5× the bare server (median of the pairs)', measured: ratio(ratios.p99), met: ratios.p99 <= 1.5 },
-      scenarioTarget(input.scenarios, 'cold links', 'redirect CPU efficiency over 100,000 cold links ≥ 0.80', 0.8, 'not measured'),
+      scenarioTarget(input.scenarios, 'hot link', 'redirect CPU efficiency on one hot link ≥ 0.80', 0.8, 'not measured'),
+      scenarioTarget(input.scenarios, 'cold links', 'redirect CPU efficiency over 100,000 cold links (ADR 0018)', undefined, 'not measured'),
       scenarioTarget(
         input.scenarios,
         'PostgreSQL',
-        'redirect CPU efficiency on PostgreSQL + Redis ≥ 0.85',
-        0.85,
+        'redirect CPU efficiency on PostgreSQL + Redis ≥ 0.75',
+        0.75,
         'not measured (set TEST_DATABASE_URL and TEST_REDIS_URL to local services)',
       ),
     )
@@ -234,9 +235,9 @@ export function renderReport(input: {
         met: input.full && filtered ? filtered.p50 < 5 : QUICK,
       },
       {
-        target: 'peak RSS < 200 MiB with 1,000,000 links on Node 24',
+        target: 'peak RSS < 300 MiB with 1,000,000 links on Node 24 (ADR 0018)',
         measured: `${mib(a.peakRssBytes)} (${int(a.settings.links)} links, Node ${process.version})`,
-        met: !input.full ? QUICK : process.versions.node.startsWith('24.') ? a.peakRssBytes < 200 * 1024 * 1024 : 'not judged (not Node 24)',
+        met: !input.full ? QUICK : process.versions.node.startsWith('24.') ? a.peakRssBytes < 300 * 1024 * 1024 : 'not judged (not Node 24)',
       },
       {
         target: `conversation list over 100,000 conversations`,
@@ -262,12 +263,16 @@ export function renderReport(input: {
   return lines.join('\n') + '\n'
 }
 
-/** The CPU efficiency target of the redirect scenario whose name contains `name`, or why it is not judged. */
-function scenarioTarget(scenarios: readonly RedirectScenario[], name: string, target: string, least: number, missing: string): TargetRow {
+/** The CPU efficiency target of the redirect scenario whose name contains `name` (none: `least` undefined), or why it is not judged. */
+function scenarioTarget(scenarios: readonly RedirectScenario[], name: string, target: string, least: number | undefined, missing: string): TargetRow {
   const scenario = scenarios.find((s) => s.name.includes(name))
   if (scenario === undefined) return { target, measured: '–', met: missing }
   const efficiency = 1 / medians(scenario.report).ratios.cpu
-  return { target, measured: `${efficiency.toFixed(2)} (${everyVisit(scenario.report)} recorded)`, met: efficiency >= least }
+  return {
+    target,
+    measured: `${efficiency.toFixed(2)} (${everyVisit(scenario.report)} recorded)`,
+    met: least === undefined ? 'no target set' : efficiency >= least,
+  }
 }
 
 /** Replaces the generated part of the page (between the markers), keeping the hand-written text around it. */
