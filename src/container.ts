@@ -72,6 +72,8 @@ export interface ContainerOptions {
   purgeBatch?: number
   /** Receives the serving SQLite writer connection, to make faults reproducible in tests (storage/database.ts). */
   sqliteWriter?: StorageOptions['sqliteWriter']
+  /** Flushes the SQLite write-ahead log in place of fdatasync, to hold or fail a flush in tests (storage/wal-sync.ts). */
+  walFlush?: StorageOptions['walFlush']
   /** Where custom-domain verification looks TXT records up; by default `node:dns`. */
   txtResolver?: TxtResolver
   /** How outbound requests (webhooks, titles, checks) resolve host names (and so which addresses they reach); by default `node:dns`. */
@@ -92,7 +94,7 @@ export interface ContainerOptions {
 export function createContainer(config: Config, options: ContainerOptions = {}) {
   const clock = options.clock ?? systemClock
   const logger = options.logger ?? createLogger(config)
-  const storage = openStorage(config, { sqliteWriter: options.sqliteWriter })
+  const storage = openStorage(config, { sqliteWriter: options.sqliteWriter, walFlush: options.walFlush })
   const db = storage.db
   const databaseHealth = createDatabaseHealth({ storage, logger })
   const metrics = createMetrics()

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { fdatasync, mkdtempSync, readlinkSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { promisify } from 'node:util'
 import SQLite from 'better-sqlite3'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
@@ -69,6 +70,59 @@ for (const backend of backends) {
     })
   })
 }
+
+describe('a create is answered once the write-ahead log is on disk (SQLite)', () => {
+  const gates: (() => void)[] = []
+  const flushed: string[] = []
+  let holding = false
+  let s: TestServer
+  before(async () => {
+    s = await startTestServer({
+      container: {
+        // The flush the server asks for: which file it is, then, while the test holds flushes, held until it lets it go.
+        walFlush: async (fd) => {
+          flushed.push(readlinkSync(`/proc/self/fd/${fd}`))
+          if (holding) await new Promise<void>((resolve) => gates.push(resolve))
+          await promisify(fdatasync)(fd)
+        },
+      },
+    })
+  })
+  after(async () => {
+    holding = false
+    for (const open of gates.splice(0)) open()
+    await s.close()
+  })
+
+  test('the answer waits for the flush of the -wal file; the link is readable meanwhile, and answered after', async () => {
+    let answered = false
+    holding = true
+    const create = s.request('POST', '/v1/links', { json: { destination: 'https://w.example/held', path: '/held' } }).then((r) => ((answered = true), r))
+    // Committed, so visible to reads, before it is on disk; but not answered.
+    let listed: string[] = []
+    for (let tries = 0; tries < 400 && listed.length === 0; tries++) {
+      const meanwhile = await s.request('GET', '/v1/links?query[path]=/held')
+      assert.equal(meanwhile.status, 200, meanwhile.text)
+      listed = meanwhile.body.data.map((l: { path: string }) => l.path)
+      if (listed.length > 0) break
+      // The request's earlier writes (its token's last use) wait for flushes of their own: let those go.
+      for (const open of gates.splice(0)) open()
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    assert.deepEqual(listed, ['/held'])
+    assert.ok(gates.length > 0, 'a flush is held')
+    assert.match(flushed.at(-1) ?? '', /\.db-wal$/, 'the write-ahead log is what is flushed')
+    assert.equal(answered, false, 'not answered while the flush is held')
+    holding = false
+    while (!answered) {
+      for (const open of gates.splice(0)) open()
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    const created = await create
+    assert.equal(created.status, 201, created.text)
+    assert.equal(created.body.data.path, '/held')
+  })
+})
 
 describe('links answered 201 survive kill -9 (SQLite)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'linkline-group-kill-'))

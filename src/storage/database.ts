@@ -8,6 +8,7 @@ import { postgresAdapter, sqliteAdapter, type DialectAdapter, type DialectName }
 import { isSqliteBusy } from './errors.js'
 import type { Database } from './schema.js'
 import { ConcurrentSqliteDialect } from './sqlite-driver.js'
+import { WalSync } from './wal-sync.js'
 import { withStatementCache } from './statement-cache.js'
 import { explainSqliteFault, sqliteWriteProblem } from './write-faults.js'
 
@@ -53,6 +54,8 @@ pg.types.setTypeParser(20, (value) => Number(value))
 /** Tests only: `sqliteWriter` receives the serving writer connection, to make faults reproducible (PRAGMA max_page_count, query_only). */
 export interface StorageOptions {
   sqliteWriter?: (connection: SQLite.Database) => void
+  /** Tests only: flushes the write-ahead log's file descriptor in place of fdatasync (wal-sync.ts), to hold or fail a flush. */
+  walFlush?: (fd: number) => Promise<void>
 }
 
 export function openStorage(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeoutMs'>, options: StorageOptions = {}): Storage {
@@ -64,10 +67,12 @@ export function openStorage(config: Pick<Config, 'databaseUrl' | 'databasePoolSi
 function openSqlite(path: string, options: StorageOptions): Storage {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const sqlite = new SQLite(path)
-  // A server's database: WAL lets readers run beside the writer; FULL makes every commit durable
-  // through a crash of the process *and* of the machine (NORMAL would only survive the process).
+  // A server's database: WAL lets readers run beside the writer. Every commit is durable through a
+  // crash of the process *and* of the machine: a write is acknowledged only once the log is flushed,
+  // which wal-sync.ts does off the event loop, so the COMMIT itself need not wait for the disk (ADR 0019).
   sqlite.pragma('journal_mode = WAL')
-  sqlite.pragma('synchronous = FULL')
+  sqlite.pragma('synchronous = NORMAL')
+  const wal = new WalSync(`${path}-wal`, options.walFlush)
   // A locked database is waited for asynchronously, by the driver (sqlite-driver.ts).
   sqlite.pragma('busy_timeout = 0')
   sqlite.pragma('foreign_keys = ON')
@@ -79,7 +84,12 @@ function openSqlite(path: string, options: StorageOptions): Storage {
   reader.pragma(`cache_size = ${SQLITE_CACHE_SIZE}`)
   options.sqliteWriter?.(sqlite)
   const db = new Kysely<Database>({
-    dialect: new ConcurrentSqliteDialect({ writer: withStatementCache(sqlite), reader: withStatementCache(reader), inTransaction: () => sqlite.inTransaction }),
+    dialect: new ConcurrentSqliteDialect({
+      writer: withStatementCache(sqlite),
+      reader: withStatementCache(reader),
+      inTransaction: () => sqlite.inTransaction,
+      durable: () => wal.durable(),
+    }),
   })
   let claim: SQLite.Database | undefined
   return {
@@ -105,6 +115,7 @@ function openSqlite(path: string, options: StorageOptions): Storage {
     },
     close: async () => {
       await db.destroy()
+      await wal.close()
       claim?.close()
     },
   }

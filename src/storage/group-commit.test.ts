@@ -14,6 +14,9 @@ describe('group commit on one SQLite connection (no HTTP)', () => {
   let sqlite: SQLite.Database
   let statements: string[]
   let failCommit: boolean
+  /** The log flushes asked for, each settled by the test (or at once while `flushAtOnce`). */
+  let flushes: { resolve: () => void; reject: (error: unknown) => void }[]
+  let flushAtOnce: boolean
   let group: GroupCommit
   let n = 0
 
@@ -25,6 +28,8 @@ describe('group commit on one SQLite connection (no HTTP)', () => {
     sqlite.exec('create table items (name text primary key)')
     statements = []
     failCommit = false
+    flushes = []
+    flushAtOnce = true
     group = new GroupCommit(
       {
         exec: async (statement) => {
@@ -33,6 +38,11 @@ describe('group commit on one SQLite connection (no HTTP)', () => {
           sqlite.exec(statement)
         },
         inTransaction: () => sqlite.inTransaction,
+        durable: () => {
+          statements.push('flush')
+          if (flushAtOnce) return Promise.resolve()
+          return new Promise((resolve, reject) => flushes.push({ resolve, reject }))
+        },
       },
       () => performance.now() + 2000,
     )
@@ -69,17 +79,34 @@ describe('group commit on one SQLite connection (no HTTP)', () => {
     assert.deepEqual(committed(), ['a', 'b', 'c', 'd', 'e'])
   })
 
-  test("a writer's constraint error undoes its own write only: the others of its group commit", async () => {
+  /** A writer of several statements: a transaction of the group (its own savepoint). */
+  const transaction = async (names: string[]) => {
+    await group.begin(performance.now() + 2000)
+    try {
+      for (const name of names) {
+        statements.push(`insert ${name}`)
+        sqlite.prepare('insert into items (name) values (?)').run(name)
+      }
+    } catch (error) {
+      await group.rollback()
+      throw error
+    }
+    await group.commit()
+  }
+
+  test("a writer's constraint error undoes its own writes only: the others of its group commit", async () => {
     sqlite.exec("insert into items values ('taken')")
-    const outcomes = await Promise.allSettled(['a', 'taken', 'b', 'a', 'c'].map((name) => insert(name)))
+    const outcomes = await Promise.allSettled([insert('a'), insert('taken'), transaction(['b', 'c']), transaction(['d', 'a']), insert('e')])
     assert.deepEqual(
       outcomes.map((o) => o.status),
       ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled'],
     )
     for (const o of outcomes) if (o.status === 'rejected') assert.ok(isUniqueViolation(o.reason))
     assert.equal(statements.filter((s) => s === 'commit').length, 1)
-    assert.equal(statements.filter((s) => s.startsWith('rollback to')).length, 2)
-    assert.deepEqual(committed(), ['a', 'b', 'c', 'taken'])
+    // A single statement is undone by SQLite itself; a transaction goes back to its savepoint (d with it).
+    assert.equal(statements.filter((s) => s.startsWith('savepoint')).length, 2)
+    assert.equal(statements.filter((s) => s.startsWith('rollback to')).length, 1)
+    assert.deepEqual(committed(), ['a', 'b', 'c', 'e', 'taken'])
   })
 
   test('a COMMIT that fails fails every writer of the group, and none of their writes stays', async () => {
@@ -126,4 +153,60 @@ describe('group commit on one SQLite connection (no HTTP)', () => {
     await late
     assert.equal(statements.filter((s) => s === 'commit').length, 2)
   })
+
+  test('writers are told only once their COMMIT is flushed; the next group runs during the flush', async () => {
+    flushAtOnce = false
+    let answered = false
+    const first = insert('a').then(() => (answered = true))
+    await until(() => flushes.length === 1)
+    assert.deepEqual(committed(), ['a'], 'committed for every other connection')
+    assert.equal(answered, false, 'not answered before the flush')
+    // The next writer's group commits while the first flush runs, and waits for a flush of its own.
+    const second = insert('b')
+    await until(() => flushes.length === 2)
+    assert.deepEqual(committed(), ['a', 'b'])
+    flushes[0]!.resolve()
+    await first
+    flushes[1]!.resolve()
+    await second
+    assert.deepEqual(
+      statements.filter((s) => s === 'commit' || s === 'flush'),
+      ['commit', 'flush', 'commit', 'flush'],
+    )
+  })
+
+  test("a flush that fails fails its group's writers; the next group goes on", async () => {
+    flushAtOnce = false
+    const lost = Promise.allSettled([insert('a'), insert('b')])
+    await until(() => flushes.length === 1)
+    flushes[0]!.reject(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_FSYNC' }))
+    assert.deepEqual(
+      (await lost).map((o) => (o.status === 'rejected' ? (o.reason as { code?: string }).code : 'fulfilled')),
+      ['SQLITE_IOERR_FSYNC', 'SQLITE_IOERR_FSYNC'],
+    )
+    flushAtOnce = true
+    await insert('c')
+  })
+
+  test('drain waits for the flush of the last group', async () => {
+    flushAtOnce = false
+    let told = false
+    void insert('a').then(() => (told = true))
+    await until(() => flushes.length === 1)
+    let drained = false
+    const draining = group.drain().then(() => (drained = true))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    assert.equal(drained, false)
+    flushes[0]!.resolve()
+    await draining
+    assert.equal(told, true)
+  })
 })
+
+/** Polls `condition` every millisecond, for up to 2 s. */
+async function until(condition: () => boolean): Promise<void> {
+  for (const started = performance.now(); !condition();) {
+    if (performance.now() - started > 2000) throw new Error('condition not met within 2 s')
+    await new Promise((resolve) => setTimeout(resolve, 1))
+  }
+}

@@ -4,8 +4,8 @@
  * savepoint inside a transaction that the group shares, and the next writer waiting joins the same
  * transaction. The group commits, once, when nobody waits any more (after one pause of the event
  * loop, for writers on their way) or when it holds `MAX_MEMBERS` writers or has been open for
- * `MAX_OPEN_MS`. Each writer's `commit()` resolves only after that COMMIT returned: with SQLite's
- * synchronous=FULL, after the fsync that makes it durable. A writer that fails rolls back to its own
+ * `MAX_OPEN_MS`. Each writer's `commit()` resolves only after that COMMIT returned and the connection
+ * says that it is on disk (`durable`, flushed off the event loop while the next group runs: ADR 0019). A writer that fails rolls back to its own
  * savepoint: its writes are undone, the group's others stay. Only an error that ends the whole
  * transaction (the disk full, an I/O error) or a failing COMMIT fails every writer of the group, none
  * of them answered yet.
@@ -19,6 +19,8 @@ export interface GroupConnection {
   exec(statement: string, deadline: number): Promise<void>
   /** Whether the connection has a transaction open (SQLite ends it itself on some errors). */
   inTransaction(): boolean
+  /** Resolves once every COMMIT so far is on disk. */
+  durable(): Promise<void>
 }
 
 interface Waiter {
@@ -36,6 +38,8 @@ export class GroupCommit {
   #pausing = false
   /** The last error of a statement of the running writer: what ended the transaction, when SQLite ended it. */
   #lastError: unknown
+  /** Settles once the last committed group's writers have been told. */
+  #told: Promise<void> = Promise.resolve()
 
   constructor(
     private readonly connection: GroupConnection,
@@ -44,6 +48,11 @@ export class GroupCommit {
 
   /** Waits for the turn (until `deadline`), opens the group's transaction unless open, and the writer's savepoint. */
   async begin(deadline: number): Promise<void> {
+    await this.#join(deadline, true)
+  }
+
+  /** The turn, the group's transaction, and (`savepoint`) the writer's savepoint: a writer of the group. */
+  async #join(deadline: number, savepoint: boolean): Promise<void> {
     await this.#turn.acquire(deadline)
     try {
       if (!this.#open) {
@@ -52,7 +61,7 @@ export class GroupCommit {
         this.#members = 0
         this.#openedAt = performance.now()
       }
-      await this.connection.exec(`savepoint ${SAVEPOINT}`, deadline)
+      if (savepoint) await this.connection.exec(`savepoint ${SAVEPOINT}`, deadline)
       this.#members++
       this.#lastError = undefined
     } catch (error) {
@@ -75,6 +84,11 @@ export class GroupCommit {
       await this.rollback()
       throw error
     }
+    return this.#leave()
+  }
+
+  /** The running writer is done and kept in the group: the turn passes on; resolves once the group is on disk. */
+  #leave(): Promise<void> {
     const committed = new Promise<void>((resolve, reject) => this.#released.push({ resolve, reject }))
     this.#passTurn()
     return committed
@@ -92,18 +106,22 @@ export class GroupCommit {
     }
   }
 
-  /** One statement outside a transaction: a writer of its own in the group. */
+  /**
+   * One statement outside a transaction: a writer of its own in the group, without a savepoint. A
+   * failing statement is undone by SQLite itself, the transaction's other writes kept; one that ends
+   * the transaction is seen as any writer's is.
+   */
   async write<T>(deadline: number, work: () => Promise<T>): Promise<T> {
-    await this.begin(deadline)
+    await this.#join(deadline, false)
     let result: T
     try {
       result = await work()
     } catch (error) {
       this.#lastError = error
-      await this.rollback()
+      this.#passTurn()
       throw error
     }
-    await this.commit()
+    await this.#leave()
     return result
   }
 
@@ -126,6 +144,7 @@ export class GroupCommit {
     await this.#turn.acquire(Infinity)
     // The turn came to us as to a writer of an open group: end the group without joining it.
     if (this.#open) await this.#end()
+    await this.#told
   }
 
   /** After a writer: the next one joins, or the group pauses for late arrivals once, or commits. */
@@ -134,7 +153,7 @@ export class GroupCommit {
     if (!this.connection.inTransaction()) {
       // SQLite ended the transaction itself (SQLITE_FULL, SQLITE_IOERR): every write of the group is lost.
       const cause = this.#lastError ?? new Error('the database ended the transaction of a group of writes')
-      this.#settle(cause)
+      tell(this.#close(), cause)
       return this.#turn.release()
     }
     const room = this.#members < MAX_MEMBERS && performance.now() - this.#openedAt < MAX_OPEN_MS
@@ -159,26 +178,38 @@ export class GroupCommit {
     }
   }
 
-  /** Commits the group (or, should the COMMIT fail, rolls it back) and tells its writers. */
+  /**
+   * Commits the group (or, should the COMMIT fail, rolls it back), and tells its writers once the
+   * COMMIT is on disk. The turn passes on at once: the next group's statements run during the flush.
+   */
   async #end(): Promise<void> {
+    const released = this.#close()
     try {
       await this.connection.exec('commit', this.commitDeadline())
-      this.#settle(undefined)
     } catch (error) {
       if (this.connection.inTransaction()) await this.connection.exec('rollback', Infinity).catch(() => {})
-      this.#settle(error)
+      return tell(released, error)
     }
+    this.#told = this.connection.durable().then(
+      () => tell(released, undefined),
+      (error: unknown) => tell(released, error),
+    )
   }
 
-  /** Ends the group: its released writers learn that they are committed (`error` undefined) or not. */
-  #settle(error: unknown): void {
+  /** Ends the group: its released writers, to be told how it ended. */
+  #close(): Waiter[] {
     const released = this.#released
     this.#released = []
     this.#open = false
-    for (const waiter of released) {
-      if (error === undefined) waiter.resolve()
-      else waiter.reject(error)
-    }
+    return released
+  }
+}
+
+/** Tells a group's writers that they are committed (`error` undefined) or not. */
+function tell(writers: Waiter[], error: unknown): void {
+  for (const waiter of writers) {
+    if (error === undefined) waiter.resolve()
+    else waiter.reject(error)
   }
 }
 

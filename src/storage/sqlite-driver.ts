@@ -12,7 +12,7 @@ import {
   type SqliteDatabase,
 } from 'kysely'
 import { isSqliteBusy } from './errors.js'
-import { GroupCommit } from './group-commit.js'
+import { GroupCommit, type GroupConnection } from './group-commit.js'
 
 /**
  * How long a write may wait for SQLite's write lock, counted from when it was issued (its wait for
@@ -38,11 +38,15 @@ const OUTSIDE_TRANSACTIONS = /^\s*(pragma|vacuum|attach|detach)\b/i
  * shared with the writes queued behind it, and learns that it is committed with the group's one COMMIT.
  */
 export class ConcurrentSqliteDialect implements Dialect {
-  /** `inTransaction`: whether the writer connection has a transaction open (better-sqlite3's `inTransaction`). */
-  constructor(private readonly connections: { writer: SqliteDatabase; reader: SqliteDatabase; inTransaction: () => boolean }) {}
+  /**
+   * `inTransaction`: whether the writer connection has a transaction open (better-sqlite3's `inTransaction`);
+   * `durable`: resolves once the writer's commits so far are on disk (wal-sync.ts).
+   */
+  constructor(private readonly connections: { writer: SqliteDatabase; reader: SqliteDatabase; inTransaction: () => boolean; durable: () => Promise<void> }) {}
 
   createDriver(): Driver {
-    return new ConcurrentSqliteDriver(this.connections.writer, this.connections.reader, this.connections.inTransaction)
+    const { writer, reader, inTransaction, durable } = this.connections
+    return new ConcurrentSqliteDriver(writer, reader, { inTransaction, durable })
   }
   createQueryCompiler() {
     return new SqliteQueryCompiler()
@@ -67,7 +71,7 @@ class ConcurrentSqliteDriver implements Driver {
   constructor(
     private readonly writer: SqliteDatabase,
     private readonly reader: SqliteDatabase,
-    writerInTransaction: () => boolean,
+    writerState: Pick<GroupConnection, 'inTransaction' | 'durable'>,
   ) {
     this.#group = new GroupCommit(
       {
@@ -75,7 +79,7 @@ class ConcurrentSqliteDriver implements Driver {
         exec: async (statement, deadline) => {
           await whenUnlocked(() => run(this.writer, CompiledQuery.raw(statement)), deadline)
         },
-        inTransaction: writerInTransaction,
+        ...writerState,
       },
       () => performance.now() + WRITE_WAIT_MS,
     )
