@@ -3,12 +3,12 @@
  * first served, as before; but a writer whose turn ends does not commit on its own: its work was a
  * savepoint inside a transaction that the group shares, and the next writer waiting joins the same
  * transaction. The group commits, once, when nobody waits any more (after one pause of the event
- * loop, for writers on their way) or when it holds `MAX_MEMBERS` writers or has been open for
- * `MAX_OPEN_MS`. Each writer's `commit()` resolves only after that COMMIT returned and the connection
- * says that it is on disk (`durable`, flushed off the event loop while the next group runs: ADR 0019). A writer that fails rolls back to its own
- * savepoint: its writes are undone, the group's others stay. Only an error that ends the whole
- * transaction (the disk full, an I/O error) or a failing COMMIT fails every writer of the group, none
- * of them answered yet.
+ * loop, for writers on their way; while the last group's flush runs, when it ends) or when it holds
+ * `MAX_MEMBERS` writers or has been open for `MAX_OPEN_MS`. Each writer's `commit()` resolves only
+ * after that COMMIT returned and the connection says that it is on disk (`durable`: a flush off the
+ * event loop, ADR 0019). A writer that fails rolls back to its own savepoint: its writes are undone,
+ * the group's others stay. Only an error that ends the whole transaction (the disk full, an I/O
+ * error) or a failing COMMIT fails every writer of the group, none of them answered yet.
  */
 export const MAX_MEMBERS = 256
 export const MAX_OPEN_MS = 50
@@ -40,6 +40,10 @@ export class GroupCommit {
   #lastError: unknown
   /** Settles once the last committed group's writers have been told. */
   #told: Promise<void> = Promise.resolve()
+  /** Flushes asked for and not yet returned. */
+  #flushing = 0
+  /** The open group waits for the flush under way to commit. */
+  #commitAfterFlush = false
 
   constructor(
     private readonly connection: GroupConnection,
@@ -158,6 +162,12 @@ export class GroupCommit {
     }
     const room = this.#members < MAX_MEMBERS && performance.now() - this.#openedAt < MAX_OPEN_MS
     if (room && this.#turn.waiting > 0) return this.#turn.release()
+    if (room && this.#flushing > 0) {
+      // The disk is busy with the last group: this one gathers the writers that come meanwhile, and
+      // commits when the flush ends (one COMMIT, and one flush, for all of them).
+      this.#commitAfterFlush = true
+      return this.#turn.release()
+    }
     if (room && !this.#pausing) {
       this.#pausing = true
       setImmediate(() => {
@@ -180,7 +190,7 @@ export class GroupCommit {
 
   /**
    * Commits the group (or, should the COMMIT fail, rolls it back), and tells its writers once the
-   * COMMIT is on disk. The turn passes on at once: the next group's statements run during the flush.
+   * COMMIT is on disk. The turn passes on at once: the next group's writers run during the flush.
    */
   async #end(): Promise<void> {
     const released = this.#close()
@@ -190,10 +200,21 @@ export class GroupCommit {
       if (this.connection.inTransaction()) await this.connection.exec('rollback', Infinity).catch(() => {})
       return tell(released, error)
     }
-    this.#told = this.connection.durable().then(
-      () => tell(released, undefined),
-      (error: unknown) => tell(released, error),
-    )
+    this.#flushing++
+    this.#told = this.connection
+      .durable()
+      .then(
+        () => tell(released, undefined),
+        (error: unknown) => tell(released, error),
+      )
+      .finally(() => this.#flushed())
+  }
+
+  /** A flush ended: a group left open for it commits now, in its turn. */
+  #flushed(): void {
+    if (--this.#flushing > 0 || !this.#commitAfterFlush) return
+    this.#commitAfterFlush = false
+    void this.#turn.acquire(Infinity).then(() => (this.#open ? this.#commit() : this.#turn.release()))
   }
 
   /** Ends the group: its released writers, to be told how it ended. */
