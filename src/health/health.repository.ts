@@ -99,6 +99,12 @@ export function createHealthRepository(db: Db) {
       return Number(result.numUpdatedRows) === 1
     },
 
+    /** Who holds lease `name` now (its expiry after `now`); undefined when it is free or expired. */
+    async liveHolder(name: string, now: number): Promise<string | undefined> {
+      const row = await db.selectFrom('health_leases').select('holder').where('name', '=', name).where('expires_at', '>', now).executeTakeFirst()
+      return row?.holder
+    },
+
     /** Gives lease `name` up if `holder` has it, so that another instance takes over at once. */
     async releaseLease(name: string, holder: string): Promise<void> {
       await db.updateTable('health_leases').set({ expires_at: 0 }).where('name', '=', name).where('holder', '=', holder).execute()

@@ -312,6 +312,40 @@ describe('the background checker on several instances (postgres)', { skip: needs
   })
 })
 
+describe('the background checker on several instances, polling (postgres)', { skip: needsPostgres }, () => {
+  test('while one instance sweeps with the lease, the others start no thread at their polls', async () => {
+    const d = await startDestinations()
+    const database = await createTestDatabase('postgres')
+    const options = {
+      env: { ...BASE_ENV, LINKLINE_HEALTH_INTERVAL_HOURS: '24' },
+      database,
+      container: { health: { pollMs: 20, hostIntervalMs: 0, timeoutMs: 3000 } },
+    }
+    const a = await startTestServer(options)
+    const b = await startTestServer(options)
+    try {
+      // A destination that never answers keeps the sweep (and its lease) going for 3 s.
+      await a.request('POST', '/v1/links', { json: { destination: d.url('/hang'), title: 'x' } })
+      const deadline = Date.now() + 10_000
+      while (!d.asked.some((x) => x.path === '/hang')) {
+        assert.ok(Date.now() < deadline, 'a sweep began')
+        await sleep(10)
+      }
+      // Both may have started a thread at the same poll; the one without the lease has ended it by now.
+      await sleep(500)
+      const sweeping = [a, b].filter((s) => s.container.health.threads() === 1)
+      assert.equal(sweeping.length, 1, 'one instance sweeps')
+      const other = sweeping[0] === a ? b : a
+      for (const started = Date.now(); Date.now() - started < 1000; await sleep(5)) assert.equal(other.container.health.threads(), 0)
+    } finally {
+      await a.close()
+      await b.close()
+      await database.drop()
+      await d.close()
+    }
+  })
+})
+
 describe('a check through the guarded client', () => {
   test('a redirect to a private address fails as private_address', async () => {
     // 127.0.0.2 stands in for a public server; every other address keeps the rule.

@@ -27,7 +27,8 @@ const NOT_HELD: SweepResult = { held: false, checked: 0 }
 
 /**
  * The destination checker, seen from the server. The poll runs here, every `pollMs`: one indexed
- * query asks whether a link is due, and only then is a thread started for a sweep (health.worker.ts),
+ * query asks whether a link is due, and only then, unless another instance holds the lease, is a
+ * thread started for a sweep (health.worker.ts),
  * with its own database connection and its own guarded outbound client, so that neither its queries
  * nor its requests' TLS and parsing run on the event loop that answers redirects. The thread ends
  * with its sweep: between sweeps (most of a 24 h interval) the server holds no isolate for it.
@@ -70,7 +71,10 @@ export function startHealthChecker(
   async function poll(): Promise<void> {
     try {
       const now = deps.now()
-      if ((await deps.repo.due(now, now - settings.schedule.intervalMs, 1)).length > 0) await sweep()
+      const due = (await deps.repo.due(now, now - settings.schedule.intervalMs, 1)).length > 0
+      // Another instance sweeping holds the lease: a thread started here would only find that out.
+      const elsewhere = due && ((await deps.repo.liveHolder(HEALTH_LEASE, now)) ?? holder) !== holder
+      if (due && !elsewhere) await sweep()
     } catch (error) {
       deps.onError(error as Error)
     }
