@@ -23,6 +23,18 @@ test('a packed block gives back its visits: times to the millisecond, every dime
   assert.deepEqual(unpackVisits(packVisits(empty)), empty)
 })
 
+test('blocks packed one after another each keep their own visits, small and past the reused buffer', () => {
+  // 50 characters: their UTF-8 length takes one varint byte where three bytes per character would take two.
+  const medium = (i: number) => profile({ referrer: `${'r'.repeat(48)}${i}`, city: 'Zürich', utmCampaign: '€'.repeat(50) })
+  const blocks: DecodedVisits[] = [2, 40_000, 3].map((n, b) => ({
+    at: Array.from({ length: n }, (_, i) => Date.UTC(2026, 5, 1) + i * 97),
+    profile: Array.from({ length: n }, (_, i) => i % Math.min(n, 40)),
+    profiles: Array.from({ length: Math.min(n, 40) }, (_, i) => medium(b * 100 + i)),
+  }))
+  const packed = blocks.map((b) => packVisits(b))
+  packed.forEach((p, i) => assert.deepEqual(unpackVisits(p), blocks[i]))
+})
+
 test('a packed block of an unknown format is refused, not misread', () => {
   const packed = packVisits({ at: [1], profile: [0], profiles: [profile({})] })
   packed[0] = 9

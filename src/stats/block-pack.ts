@@ -32,9 +32,21 @@ export interface DecodedVisits {
 const BOT = 1
 const QR = 2
 
+/**
+ * The payload being encoded. One is reused by every packVisits call (synchronous, so never two at
+ * once): the compaction packs thousands of link-hours in a row, and each buffer of its own would wait
+ * in the thread's malloc arena for a garbage collection that V8's external-memory heuristics put off
+ * (docs/performance.md, "Memory and sizing").
+ */
 class Writer {
-  #bytes = new Uint8Array(1024)
+  #bytes = new Uint8Array(SCRATCH_BYTES)
   length = 0
+
+  /** Empties it, letting go of a buffer grown past SCRATCH_BYTES by a large row. */
+  reset(): void {
+    this.length = 0
+    if (this.#bytes.length > SCRATCH_BYTES) this.#bytes = new Uint8Array(SCRATCH_BYTES)
+  }
 
   #room(n: number): void {
     if (this.length + n <= this.#bytes.length) return
@@ -53,16 +65,28 @@ class Writer {
     this.#bytes[this.length++] = v
   }
 
-  bytes(b: Uint8Array): void {
-    this.#room(b.length)
-    this.#bytes.set(b, this.length)
-    this.length += b.length
+  /** The string's UTF-8 length, then its bytes, encoded in place (no buffer of its own). */
+  text(s: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: the bytes go after room for that length's varint,
+    // and move back if the actual length's varint is shorter.
+    const reserved = varintLength(s.length * 3)
+    // (+ 8: varint() below then never moves the buffer, leaving the bytes behind.)
+    this.#room(reserved + s.length * 3 + 8)
+    const start = this.length
+    const { written } = encoder.encodeInto(s, this.#bytes.subarray(start + reserved))
+    this.varint(written)
+    this.#bytes.copyWithin(this.length, start + reserved, start + reserved + written)
+    this.length += written
   }
 
   get result(): Uint8Array {
     return this.#bytes.subarray(0, this.length)
   }
 }
+
+/** The scratch payload's size, kept between calls: an hour's row of a busy link fits. */
+const SCRATCH_BYTES = 64 * 1024
+const varintLength = (value: number) => Math.max(1, Math.ceil(Math.log2(value + 1) / 7))
 
 class Reader {
   at = 0
@@ -88,6 +112,9 @@ class Reader {
 }
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
+const scratch = new Writer()
+/** zlib's smallest output chunk. */
+const MIN_CHUNK = 64
 
 /** Encodes visits (in time order) and their profiles as a packed block. */
 export function packVisits(visits: DecodedVisits): Uint8Array {
@@ -100,15 +127,12 @@ export function packVisits(visits: DecodedVisits): Uint8Array {
     return id + 1
   }
   const columns = DIMENSION_NAMES.map((d) => profiles.map((p) => idOf(p[d])))
-  const w = new Writer()
+  const w = scratch
+  w.reset()
   w.varint(at.length)
   w.varint(DIMENSION_NAMES.length)
   w.varint(strings.size)
-  for (const s of strings.keys()) {
-    const b = encoder.encode(s)
-    w.varint(b.length)
-    w.bytes(b)
-  }
+  for (const s of strings.keys()) w.text(s)
   w.varint(profiles.length)
   for (const p of profiles) w.varint((p.bot ? BOT : 0) | (p.qr ? QR : 0))
   for (const column of columns) for (const id of column) w.varint(id)
@@ -117,7 +141,10 @@ export function packVisits(visits: DecodedVisits): Uint8Array {
   // A window no larger than the payload: brotli's default (4 MB) costs ~6 ms to set up, 100 times the
   // compression of an hour's row; the bytes come out the same.
   const window = Math.min(24, Math.max(16, Math.ceil(Math.log2(w.length + 1))))
+  // An output buffer the payload's size (brotli's output is at most a few bytes larger) instead of
+  // zlib's 16 KB default, which the compressed row, a few KB, would leave mostly unused until collected.
   const compressed = brotliCompressSync(w.result, {
+    chunkSize: Math.max(MIN_CHUNK, w.length + 64),
     params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_LGWIN]: window, [constants.BROTLI_PARAM_SIZE_HINT]: w.length },
   })
   const out = new Uint8Array(compressed.length + 1)
@@ -129,7 +156,10 @@ export function packVisits(visits: DecodedVisits): Uint8Array {
 /** The visits of a packed block. */
 export function unpackVisits(packed: Uint8Array): DecodedVisits {
   if (packed[0] !== PACKED_BROTLI) throw new Error(`packed click block: unknown format ${packed[0]}`)
-  const r = new Reader(brotliDecompressSync(packed.subarray(1)))
+  // An hour's row inflates ~4.5×, a day's up to ~30×: sized for the former, with zlib's 16 KB as the
+  // cap (larger payloads take several chunks, as with the default).
+  const chunkSize = Math.min(16 * 1024, Math.max(1024, packed.length * 8))
+  const r = new Reader(brotliDecompressSync(packed.subarray(1), { chunkSize }))
   const n = r.varint()
   const k = r.varint()
   const strings: string[] = []
