@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
-import { fdatasync, mkdtempSync, readlinkSync, rmSync } from 'node:fs'
+import { mkdtempSync, readlinkSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { promisify } from 'node:util'
 import SQLite from 'better-sqlite3'
 import { backends } from '../../test/backends.js'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
@@ -80,10 +79,10 @@ describe('a create is answered once the write-ahead log is on disk (SQLite)', ()
     s = await startTestServer({
       container: {
         // The flush the server asks for: which file it is, then, while the test holds flushes, held until it lets it go.
-        walFlush: async (fd) => {
-          flushed.push(readlinkSync(`/proc/self/fd/${fd}`))
+        walFlush: async (log) => {
+          flushed.push(readlinkSync(`/proc/self/fd/${log.fd}`))
           if (holding) await new Promise<void>((resolve) => gates.push(resolve))
-          await promisify(fdatasync)(fd)
+          await log.datasync()
         },
       },
     })

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs'
+import type { FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect } from 'kysely'
@@ -54,8 +55,8 @@ pg.types.setTypeParser(20, (value) => Number(value))
 /** Tests only: `sqliteWriter` receives the serving writer connection, to make faults reproducible (PRAGMA max_page_count, query_only). */
 export interface StorageOptions {
   sqliteWriter?: (connection: SQLite.Database) => void
-  /** Tests only: flushes the write-ahead log's file descriptor in place of fdatasync (wal-sync.ts), to hold or fail a flush. */
-  walFlush?: (fd: number) => Promise<void>
+  /** Tests only: flushes the open write-ahead log in place of its `datasync()` (wal-sync.ts), to hold or fail a flush. */
+  walFlush?: (log: FileHandle) => Promise<void>
 }
 
 export function openStorage(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeoutMs'>, options: StorageOptions = {}): Storage {

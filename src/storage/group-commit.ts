@@ -23,7 +23,7 @@ export interface GroupConnection {
   durable(): Promise<void>
 }
 
-interface Waiter {
+export interface Waiter {
   resolve: () => void
   reject: (error: unknown) => void
 }
@@ -226,8 +226,8 @@ export class GroupCommit {
   }
 }
 
-/** Tells a group's writers that they are committed (`error` undefined) or not. */
-function tell(writers: Waiter[], error: unknown): void {
+/** Tells waiters that what they wait for is done (`error` undefined) or failed. */
+export function tell(writers: Waiter[], error: unknown): void {
   for (const waiter of writers) {
     if (error === undefined) waiter.resolve()
     else waiter.reject(error)

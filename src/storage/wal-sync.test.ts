@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
-import { fdatasync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
-import { promisify } from 'node:util'
 import SQLite from 'better-sqlite3'
 import { WalSync } from './wal-sync.js'
 
@@ -17,9 +16,9 @@ describe('the write-ahead log flushed off the event loop', () => {
     sqlite.pragma('journal_mode = WAL')
     sqlite.exec('create table t (x); insert into t values (1)')
     const files: string[] = []
-    const wal = new WalSync(`${file}-wal`, async (fd) => {
-      files.push(readlinkSync(`/proc/self/fd/${fd}`))
-      await promisify(fdatasync)(fd)
+    const wal = new WalSync(`${file}-wal`, async (log) => {
+      files.push(readlinkSync(`/proc/self/fd/${log.fd}`))
+      await log.datasync()
     })
     await wal.durable()
     sqlite.exec('insert into t values (2)')

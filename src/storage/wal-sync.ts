@@ -1,14 +1,5 @@
-import { fdatasync, open, close } from 'node:fs'
-import { promisify } from 'node:util'
-
-const openFile = promisify(open)
-const syncFile = promisify(fdatasync)
-const closeFile = promisify(close)
-
-interface Waiter {
-  resolve: () => void
-  reject: (error: unknown) => void
-}
+import { open, type FileHandle } from 'node:fs/promises'
+import { tell, type Waiter } from './group-commit.js'
 
 /**
  * Makes the writer connection's commits durable off the event loop (docs/adr/0019-wal-synced-off-the-event-loop.md).
@@ -18,7 +9,7 @@ interface Waiter {
  * wait for the next, and share it: one flush per round of commits, however many there were.
  */
 export class WalSync {
-  #fd: Promise<number> | undefined
+  #log: Promise<FileHandle> | undefined
   #syncing = false
   #waiting: Waiter[] = []
   #idle: Promise<void> = Promise.resolve()
@@ -26,7 +17,7 @@ export class WalSync {
   /** `file`: the database's `-wal` file, which SQLite keeps (truncated, never removed) while a connection is open. */
   constructor(
     private readonly file: string,
-    private readonly flush: (fd: number) => Promise<void> = syncFile,
+    private readonly flush: (log: FileHandle) => Promise<void> = (log) => log.datasync(),
   ) {}
 
   /** Resolves once everything written to the log before the call is on disk; rejects if the flush fails. */
@@ -39,9 +30,9 @@ export class WalSync {
   /** Waits for the flushes under way, then closes the file. */
   async close(): Promise<void> {
     await this.#idle
-    const fd = this.#fd
-    this.#fd = undefined
-    if (fd !== undefined) await closeFile(await fd).catch(() => {})
+    const log = this.#log
+    this.#log = undefined
+    await (await log)?.close().catch(() => {})
   }
 
   async #run(): Promise<void> {
@@ -50,16 +41,16 @@ export class WalSync {
       const round = this.#waiting
       this.#waiting = []
       try {
-        this.#fd ??= openFile(this.file, 'r').catch((error: unknown) => {
-          this.#fd = undefined
+        this.#log ??= open(this.file, 'r').catch((error: unknown) => {
+          this.#log = undefined
           throw error
         })
-        await this.flush(await this.#fd)
-        for (const waiter of round) waiter.resolve()
+        await this.flush(await this.#log)
+        tell(round, undefined)
       } catch (cause) {
         // SQLite's own code for the same failure under synchronous = FULL: the writes may not be on disk.
         const error = Object.assign(new Error('disk I/O error: the write-ahead log could not be flushed to disk', { cause }), { code: 'SQLITE_IOERR_FSYNC' })
-        for (const waiter of round) waiter.reject(error)
+        tell(round, error)
       }
     }
     this.#syncing = false
