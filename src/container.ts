@@ -155,11 +155,13 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     logger,
     onChange: invalidateAll,
   })
-  const writer = startClickWriterThread(
-    writerSettings(config, options.staleJournalMs, options.purgeBatch),
-    (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'),
-    (error) => logger.error({ err: error }, 'the IP database (LINKLINE_GEOIP_DB) could not be opened: visits are recorded without its countries and cities'),
-  )
+  const writer = startClickWriterThread(writerSettings(config, options.staleJournalMs, options.purgeBatch), {
+    purge: (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'),
+    geoip: (error) =>
+      logger.error({ err: error }, 'the IP database (LINKLINE_GEOIP_DB) could not be opened: visits are recorded without its countries and cities'),
+    searchIndex: (error) =>
+      logger.warn({ err: error }, 'writing the search index of links failed; retried within a second, and searches find the links meanwhile'),
+  })
   // Deleted links are purged in the writer thread, off the event loop (links/links.purger.ts).
   const purger = writer.purger
   const statsRepo = createStatsRepository(db, storage.adapter)

@@ -34,11 +34,11 @@ interface ErrorReply {
   readonly message: string
   readonly code?: unknown
 }
-/**
- * From the thread: the answer to a batch, a roll-up or a wait (nothing when done, else the error), a
- * purge round that failed, or the IP database that could not be opened (visits are then recorded without it).
- */
-export type WriteReply = { readonly id: number; readonly error?: ErrorReply } | { readonly purgeError: ErrorReply } | { readonly geoipError: ErrorReply }
+/** What the thread does on its own and reports when it fails: the purge of deleted links, the IP database (visits are then recorded without it), the search index of links. */
+export type BackgroundTask = 'purge' | 'geoip' | 'searchIndex'
+
+/** From the thread: the answer to a batch, a roll-up or a wait (nothing when done, else the error), or a background task that failed. */
+export type WriteReply = { readonly id: number; readonly error?: ErrorReply } | { readonly failed: BackgroundTask; readonly error: ErrorReply }
 
 /**
  * The click writer thread, seen from the server: a ClickSink that hands each batch to a worker
@@ -46,7 +46,7 @@ export type WriteReply = { readonly id: number; readonly error?: ErrorReply } | 
  * CPU) never runs on the event loop that answers redirects. A thread that dies is started
  * again by the next batch; the batches it held fail and stay in the click buffer for a retry.
  */
-export function startClickWriterThread(settings: WriterSettings, onPurgeError: (error: Error) => void, onGeoipError: (error: Error) => void = onPurgeError) {
+export function startClickWriterThread(settings: WriterSettings, onFailed: Readonly<Record<BackgroundTask, (error: Error) => void>>) {
   let worker: Worker | undefined
   let nextId = 0
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
@@ -64,12 +64,12 @@ export function startClickWriterThread(settings: WriterSettings, onPurgeError: (
       resourceLimits: { maxYoungGenerationSizeMb: 24 },
     })
     thread.on('message', (reply: WriteReply) => {
-      if ('purgeError' in reply) return onPurgeError(Object.assign(new Error(reply.purgeError.message), { code: reply.purgeError.code }))
-      if ('geoipError' in reply) return onGeoipError(Object.assign(new Error(reply.geoipError.message), { code: reply.geoipError.code }))
+      const error = reply.error && Object.assign(new Error(reply.error.message), { code: reply.error.code })
+      if ('failed' in reply) return onFailed[reply.failed](error as Error)
       const pending = waiting.get(reply.id)
       waiting.delete(reply.id)
-      if (reply.error === undefined) pending?.resolve()
-      else pending?.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }))
+      if (error === undefined) pending?.resolve()
+      else pending?.reject(error)
     })
     thread.on('error', (error) => failAll(error))
     thread.on('exit', (code) => {
@@ -100,7 +100,7 @@ export function startClickWriterThread(settings: WriterSettings, onPurgeError: (
 
     /** The purge of deleted links (links.purger.ts), which runs in this thread. */
     purger: {
-      /** Starts a purge round in the thread unless one runs; failures go to `onPurgeError`. */
+      /** Starts a purge round in the thread unless one runs; failures go to `onFailed.purge`. */
       kick: (): void => post({ purge: true }),
       /** Resolves once the thread has written what it was sent and no purge round runs. */
       idle: (): Promise<void> => request((id) => ({ id, purgeIdle: true })),

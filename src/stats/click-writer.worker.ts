@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { createConversationsRepository } from '../conversations/conversations.repository.js'
 import { createLinkPurger } from '../links/links.purger.js'
 import { createLinksRepository } from '../links/links.repository.js'
+import { startSearchIndexer } from '../links/search-indexer.js'
 import { openStorage } from '../storage/database.js'
 import type { WriterMessage, WriteReply, WriterSettings } from './click-writer.thread.js'
 import { createRollup } from './click-rollup.js'
@@ -12,7 +13,8 @@ import { createVisitWriter } from './visit-writer.js'
 import { recordClickEvents } from '../webhooks/click-events.js'
 
 // The click writer thread (see click-writer.thread.ts): one connection, one batch at a time, in order;
-// the background purge of deleted links runs here too, between batches, off the serving thread.
+// the background purge of deleted links and the search index of links (SQLite) run here too, between
+// batches, off the serving thread.
 const settings = workerData as WriterSettings
 // Redirects come first: at nice 19 the writer runs on CPU that serving leaves idle. On a saturated
 // machine visits then wait in the click buffer, and beyond its bound are dropped and counted.
@@ -27,7 +29,7 @@ let geo: GeoDatabase | undefined
 try {
   geo = openGeoDatabase(settings.geoipDb)
 } catch (error) {
-  port.postMessage({ geoipError: describe(error) } satisfies WriteReply)
+  port.postMessage({ failed: 'geoip', error: describe(error) } satisfies WriteReply)
 }
 const writer = createVisitWriter(stats, createRollup(storage.db, storage.adapter, recordClickEvents), {
   shared: storage.adapter.sharedAcrossInstances,
@@ -39,8 +41,12 @@ const writer = createVisitWriter(stats, createRollup(storage.db, storage.adapter
 const purger = createLinkPurger({
   repo: createLinksRepository(storage.db, storage.adapter),
   steps: [stats.purgeLink, createConversationsRepository(storage.db, storage.adapter).purgeLink],
-  onError: (error) => port.postMessage({ purgeError: describe(error) } satisfies WriteReply),
+  onError: (error) => port.postMessage({ failed: 'purge', error: describe(error) } satisfies WriteReply),
   batch: settings.purgeBatch,
+})
+const searchIndexer = startSearchIndexer({
+  index: (limit) => storage.adapter.indexSearch(storage.db, limit),
+  onError: (error) => port.postMessage({ failed: 'searchIndex', error: describe(error) } satisfies WriteReply),
 })
 
 function describe(error: unknown): { message: string; code: unknown } {
@@ -54,6 +60,7 @@ port.on('message', (message: WriterMessage) => {
   queue = queue.then(async () => {
     if ('close' in message) {
       await purger.stop()
+      await searchIndexer.stop()
       await storage.close()
       port.close()
       return

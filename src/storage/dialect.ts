@@ -1,6 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely'
 import type { Db } from './database.js'
-import type { Transaction } from './transaction.js'
+import { inTransaction, type Transaction } from './transaction.js'
 
 export type DialectName = 'sqlite' | 'postgres'
 
@@ -47,10 +47,17 @@ export interface DialectAdapter {
    * Up to `limit` ids of links that may hold `text` (3 characters or more) in their title, path,
    * destination or a tag, found through a trigram index: a superset of the owner's live links that do
    * (`containsIgnoringCase` tells which). SQLite: every owner's links, from the FTS5 table `link_search`
-   * (trigram tokenizer, migration 0020). PostgreSQL: the owner's, through pg_trgm's GIN indexes, or,
+   * (trigram tokenizer, migration 0020), and the links it does not hold yet (`indexSearch`). PostgreSQL: the owner's, through pg_trgm's GIN indexes, or,
    * where pg_trgm is missing, by an ILIKE scan of the owner's links.
    */
   searchCandidates(db: Db, ownerId: string, text: string, limit: number): Promise<string[]>
+  /**
+   * Writes the search index of up to `limit` links whose text changed since it was last written, in
+   * one transaction, and returns how many (fewer than `limit`: none are left). SQLite: the rows its
+   * triggers noted (migration 0030, ADR 0020), run by the click writer thread; PostgreSQL keeps its
+   * indexes up to date in each write, and has nothing to do.
+   */
+  indexSearch(db: Db, limit: number): Promise<number>
   /**
    * `column` as an operand that no index serves, so that the planner takes another condition's index:
    * SQLite, which has no statistics here, would otherwise walk the owner's index rather than look up a
@@ -64,6 +71,12 @@ export const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}
 
 /** An FTS5 query of the phrase `text`: any text between double quotes, its own double quotes doubled. */
 const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`
+
+/** A link's searchable text (`l` a row of `links`): its title, path, destination and tags, a line feed between them, as migration 0020 wrote it. */
+const searchText = sql.raw(
+  `coalesce(l.title, '') || char(10) || l.path || char(10) || l.destination` +
+    ` || coalesce(char(10) || (select group_concat(tag, char(10)) from link_tags where link_id = l.id), '')`,
+)
 
 /** `column` is one of `values` (at least one): a `where` for deleteBatch. */
 export const isOneOf = (column: string, values: readonly string[]): RawBuilder<unknown> => sql`${sql.ref(column)} in (${sql.join(values)})`
@@ -79,11 +92,28 @@ export const sqliteAdapter: DialectAdapter = {
   claimRows: (query) => query,
   deleteBatch: (db, table, where, limit) => deleted(sql`delete from ${sql.table(table)} where rowid in (${someRows(table, 'rowid', where, limit)})`, db),
   containsIgnoringCase: (value, text) => sql<SqlBool>`${value} like ${containing(text)} escape '\\'`,
-  searchCandidates: async (db, _ownerId, text, limit) =>
-    (
-      await sql<{ id: string }>`select m.link_id as id from link_search join link_search_rows m on m.row = link_search.rowid
+  async searchCandidates(db, _ownerId, text, limit) {
+    // The links not indexed yet are candidates whatever their text; the caller tests each.
+    const pending = await sql<{ id: string }>`select m.link_id as id from link_search_pending p cross join link_search_rows m
+        where m.row = p.row limit ${limit}`.execute(db)
+    const indexed = await sql<{ id: string }>`select m.link_id as id from link_search join link_search_rows m on m.row = link_search.rowid
         where link_search match ${phrase(text)} limit ${limit}`.execute(db)
-    ).rows.map((r) => r.id),
+    return [...new Set([...pending.rows, ...indexed.rows].map((r) => r.id))].slice(0, limit)
+  },
+  indexSearch: (db, limit) =>
+    inTransaction(db, async (trx) => {
+      const { rows } = await sql<{ last: number | null; n: number }>`select max(row) as last, count(*) as n
+        from (select row from link_search_pending order by row limit ${limit})`.execute(trx)
+      const { last, n } = rows[0] ?? { last: null, n: 0 }
+      if (last === null) return 0
+      // CROSS JOIN keeps this order: without statistics SQLite may otherwise walk every link.
+      await sql`delete from link_search where rowid in (select row from link_search_pending where row <= ${last} and indexed = 1)`.execute(trx)
+      await sql`insert into link_search (rowid, body)
+        select p.row, ${searchText} from link_search_pending p cross join link_search_rows m cross join links l
+        where p.row <= ${last} and m.row = p.row and l.id = m.link_id`.execute(trx)
+      await sql`delete from link_search_pending where row <= ${last}`.execute(trx)
+      return Number(n)
+    }),
   unindexed: (column) => sql`+${sql.ref(column)}`,
 }
 
@@ -104,6 +134,7 @@ export const postgresAdapter: DialectAdapter = {
       union (select link_id as id from link_tags where owner_id = ${ownerId} and tag ilike ${pattern} escape '\\' limit ${limit})`.execute(db)
     return rows.map((r) => r.id)
   },
+  indexSearch: async () => 0,
   unindexed: (column) => sql.ref(column),
 }
 

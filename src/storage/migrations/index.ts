@@ -27,6 +27,7 @@ import * as webhookBatches from './0026-webhook-batches.js'
 import * as tokenExpiry from './0027-token-expiry.js'
 import * as workspaceLogos from './0028-workspace-logos.js'
 import * as packedClickBlocks from './0029-packed-click-blocks.js'
+import * as searchIndexDeferred from './0030-search-index-deferred.js'
 
 /** Every migration, in order. Forward-only; one set for SQLite and PostgreSQL. */
 export const migrations = {
@@ -59,4 +60,5 @@ export const migrations = {
   '0027-token-expiry': tokenExpiry,
   '0028-workspace-logos': workspaceLogos,
   '0029-packed-click-blocks': packedClickBlocks,
+  '0030-search-index-deferred': searchIndexDeferred,
 }
