@@ -54,3 +54,15 @@ export interface LinkTagsTable {
   owner_id: string
   tag: string
 }
+
+/** SQLite only (migration 0020): each link's number in the search index, `link_search`'s rowid. */
+export interface LinkSearchRowsTable {
+  row: number
+  link_id: string
+}
+
+/** SQLite only (migration 0030): links whose search text is not indexed yet; `indexed` 1 when the index holds their old text. */
+export interface LinkSearchPendingTable {
+  row: number
+  indexed: number
+}

@@ -94,26 +94,33 @@ export const sqliteAdapter: DialectAdapter = {
   containsIgnoringCase: (value, text) => sql<SqlBool>`${value} like ${containing(text)} escape '\\'`,
   async searchCandidates(db, _ownerId, text, limit) {
     // The links not indexed yet are candidates whatever their text; the caller tests each.
-    const pending = await sql<{ id: string }>`select m.link_id as id from link_search_pending p cross join link_search_rows m
-        where m.row = p.row limit ${limit}`.execute(db)
+    const pending = await db
+      .selectFrom('link_search_rows')
+      .select('link_id as id')
+      .where('row', 'in', (eb) => eb.selectFrom('link_search_pending').select('row'))
+      .limit(limit)
+      .execute()
     const indexed = await sql<{ id: string }>`select m.link_id as id from link_search join link_search_rows m on m.row = link_search.rowid
         where link_search match ${phrase(text)} limit ${limit}`.execute(db)
-    return [...new Set([...pending.rows, ...indexed.rows].map((r) => r.id))].slice(0, limit)
+    return [...new Set([...pending, ...indexed.rows].map((r) => r.id))].slice(0, limit)
   },
-  indexSearch: (db, limit) =>
-    inTransaction(db, async (trx) => {
-      const { rows } = await sql<{ last: number | null; n: number }>`select max(row) as last, count(*) as n
-        from (select row from link_search_pending order by row limit ${limit})`.execute(trx)
-      const { last, n } = rows[0] ?? { last: null, n: 0 }
-      if (last === null) return 0
-      // CROSS JOIN keeps this order: without statistics SQLite may otherwise walk every link.
+  async indexSearch(db, limit) {
+    // Read first, on the reading connection: an idle server's look every 250 ms opens no transaction
+    // (nor flushes the log).
+    const rows = await db.selectFrom('link_search_pending').select('row').orderBy('row').limit(limit).execute()
+    const last = rows.at(-1)?.row
+    if (last === undefined) return 0
+    return inTransaction(db, async (trx) => {
+      // Rows noted since the read, up to `last`, join this batch; CROSS JOIN keeps this order: without
+      // statistics SQLite may otherwise walk every link.
       await sql`delete from link_search where rowid in (select row from link_search_pending where row <= ${last} and indexed = 1)`.execute(trx)
       await sql`insert into link_search (rowid, body)
         select p.row, ${searchText} from link_search_pending p cross join link_search_rows m cross join links l
         where p.row <= ${last} and m.row = p.row and l.id = m.link_id`.execute(trx)
       await sql`delete from link_search_pending where row <= ${last}`.execute(trx)
-      return Number(n)
-    }),
+      return rows.length
+    })
+  },
   unindexed: (column) => sql`+${sql.ref(column)}`,
 }
 

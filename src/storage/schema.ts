@@ -4,7 +4,7 @@ import type { ConversationsTable, MessagesTable } from '../conversations/convers
 import type { DomainsTable } from '../domains/domains.table.js'
 import type { IdempotencyKeysTable } from '../idempotency/idempotency.table.js'
 import type { HealthLeasesTable } from '../health/health.table.js'
-import type { LinksTable, LinkTagsTable } from '../links/links.table.js'
+import type { LinkSearchPendingTable, LinkSearchRowsTable, LinksTable, LinkTagsTable } from '../links/links.table.js'
 import type { SessionsTable } from '../sessions/sessions.table.js'
 import type { TokensTable } from '../tokens/tokens.table.js'
 import type { WebhookDeliveriesTable, WebhooksTable } from '../webhooks/webhooks.table.js'
@@ -29,6 +29,8 @@ export interface Database {
   domains: DomainsTable
   links: LinksTable
   link_tags: LinkTagsTable
+  link_search_rows: LinkSearchRowsTable
+  link_search_pending: LinkSearchPendingTable
   idempotency_keys: IdempotencyKeysTable
   conversations: ConversationsTable
   messages: MessagesTable
