@@ -32,6 +32,7 @@ import { createLowPriorityHashing } from './shared/scrypt-thread.js'
 import { createMailer } from './mail/mailer.js'
 import { createFaults } from './ops/faults.js'
 import { createJobs } from './ops/jobs.js'
+import { createSearchIndexer } from './links/search-indexer.js'
 import { createLogger } from './ops/logger.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
@@ -159,8 +160,6 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     purge: (error) => logger.warn({ err: error }, 'purging deleted links failed; retried on the next delete or within the hour'),
     geoip: (error) =>
       logger.error({ err: error }, 'the IP database (LINKLINE_GEOIP_DB) could not be opened: visits are recorded without its countries and cities'),
-    searchIndex: (error) =>
-      logger.warn({ err: error }, 'writing the search index of links failed; retried within a second, and searches find the links meanwhile'),
   })
   // Deleted links are purged in the writer thread, off the event loop (links/links.purger.ts).
   const purger = writer.purger
@@ -237,6 +236,15 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     missingPaths,
     dispatcher,
     purger,
+    // SQLite only: PostgreSQL's indexes follow each write (ADR 0020).
+    searchIndexer:
+      storage.dialect === 'sqlite'
+        ? createSearchIndexer({
+            index: (limit) => storage.adapter.indexSearch(db, limit),
+            onError: (error) =>
+              logger.warn({ err: error }, 'writing the search index of links failed; retried within a second, and searches find the links meanwhile'),
+          })
+        : undefined,
     prunes: {
       'idempotency keys': () => idempotency.prune(),
       'old clicks': () => stats.prune(),

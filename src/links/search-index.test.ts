@@ -8,7 +8,7 @@ import { insertLink } from '../../test/factories.js'
 import { openTestStorage, type TestStorage } from '../../test/storage.js'
 import type { Db } from '../storage/database.js'
 import { migrateToLatest } from '../storage/migrate.js'
-import { startSearchIndexer } from './search-indexer.js'
+import { createSearchIndexer } from './search-indexer.js'
 
 const pending = async (db: Db) =>
   (await sql<{ row: number; indexed: number }>`select row, indexed from link_search_pending order by row`.execute(db)).rows.map((r) => [r.row, r.indexed])
@@ -117,7 +117,7 @@ describe('the search index of links (postgres)', { skip: needsPostgres }, () => 
   })
 })
 
-describe('the server indexes links in its click writer thread', () => {
+describe('the server indexes links in the background', () => {
   test('a link created through the API is in the index soon after its answer, and found by q= all along', async () => {
     const s = await startTestServer({ backend: 'sqlite' })
     try {
@@ -138,15 +138,14 @@ describe('the server indexes links in its click writer thread', () => {
   })
 })
 
-describe('startSearchIndexer', () => {
-  test('batches until a batch is short, reports a failed round, and tries again at the next tick', async () => {
+describe('createSearchIndexer', () => {
+  test('a tick batches until a batch is short; a failed round is reported and the next tick tries again; none after stop', async () => {
     const calls: number[] = []
     const errors: unknown[] = []
     let left = 5
     let fail = true
-    const indexer = startSearchIndexer({
+    const indexer = createSearchIndexer({
       batch: 2,
-      intervalMs: 10,
       onError: (error) => errors.push(error),
       index: async (limit) => {
         calls.push(limit)
@@ -159,17 +158,16 @@ describe('startSearchIndexer', () => {
         return n
       },
     })
-    try {
-      await indexer.catchUp()
-      assert.equal(left, 0)
-      assert.equal(errors.length, 1)
-      // The failed call, then 2 + 2 + 1 (and any idle tick's 0 after it).
-      assert.deepEqual(calls.slice(0, 4), [2, 2, 2, 2])
-    } finally {
-      await indexer.stop()
-    }
-    const after = calls.length
-    await sleep(50)
-    assert.equal(calls.length, after, 'no tick after stop')
+    indexer.tick()
+    indexer.tick()
+    await indexer.catchUp()
+    assert.equal(errors.length, 1)
+    // The failed call, then 2 + 2 + 1: a tick during a round starts none of its own.
+    assert.deepEqual(calls, [2, 2, 2, 2])
+    assert.equal(left, 0)
+    await indexer.stop()
+    indexer.tick()
+    await sleep(10)
+    assert.equal(calls.length, 4)
   })
 })

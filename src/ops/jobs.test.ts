@@ -5,6 +5,7 @@ import { createFaults } from './faults.js'
 import type { Timers } from '../shared/clock.js'
 import { createJobs, DOMAINS_REFRESH_MS, type JobsDeps } from './jobs.js'
 import { createMetrics } from './metrics.js'
+import { SEARCH_INDEX_INTERVAL_MS } from '../links/search-indexer.js'
 
 /** Timers that fire only when a test says so, by period. */
 function manualTimers() {
@@ -66,6 +67,24 @@ describe('background jobs', () => {
     assert.deepEqual(warnings, ['pruning ended sessions failed; retried in an hour'])
     await jobs.stop()
     assert.deepEqual(clock.periods(), [], 'stop clears every timer')
+  })
+
+  test('the search index is written at start and every quarter of a second, and stopped before the dispatcher', async () => {
+    const { jobs, log, clock } = setup({
+      searchIndexer: {
+        tick: () => log.push('index'),
+        stop: async () => {
+          log.push('indexer stopped')
+        },
+      },
+    })
+    jobs.start()
+    assert.deepEqual(log, ['clicks started', 'dispatcher started', 'purge', 'index'])
+    assert.deepEqual(clock.periods(), [SEARCH_INDEX_INTERVAL_MS, HOUR])
+    clock.fire(SEARCH_INDEX_INTERVAL_MS)
+    clock.fire(SEARCH_INDEX_INTERVAL_MS)
+    await jobs.stop()
+    assert.deepEqual(log.slice(4), ['index', 'index', 'indexer stopped', 'dispatcher stopped'])
   })
 
   test('domain checks run one round at a time, and stop waits for the one in flight before stopping the dispatcher', async () => {

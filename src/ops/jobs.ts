@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { systemTimers, type Timers } from '../shared/clock.js'
+import { SEARCH_INDEX_INTERVAL_MS, type SearchIndexer } from '../links/search-indexer.js'
 import type { Faults } from './faults.js'
 
 const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000
@@ -17,6 +18,8 @@ export interface JobsDeps {
   dispatcher: { start(): void; stop(): Promise<void> }
   /** The purge of deleted links, run in the click writer thread (links/links.purger.ts). */
   purger: { kick(): void }
+  /** SQLite's search index of links (links/search-indexer.ts), written in batches; absent on PostgreSQL. */
+  searchIndexer?: Pick<SearchIndexer, 'tick' | 'stop'>
   /** The hourly prunes, by what they remove (for the log line when one fails). */
   prunes: Readonly<Record<string, Prune>>
   /** Rechecks custom domains awaiting verification; absent when verification is off. */
@@ -30,7 +33,7 @@ export interface JobsDeps {
 
 /**
  * A server's background work: the click flusher, the webhook dispatcher, the hourly maintenance,
- * and the custom-domain rounds. The container builds the objects; `start()` sets them going and
+ * SQLite's search index of links, and the custom-domain rounds. The container builds the objects; `start()` sets them going and
  * `stop()` ends what it started, waiting for a domain check in flight. The CLI never starts them.
  */
 export function createJobs(deps: JobsDeps) {
@@ -55,6 +58,12 @@ export function createJobs(deps: JobsDeps) {
       // Deletes a crash or a stop interrupted resume now; the hourly kick catches any a failed round left.
       deps.purger.kick()
       every(MAINTENANCE_INTERVAL_MS, maintain)
+      const indexer = deps.searchIndexer
+      if (indexer) {
+        // Links noted before a crash or a stop are indexed now.
+        indexer.tick()
+        every(SEARCH_INDEX_INTERVAL_MS, indexer.tick)
+      }
       const recheck = deps.recheckDomains
       if (recheck) {
         // One round at a time: a slow resolver must not pile rounds up.
@@ -78,6 +87,7 @@ export function createJobs(deps: JobsDeps) {
     async stop(): Promise<void> {
       for (const stop of stops.splice(0)) stop()
       await domainsChecking
+      await deps.searchIndexer?.stop()
       await deps.dispatcher.stop()
       await deps.missingPaths?.close()
     },

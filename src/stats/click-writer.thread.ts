@@ -34,8 +34,8 @@ interface ErrorReply {
   readonly message: string
   readonly code?: unknown
 }
-/** What the thread does on its own and reports when it fails: the purge of deleted links, the IP database (visits are then recorded without it), the search index of links. */
-export type BackgroundTask = 'purge' | 'geoip' | 'searchIndex'
+/** What the thread does on its own and reports when it fails: the purge of deleted links, the IP database (visits are then recorded without it). */
+export type BackgroundTask = 'purge' | 'geoip'
 
 /** From the thread: the answer to a batch, a roll-up or a wait (nothing when done, else the error), or a background task that failed. */
 export type WriteReply = { readonly id: number; readonly error?: ErrorReply } | { readonly failed: BackgroundTask; readonly error: ErrorReply }

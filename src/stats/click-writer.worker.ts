@@ -3,7 +3,6 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { createConversationsRepository } from '../conversations/conversations.repository.js'
 import { createLinkPurger } from '../links/links.purger.js'
 import { createLinksRepository } from '../links/links.repository.js'
-import { startSearchIndexer } from '../links/search-indexer.js'
 import { openStorage } from '../storage/database.js'
 import type { WriterMessage, WriteReply, WriterSettings } from './click-writer.thread.js'
 import { createRollup } from './click-rollup.js'
@@ -13,8 +12,7 @@ import { createVisitWriter } from './visit-writer.js'
 import { recordClickEvents } from '../webhooks/click-events.js'
 
 // The click writer thread (see click-writer.thread.ts): one connection, one batch at a time, in order;
-// the background purge of deleted links and the search index of links (SQLite) run here too, between
-// batches, off the serving thread.
+// the background purge of deleted links runs here too, between batches, off the serving thread.
 const settings = workerData as WriterSettings
 // Redirects come first: at nice 19 the writer runs on CPU that serving leaves idle. On a saturated
 // machine visits then wait in the click buffer, and beyond its bound are dropped and counted.
@@ -44,10 +42,6 @@ const purger = createLinkPurger({
   onError: (error) => port.postMessage({ failed: 'purge', error: describe(error) } satisfies WriteReply),
   batch: settings.purgeBatch,
 })
-const searchIndexer = startSearchIndexer({
-  index: (limit) => storage.adapter.indexSearch(storage.db, limit),
-  onError: (error) => port.postMessage({ failed: 'searchIndex', error: describe(error) } satisfies WriteReply),
-})
 
 function describe(error: unknown): { message: string; code: unknown } {
   const { message, code } = error as { message?: unknown; code?: unknown }
@@ -60,7 +54,6 @@ port.on('message', (message: WriterMessage) => {
   queue = queue.then(async () => {
     if ('close' in message) {
       await purger.stop()
-      await searchIndexer.stop()
       await storage.close()
       port.close()
       return
