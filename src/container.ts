@@ -32,7 +32,7 @@ import { createLowPriorityHashing } from './shared/scrypt-thread.js'
 import { createMailer } from './mail/mailer.js'
 import { createFaults } from './ops/faults.js'
 import { createJobs } from './ops/jobs.js'
-import { createSearchIndexer } from './links/search-indexer.js'
+import { searchIndexerFor } from './links/search-indexer.js'
 import { createLogger } from './ops/logger.js'
 import { createMetrics } from './ops/metrics.js'
 import { systemClock, type Clock } from './shared/clock.js'
@@ -236,15 +236,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     missingPaths,
     dispatcher,
     purger,
-    // SQLite only: PostgreSQL's indexes follow each write (ADR 0020).
-    searchIndexer:
-      storage.dialect === 'sqlite'
-        ? createSearchIndexer({
-            index: (limit) => storage.adapter.indexSearch(db, limit),
-            onError: (error) =>
-              logger.warn({ err: error }, 'writing the search index of links failed; retried within a second, and searches find the links meanwhile'),
-          })
-        : undefined,
+    searchIndexer: searchIndexerFor(storage, logger),
     prunes: {
       'idempotency keys': () => idempotency.prune(),
       'old clicks': () => stats.prune(),

@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Storage } from '../storage/database.js'
 
 /** Links per transaction: about a millisecond of work, and most of what batching saves (ADR 0020). */
 export const SEARCH_INDEX_BATCH = 100
@@ -49,3 +51,13 @@ export function createSearchIndexer(deps: { index: (limit: number) => Promise<nu
 }
 
 export type SearchIndexer = ReturnType<typeof createSearchIndexer>
+
+/** The server's indexer on SQLite; none on PostgreSQL, whose indexes follow each write. */
+export const searchIndexerFor = (storage: Storage, logger: Pick<FastifyBaseLogger, 'warn'>): SearchIndexer | undefined =>
+  storage.dialect === 'sqlite'
+    ? createSearchIndexer({
+        index: (limit) => storage.adapter.indexSearch(storage.db, limit),
+        onError: (error) =>
+          logger.warn({ err: error }, 'writing the search index of links failed; retried within a second, and searches find the links meanwhile'),
+      })
+    : undefined
