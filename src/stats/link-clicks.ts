@@ -2,6 +2,7 @@ import { sql, type Compilable, type RawBuilder } from 'kysely'
 import { chunks } from '../shared/chunks.js'
 import { repeatedStatement } from '../storage/repeated-statement.js'
 import type { Transaction } from '../storage/transaction.js'
+import type { Db } from '../storage/database.js'
 import type { LinkTally } from './rollup.tally.js'
 import type { Statements } from './rollup.repository.js'
 
@@ -38,8 +39,8 @@ const addLinkClicks = (rows: readonly LinkClicks[]) =>
   from counted where links.id = counted.id and links.deleted_at is null
   returning links.id, links.owner_id`
 
-/** A raw statement compiled for `trx`'s dialect, as repeatedStatement takes queries. */
-const compilable = <Out>(trx: Transaction, statement: RawBuilder<Out>): Compilable<Out> => ({ compile: () => statement.compile(trx) })
+/** A raw statement compiled for `db`'s dialect, as repeatedStatement takes queries. */
+const compilable = <Out>(db: Db, statement: RawBuilder<Out>): Compilable<Out> => ({ compile: () => statement.compile(db) })
 
 /** The counters' multi-row UPDATE, compiled once for full chunks (rollupStatements). */
 export const linkClicksStatement = () =>

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import SQLite from 'better-sqlite3'
 import { backends } from '../../test/backends.js'
 import { openTestStorage, type TestStorage } from '../../test/storage.js'
 import { repeatedStatement } from './repeated-statement.js'
@@ -43,3 +44,31 @@ for (const backend of backends) {
     })
   })
 }
+
+describe('repeatedStatement, a SELECT on SQLite', () => {
+  test('runs on the reading connection, every time: it answers while another connection holds the write lock', async () => {
+    const t = await openTestStorage('sqlite')
+    const holder = new SQLite((t.database.env.DATABASE_URL as string).slice('sqlite:'.length))
+    try {
+      await t.storage.db.insertInto('click_salts').values({ day: 1, salt: 'one' }).execute()
+      const saltOf = repeatedStatement<{ day: number }, { salt: string }>(['day'], 1, (db, days) =>
+        db
+          .selectFrom('click_salts')
+          .select('salt')
+          .where(
+            'day',
+            'in',
+            days.map((d) => d.day),
+          ),
+      )
+      holder.exec('begin immediate')
+      // A write would now fail SQLITE_BUSY after WRITE_WAIT_MS (sqlite-driver.test.ts); these read at once.
+      assert.deepEqual(await saltOf(t.storage.db, [{ day: 1 }]), [{ salt: 'one' }])
+      assert.deepEqual(await saltOf(t.storage.db, [{ day: 2 }]), [])
+    } finally {
+      if (holder.inTransaction) holder.exec('rollback')
+      holder.close()
+      await t.close()
+    }
+  })
+})

@@ -1,31 +1,33 @@
-import { CompiledQuery, type Compilable } from 'kysely'
-import type { Transaction } from './transaction.js'
+import type { Compilable, CompiledQuery } from 'kysely'
+import type { Db } from './database.js'
 
 /**
- * A multi-row statement run again and again with the same number of rows (a roll-up's full chunks):
- * Kysely builds and compiles it once; later calls bind their values to the same SQL text, a flat array
- * instead of a tree of nodes per value. Buys: a roll-up over many links no longer spends a good part of
- * its CPU building Kysely's trees (docs/performance.md, "The click pipeline"). Any other number of rows is built by Kysely as usual. `columns` lists each row's values in the
- * order the statement binds them; the first compile checks that it does. One per connection's dialect:
- * the SQL text is the dialect's.
+ * A statement run again and again with the same number of rows (a roll-up's full chunks, the token
+ * lookup of every API request): Kysely builds and compiles it once; later calls bind their values to
+ * the same SQL text, a flat array instead of a tree of nodes per value. Buys: a roll-up over many links
+ * no longer spends a good part of its CPU building Kysely's trees (docs/performance.md, "The click
+ * pipeline"), and a request no longer builds its token's lookup. Any other number of rows is built by
+ * Kysely as usual. `columns` lists each row's values in the order the statement binds them; the first
+ * compile checks that it does. The compiled query keeps its kind, so a SELECT still runs on SQLite's
+ * reading connection. One per connection's dialect: the SQL text is the dialect's.
  */
 export function repeatedStatement<Row, Out = unknown>(
   columns: readonly (keyof Row & string)[],
   rows: number,
-  build: (trx: Transaction, rows: readonly Row[]) => Compilable<Out>,
-): (trx: Transaction, rows: readonly Row[]) => Promise<Out[]> {
-  let text: string | undefined
-  return async (trx, values) => {
-    if (values.length !== rows) return (await trx.executeQuery(build(trx, values))).rows
+  build: (db: Db, rows: readonly Row[]) => Compilable<Out>,
+): (db: Db, rows: readonly Row[]) => Promise<Out[]> {
+  let compiled: CompiledQuery<Out> | undefined
+  return async (db, values) => {
+    if (values.length !== rows) return (await db.executeQuery(build(db, values))).rows
     const parameters: unknown[] = []
     for (const row of values) for (const column of columns) parameters.push(row[column])
-    if (text === undefined) {
-      const compiled = build(trx, values).compile()
-      if (compiled.parameters.length !== parameters.length || compiled.parameters.some((p, i) => p !== parameters[i])) {
+    if (compiled === undefined) {
+      const first = build(db, values).compile()
+      if (first.parameters.length !== parameters.length || first.parameters.some((p, i) => p !== parameters[i])) {
         throw new Error(`the statement does not bind its values in the order of its columns (${columns.join(', ')})`)
       }
-      text = compiled.sql
+      compiled = first
     }
-    return (await trx.executeQuery(CompiledQuery.raw(text, parameters))).rows as Out[]
+    return (await db.executeQuery<Out>({ ...compiled, parameters })).rows
   }
 }

@@ -1,7 +1,30 @@
+import type { InferResult } from 'kysely'
 import type { Db } from '../storage/database.js'
+import { repeatedStatement } from '../storage/repeated-statement.js'
 import type { NewTokenRow, TokenRow } from './tokens.table.js'
 
+/** Active tokens with the role their maker holds in the token's workspace, as findActiveWithRole reads them. */
+const withRole = (db: Db) =>
+  db
+    .selectFrom('tokens')
+    .selectAll('tokens')
+    .select((eb) =>
+      eb
+        .selectFrom('memberships')
+        .select('memberships.role')
+        .whereRef('memberships.user_id', '=', 'tokens.user_id')
+        .whereRef('memberships.workspace_id', '=', 'tokens.owner_id')
+        .as('role'),
+    )
+    .where('tokens.revoked_at', 'is', null)
+
+type TokenWithRole = InferResult<ReturnType<typeof withRole>>[number]
+
 export function createTokensRepository(db: Db) {
+  const byHash = repeatedStatement<{ hash: string }, TokenWithRole>(['hash'], 1, (db, [where]) =>
+    withRole(db).where('tokens.token_hash', '=', where?.hash ?? ''),
+  )
+  const byId = repeatedStatement<{ id: string }, TokenWithRole>(['id'], 1, (db, [where]) => withRole(db).where('tokens.id', '=', where?.id ?? ''))
   return {
     async insert(row: NewTokenRow): Promise<void> {
       await db.insertInto('tokens').values(row).execute()
@@ -14,21 +37,11 @@ export function createTokensRepository(db: Db) {
      * operator's token, or when the maker has left): one indexed lookup and one primary-key lookup.
      * The role is a subquery, not a LEFT JOIN: the SQLite that better-sqlite3 builds prepared the
      * join again at every run (~15 µs of the serving thread per API request, docs/performance.md).
+     * Compiled once per key (repeatedStatement): every API request runs it.
      */
-    findActiveWithRole(where: { hash: string } | { id: string }) {
-      const query = db
-        .selectFrom('tokens')
-        .selectAll('tokens')
-        .select((eb) =>
-          eb
-            .selectFrom('memberships')
-            .select('memberships.role')
-            .whereRef('memberships.user_id', '=', 'tokens.user_id')
-            .whereRef('memberships.workspace_id', '=', 'tokens.owner_id')
-            .as('role'),
-        )
-        .where('tokens.revoked_at', 'is', null)
-      return ('hash' in where ? query.where('tokens.token_hash', '=', where.hash) : query.where('tokens.id', '=', where.id)).executeTakeFirst()
+    async findActiveWithRole(where: { hash: string } | { id: string }) {
+      const [row] = 'hash' in where ? await byHash(db, [where]) : await byId(db, [where])
+      return row
     },
     async touch(id: string, at: number): Promise<void> {
       await db.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id).execute()
