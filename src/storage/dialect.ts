@@ -47,14 +47,15 @@ export interface DialectAdapter {
    * Up to `limit` ids of links that may hold `text` (3 characters or more) in their title, path,
    * destination or a tag, found through a trigram index: a superset of the owner's live links that do
    * (`containsIgnoringCase` tells which). SQLite: every owner's links, from the FTS5 table `link_search`
-   * (trigram tokenizer, migration 0020), and the links it does not hold yet (`indexSearch`). PostgreSQL: the owner's, through pg_trgm's GIN indexes, or,
-   * where pg_trgm is missing, by an ILIKE scan of the owner's links.
+   * (trigram tokenizer, migration 0020), and the links it does not hold yet (`indexSearch`).
+   * PostgreSQL: the owner's, through pg_trgm's GIN indexes, or, where pg_trgm is missing, by an ILIKE
+   * scan of the owner's links.
    */
   searchCandidates(db: Db, ownerId: string, text: string, limit: number): Promise<string[]>
   /**
    * Writes the search index of up to `limit` links whose text changed since it was last written, in
    * one transaction, and returns how many (fewer than `limit`: none are left). SQLite: the rows its
-   * triggers noted (migration 0030, ADR 0020), run by the click writer thread; PostgreSQL keeps its
+   * triggers noted (migration 0030, ADR 0020), run by the server's jobs; PostgreSQL keeps its
    * indexes up to date in each write, and has nothing to do.
    */
   indexSearch(db: Db, limit: number): Promise<number>
