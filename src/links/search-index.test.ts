@@ -158,9 +158,14 @@ describe('createSearchIndexer', () => {
         return n
       },
     })
+    const until = async (done: () => boolean) => {
+      for (const deadline = Date.now() + 5_000; !done(); await sleep(5)) if (Date.now() > deadline) assert.fail('the indexer did not get there within 5 s')
+    }
     indexer.tick()
     indexer.tick()
-    await indexer.catchUp()
+    await until(() => errors.length === 1)
+    indexer.tick()
+    await until(() => left === 0 && calls.length === 4)
     assert.equal(errors.length, 1)
     // The failed call, then 2 + 2 + 1: a tick during a round starts none of its own.
     assert.deepEqual(calls, [2, 2, 2, 2])

@@ -26,7 +26,7 @@ export function createSearchIndexer(deps: { index: (limit: number) => Promise<nu
     }
   }
 
-  const indexer = {
+  return {
     tick(): void {
       if (round || stopped) return
       round = run()
@@ -35,19 +35,12 @@ export function createSearchIndexer(deps: { index: (limit: number) => Promise<nu
           round = undefined
         })
     },
-    /** Resolves once a round that began after the call is over: everything noted before it is indexed. */
-    async catchUp(): Promise<void> {
-      while (round) await round
-      indexer.tick()
-      await round
-    },
     /** Stops after the batch in flight; what is left is indexed after the next start. */
     async stop(): Promise<void> {
       stopped = true
       await round
     },
   }
-  return indexer
 }
 
 export type SearchIndexer = ReturnType<typeof createSearchIndexer>

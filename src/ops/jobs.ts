@@ -33,8 +33,9 @@ export interface JobsDeps {
 
 /**
  * A server's background work: the click flusher, the webhook dispatcher, the hourly maintenance,
- * SQLite's search index of links, and the custom-domain rounds. The container builds the objects; `start()` sets them going and
- * `stop()` ends what it started, waiting for a domain check in flight. The CLI never starts them.
+ * SQLite's search index of links, and the custom-domain rounds. The container builds the objects;
+ * `start()` sets them going and `stop()` ends what it started, waiting for a domain check and a search
+ * index batch in flight. The CLI never starts them.
  */
 export function createJobs(deps: JobsDeps) {
   const { logger, faults } = deps

@@ -3,8 +3,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely'
 /**
  * SQLite's search index of links (`link_search`, migration 0020) is written in batches, off the request
  * (ADR 0020). Its triggers no longer write the index: they note the link's row in
- * `link_search_pending`, and the click writer thread indexes the noted rows a few hundred at a time
- * (`indexSearch` in storage/dialect.ts), where one FTS5 segment serves the whole batch. Until then a
+ * `link_search_pending`, and the server indexes the noted rows in batches (`indexSearch` in
+ * storage/dialect.ts), where one FTS5 segment serves the whole batch. Until then a
  * search takes the noted links as candidates too, so a link is found from its write on.
  *
  * `indexed` says whether the row is in the index already (its text changed: the old entry goes when
