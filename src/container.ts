@@ -178,6 +178,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     onInvalidateAll: invalidateAll,
     onDeleted: purger.kick,
     events,
+    audit: audit.inTransaction, // link creates write their entries with the links
     transaction: transactional(db, (trx) => createLinksRepository(trx, storage.adapter)),
     onUntitled: config.pageTitles ? (link) => titles.enqueue(link) : undefined,
   }
@@ -301,7 +302,6 @@ export function createContainer(config: Config, options: ContainerOptions = {}) 
     porting,
     webhooks,
     mailer,
-
     prepare,
 
     /**

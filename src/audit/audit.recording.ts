@@ -24,9 +24,18 @@ export interface AuditDeclaration {
   /**
    * The answer's data is a list of per-item results (bulk routes): one entry for each item that
    * succeeded (neither `ok` nor `deleted` false), with its `id` or that of its `<resource>` object.
-   * A function instead picks those ids out of the answer's data (an import: the links it created).
    */
-  readonly each?: true | ((data: unknown) => readonly (string | null)[])
+  readonly each?: true
+}
+
+/**
+ * A route whose service writes its entries in the transaction of the change itself, and where: the
+ * change and its entries commit together, in one write instead of a second one before the answer
+ * (link creates, the busiest writes). Such an entry is never lost when the change is kept; a failure
+ * to write it fails the change.
+ */
+export interface AuditWrittenWithChange {
+  readonly writtenWith: string
 }
 
 /** A route that changes state but is recorded elsewhere or not at all, and why (signing in records its own entries). */
@@ -34,7 +43,7 @@ export interface AuditSkipped {
   readonly skip: string
 }
 
-export type AuditConfig = AuditDeclaration | AuditSkipped
+export type AuditConfig = AuditDeclaration | AuditWrittenWithChange | AuditSkipped
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -74,7 +83,6 @@ function resourceIds(declaration: AuditDeclaration, req: FastifyRequest, payload
   const params = (req.params ?? {}) as Readonly<Record<string, string | undefined>>
   if (id !== undefined && params[id] !== undefined) return [params[id]]
   const data = dataOf(payload)
-  if (typeof declaration.each === 'function') return [...declaration.each(data)]
   if (declaration.each) {
     if (!Array.isArray(data)) return []
     return data
@@ -104,7 +112,7 @@ export function registerAuditTrail(app: App, audit: AuditService): void {
 
   app.addHook('onSend', async (req, reply, payload) => {
     const declaration = req.routeOptions.config.audit
-    if (declaration === undefined || 'skip' in declaration) return payload
+    if (declaration === undefined || !('resource' in declaration)) return payload
     const principal = req.principal
     const actor = principal?.actor
     const status = reply.statusCode

@@ -18,6 +18,13 @@ export function createAuditRepository(db: Db) {
       for (const chunk of chunks(rows, CHUNK)) await db.insertInto('audit_log').values(chunk).execute()
     },
 
+    /** Removes the entries of `action` about these resources written at `since` (epoch ms) or later: the index on `at` reads only those. */
+    async deleteAbout(action: string, resourceIds: readonly string[], since: number): Promise<void> {
+      for (const chunk of chunks(resourceIds, CHUNK)) {
+        await db.deleteFrom('audit_log').where('at', '>=', since).where('action', '=', action).where('resource_id', 'in', chunk).execute()
+      }
+    },
+
     /** One page of a workspace's log, newest first (ids are time-ordered), after the cursor's id. */
     page(workspaceId: string, filters: AuditFilters, startingAfter: string | undefined, limit: number): Promise<AuditRow[]> {
       let query = db.selectFrom('audit_log').selectAll().where('workspace_id', '=', workspaceId)

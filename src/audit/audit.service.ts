@@ -4,10 +4,11 @@ import type { Clock } from '../shared/clock.js'
 import { newId } from '../shared/ids.js'
 import { defaultOf } from '../shared/schema.js'
 import { DAY_MS } from '../shared/time.js'
+import type { Transaction } from '../storage/transaction.js'
 import type { Principal } from '../tokens/tokens.service.js'
-import type { AuditRepository } from './audit.repository.js'
+import { createAuditRepository, type AuditRepository } from './audit.repository.js'
 import { ListAuditLogQuery, type AuditEntryObject } from './audit.schemas.js'
-import type { AuditRow } from './audit.table.js'
+import type { AuditLogTable, AuditRow } from './audit.table.js'
 
 /** How long the log keeps an entry (API.md §12). */
 export const AUDIT_RETENTION_DAYS = 90
@@ -21,6 +22,35 @@ export interface AuditEntry {
   resourceType: string
   resourceId: string | null
 }
+
+/**
+ * The seam for a service that writes its entries in the transaction of its change, so that the
+ * change and its entries commit together, in one write (link creates: audit.recording.ts).
+ */
+export interface AuditWriter {
+  record(trx: Transaction, entries: readonly AuditEntry[]): Promise<void>
+  /**
+   * Removes the entries of `action` about resources that a change undid after its commit (a create
+   * whose domain went away meanwhile), written at `since` (epoch ms) or later.
+   */
+  retract(trx: Transaction, action: string, resourceIds: readonly string[], since: number): Promise<void>
+}
+
+/** For a feature built alone (its tests): records nothing. */
+export const noAudit: AuditWriter = { record: async () => {}, retract: async () => {} }
+
+const rowsOf = (entries: readonly AuditEntry[], at: number): AuditLogTable[] =>
+  entries.map((e) => ({
+    id: newId('aud'),
+    at,
+    workspace_id: e.workspaceId,
+    actor_type: e.actor.type,
+    actor_id: e.actor.id,
+    actor_label: e.actor.label,
+    action: e.action,
+    resource_type: e.resourceType,
+    resource_id: e.resourceId,
+  }))
 
 const toObject = (row: AuditRow): AuditEntryObject => ({
   id: row.id,
@@ -44,6 +74,10 @@ export interface AuditDeps {
 /** The workspace's audit log (docs/api/people-and-workspaces.md#audit-log). */
 export function createAuditService(deps: AuditDeps) {
   const { repo, clock, logger } = deps
+  const inTransaction: AuditWriter = {
+    record: (trx, entries) => createAuditRepository(trx).insert(rowsOf(entries, clock.now())),
+    retract: (trx, action, resourceIds, since) => createAuditRepository(trx).deleteAbout(action, resourceIds, since),
+  }
 
   return {
     /**
@@ -54,26 +88,16 @@ export function createAuditService(deps: AuditDeps) {
     async record(entries: AuditEntry | readonly AuditEntry[]): Promise<void> {
       const list = Array.isArray(entries) ? (entries as readonly AuditEntry[]) : [entries as AuditEntry]
       if (list.length === 0) return
-      const at = clock.now()
       try {
-        await repo.insert(
-          list.map((e) => ({
-            id: newId('aud'),
-            at,
-            workspace_id: e.workspaceId,
-            actor_type: e.actor.type,
-            actor_id: e.actor.id,
-            actor_label: e.actor.label,
-            action: e.action,
-            resource_type: e.resourceType,
-            resource_id: e.resourceId,
-          })),
-        )
+        await repo.insert(rowsOf(list, clock.now()))
       } catch (error) {
         deps.onWriteFailed?.(list.length)
         logger.error({ err: error, audit: list.slice(0, 10), entries: list.length }, 'could not write to the audit log; the change itself was made')
       }
     },
+
+    /** Entries written as part of a change, in its transaction: unlike `record`, a failure fails the change. */
+    inTransaction,
 
     /** A page of the caller's workspace's log, newest first; `nextCursor` is the last entry's id. */
     async list(principal: Principal, query: ListAuditLogQuery) {

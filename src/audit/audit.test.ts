@@ -66,6 +66,7 @@ for (const backend of backends) {
           const audit = declared.get(key)
           assert.ok(audit, `${key} changes state but has no config.audit (a declaration, or { skip: reason })`)
           if ('skip' in audit) assert.ok(audit.skip.length >= 20, `${key}: say why nothing is recorded`)
+          else if ('writtenWith' in audit) assert.ok(audit.writtenWith.length >= 20, `${key}: say where its entries are written`)
           else assert.match(audit.resource, /^[a-z_]+$/, key)
         }
       }
@@ -314,13 +315,20 @@ for (const backend of backends) {
       )
     })
 
-    test('a change whose entry cannot be written still succeeds, and the failure is counted', async () => {
+    test('a change recorded after it succeeds when its entry cannot be written (counted); a create, written with its entry, fails whole', async () => {
+      const link = (await ok('POST', '/v1/links', { destination: 'https://example.com/recorded' })).data
       await sql`drop table audit_log`.execute(s.container.storage.db)
-      const res = await s.request('POST', '/v1/links', { token: ci.token, json: { destination: 'https://example.com/unrecorded' } })
-      assert.equal(res.status, 201, res.text)
-      assert.equal((await s.request('GET', `/v1/links/${res.body.data.id}`, { token: ci.token })).status, 200)
+      const res = await s.request('PATCH', `/v1/links/${link.id}`, { token: ci.token, json: { title: 'Unrecorded' } })
+      assert.equal(res.status, 200, res.text)
+      assert.equal((await ok('GET', `/v1/links/${link.id}`)).data.title, 'Unrecorded')
       const metrics = (await s.request('GET', '/metrics', { token: null })).text
       assert.match(metrics, /^linkline_audit_write_failures_total 1$/m)
+
+      const created = await s.request('POST', '/v1/links', { token: ci.token, json: { destination: 'https://example.com/unrecorded' } })
+      assert.equal(created.status, 500, created.text)
+      assert.equal(created.body.error.code, 'internal_error')
+      const found = await ok('GET', `/v1/links?query[destination]=${encodeURIComponent('https://example.com/unrecorded')}`)
+      assert.deepEqual(found.data, [], 'the link was rolled back with its entry')
     })
   })
 }

@@ -493,7 +493,7 @@ describe('a verification on one instance', { skip: needsPostgresAndRedis }, () =
 })
 
 describe('a domain deleted while a link is being created on it', { skip: needsPostgres }, () => {
-  test('takes the link with it: the create is undone and answers 400', async () => {
+  test('takes the link with it: the create and its audit entry are undone, and it answers 400', async () => {
     const s = await startTestServer({ backend: 'postgres', env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
     const deleter = new pg.Client({ connectionString: s.env.DATABASE_URL })
     const observer = new pg.Client({ connectionString: s.env.DATABASE_URL })
@@ -517,6 +517,9 @@ describe('a domain deleted while a link is being created on it', { skip: needsPo
       assert.equal(r.body.error.param, 'domain')
       const left = await observer.query<{ n: number }>(`select count(*)::int as n from links where domain = 'race.example'`)
       assert.equal(left.rows[0]?.n, 0, 'no link is left on a domain nobody owns')
+      // Its link.created entry, written with the link, went with it: the caller was told nothing was made.
+      const entries = await observer.query<{ n: number }>(`select count(*)::int as n from audit_log where action = 'link.created'`)
+      assert.equal(entries.rows[0]?.n, 0, 'no entry names the link undone')
     } finally {
       await deleter.end()
       await observer.end()

@@ -1,9 +1,11 @@
+import type { AuditWrittenWithChange } from '../audit/audit.recording.js'
+import type { AuditEntry, AuditWriter } from '../audit/audit.service.js'
 import type { DomainsService } from '../domains/domains.service.js'
 import type { Clock } from '../shared/clock.js'
 import { newId, randomBase62 } from '../shared/ids.js'
 import { isUniqueViolation } from '../storage/errors.js'
 import type { Principal } from '../tokens/tokens.service.js'
-import type { Transactional } from '../storage/transaction.js'
+import type { Transaction, Transactional } from '../storage/transaction.js'
 import type { EventRecorder } from '../webhooks/events.js'
 import { createChainCheck, normalizeDestination } from './destinations.js'
 import { hashPassword } from '../shared/password-hash.js'
@@ -38,8 +40,13 @@ export type LinkWritesDeps = {
   onUntitled?: (link: { id: string; destination: string }) => void
   /** Webhook events, recorded in the transaction of each change (webhooks/events.ts). */
   events: EventRecorder
+  /** The link.created entries of the audit log, written in the transaction of each create (one commit for both). */
+  audit: AuditWriter
   transaction: Transactional<LinksRepository>
 }
+
+/** The audit declaration of the routes that create links: each create writes its link.created entries itself, with the links. */
+export const LINK_CREATED: AuditWrittenWithChange = { writtenWith: 'link.created per link created, in the transaction that writes it (link-writes.ts)' }
 
 /** The controls' columns, as create and update write them. */
 export type ControlChanges = Partial<
@@ -204,11 +211,30 @@ export function createLinkWrites(deps: LinkWritesDeps) {
     }
   }
 
-  /** Inserts the link (and its tags) and records its link.created event in the same transaction. */
+  /** The audit entries of links created, each by its creator (none for the CLI's, which acts as nobody). */
+  const createdEntries = (rows: readonly LinkRow[]): AuditEntry[] =>
+    rows.flatMap((row) => {
+      const actor = createdByOf(row)
+      return actor ? [{ workspaceId: row.owner_id, actor, action: 'link.created', resourceType: 'link', resourceId: row.id }] : []
+    })
+
+  /** Writes the link.created entries of `rows`, in the transaction that inserts them. */
+  const recordCreated = (trx: Transaction, rows: readonly LinkRow[]) => deps.audit.record(trx, createdEntries(rows))
+
+  /** Removes links just written, and their link.created entries: a create undone because its domain went away meanwhile. */
+  const undoCreates = (links: readonly Pick<LinkRow, 'id' | 'created_at'>[]) =>
+    deps.transaction(async (tx, trx) => {
+      const ids = links.map((link) => link.id)
+      await tx.deleteNew(ids)
+      await deps.audit.retract(trx, 'link.created', ids, Math.min(...links.map((link) => link.created_at)))
+    })
+
+  /** Inserts the link (and its tags), its link.created event and audit entry in the same transaction. */
   const insertRecorded = (row: LinkRow, tags: readonly string[]) =>
     deps.transaction(async (tx, trx) => {
       await tx.insert(row, tags)
       await deps.events.record(trx, row.owner_id, 'link.created', toObject(row, tags))
+      await recordCreated(trx, [row])
     })
 
   async function insertWithRandomPath(row: Omit<LinkRow, 'path'>, tags: readonly string[] = []): Promise<LinkRow> {
@@ -238,5 +264,17 @@ export function createLinkWrites(deps: LinkWritesDeps) {
     if (row.title === null) deps.onUntitled?.({ id: row.id, destination: row.destination })
   }
 
-  return { toObject, invalidate, fetchTitleOf, checkRedirectChain, controlChanges, prepareCreate, confirmDomainAfterWrite, insertWithRandomPath, insert }
+  return {
+    toObject,
+    invalidate,
+    fetchTitleOf,
+    checkRedirectChain,
+    controlChanges,
+    prepareCreate,
+    confirmDomainAfterWrite,
+    recordCreated,
+    undoCreates,
+    insertWithRandomPath,
+    insert,
+  }
 }

@@ -34,7 +34,8 @@ function itemError(index: number, error: unknown): BulkResult {
 /** Links written or deleted many at once: the bulk endpoints and the import. Each item is checked as its single counterpart checks it. */
 export function createLinksBulk(deps: LinkWritesDeps) {
   const { repo, domains, clock } = deps
-  const { toObject, invalidate, fetchTitleOf, prepareCreate, confirmDomainAfterWrite, insertWithRandomPath, insert } = createLinkWrites(deps)
+  const { toObject, invalidate, fetchTitleOf, prepareCreate, confirmDomainAfterWrite, recordCreated, undoCreates, insertWithRandomPath, insert } =
+    createLinkWrites(deps)
 
   return {
     /**
@@ -87,6 +88,10 @@ export function createLinksBulk(deps: LinkWritesDeps) {
         await deps.transaction(async (tx, trx) => {
           await tx.insertMany(writing)
           for (const p of writing) await deps.events.record(trx, principal.ownerId, 'link.created', toObject(p.row, p.tags))
+          await recordCreated(
+            trx,
+            writing.map((p) => p.row),
+          )
         })
       } catch (error) {
         if (!isUniqueViolation(error)) throw error
@@ -104,7 +109,7 @@ export function createLinksBulk(deps: LinkWritesDeps) {
       for (const domain of new Set(written.map((p) => p.row.domain))) {
         const onDomain = written.filter((p) => p.row.domain === domain)
         try {
-          await confirmDomainAfterWrite(principal, domain, () => repo.deleteNew(onDomain.map((p) => p.row.id)))
+          await confirmDomainAfterWrite(principal, domain, () => undoCreates(onDomain.map((p) => p.row)))
         } catch (error) {
           for (const p of onDomain) results[p.index] = itemError(p.index, error)
           written = written.filter((p) => p.row.domain !== domain)
@@ -201,7 +206,9 @@ export function createLinksBulk(deps: LinkWritesDeps) {
         ? new Set<string>()
         : await deps.transaction(async (tx, trx) => {
             const done = await tx.insertManyIfFree(placed.map((p) => ({ row: p.row, tags: tagsFor(p.row) })))
-            for (const { row } of placed) if (done.has(row.id)) await deps.events.record(trx, principal.ownerId, 'link.created', toObject(row, tagsFor(row)))
+            const rows = placed.filter((p) => done.has(p.row.id)).map((p) => p.row)
+            for (const row of rows) await deps.events.record(trx, principal.ownerId, 'link.created', toObject(row, tagsFor(row)))
+            await recordCreated(trx, rows)
             return done
           })
       const missed = placed.filter((p) => !p.random && !inserted.has(p.row.id)).map((p) => p.row)
@@ -228,10 +235,9 @@ export function createLinksBulk(deps: LinkWritesDeps) {
             await domains.confirmForLink(principal, domain)
           } catch (error) {
             if (!(error instanceof AppError)) throw error
-            for (const c of created.filter((c) => c.link.domain === domain)) {
-              await repo.deleteNew([c.link.id])
-              outcomes[c.index] = { status: 'failed', error }
-            }
+            const undone = created.filter((c) => c.link.domain === domain)
+            await undoCreates(undone.map((c) => ({ id: c.link.id, created_at: Date.parse(c.link.createdAt) })))
+            for (const c of undone) outcomes[c.index] = { status: 'failed', error }
           }
         }
         for (const c of created) await invalidate(c.link.domain, c.link.path)

@@ -19,6 +19,7 @@ import {
 } from './links.schemas.js'
 import type { LinksBulk } from './links.bulk.js'
 import type { LinksService } from './links.service.js'
+import { LINK_CREATED } from './link-writes.js'
 import { notALinkBody } from './links.errors.js'
 import { principalOf } from '../http/auth.js'
 
@@ -48,7 +49,7 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
   app.post(
     '/v1/links',
     {
-      config: { scope: 'links:write', audit: { resource: 'link' } },
+      config: { scope: 'links:write', audit: LINK_CREATED },
       schema: {
         tags,
         security,
@@ -65,7 +66,7 @@ export function linksRoutes(app: App, { links, bulk }: { links: LinksService; bu
   app.post(
     '/v1/links/bulk',
     {
-      config: { scope: 'links:write', audit: { resource: 'link', action: 'created', each: true } },
+      config: { scope: 'links:write', audit: LINK_CREATED },
       // 1000 bodies do not fit in the 64 KiB of one (docs/api/links.md#bulk).
       bodyLimit: BULK_BODY_LIMIT,
       // Ajv's verdict on the whole body is only attached: one bad item must fail only itself.

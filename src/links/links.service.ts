@@ -42,8 +42,18 @@ const sortOf = (sort: ListLinksQuery['sort'] = DEFAULT_SORT): LinkSort => {
 /** One link at a time: create, read, list, export, update and delete, and the operator's domain moves. */
 export function createLinksService(deps: LinkWritesDeps) {
   const { repo, domains, clock } = deps
-  const { toObject, invalidate, fetchTitleOf, checkRedirectChain, controlChanges, prepareCreate, confirmDomainAfterWrite, insertWithRandomPath, insert } =
-    createLinkWrites(deps)
+  const {
+    toObject,
+    invalidate,
+    fetchTitleOf,
+    checkRedirectChain,
+    controlChanges,
+    prepareCreate,
+    confirmDomainAfterWrite,
+    undoCreates,
+    insertWithRandomPath,
+    insert,
+  } = createLinkWrites(deps)
   const withTags = async (row: LinkRow) => toObject(row, (await repo.tagsOf([row.id])).get(row.id))
 
   function normalizeFilters(filters: LinkFilters): LinkFilters {
@@ -64,7 +74,7 @@ export function createLinksService(deps: LinkWritesDeps) {
     async create(principal: Principal, input: CreateLinkBody): Promise<LinkObject> {
       const { base, path, tags } = await prepareCreate(principal, input)
       const row = path === undefined ? await insertWithRandomPath(base, tags) : await insert({ ...base, path }, tags)
-      await confirmDomainAfterWrite(principal, row.domain, () => repo.deleteNew([row.id]))
+      await confirmDomainAfterWrite(principal, row.domain, () => undoCreates([row]))
       // A negative cache entry may exist for a path that was free until now.
       await invalidate(row.domain, row.path)
       fetchTitleOf(row)

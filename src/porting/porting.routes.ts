@@ -1,5 +1,6 @@
 import { resourceFirst } from '../http/resource-first.js'
 import type { App } from '../http/types.js'
+import { LINK_CREATED } from '../links/link-writes.js'
 import { LinkIdParams } from '../links/links.schemas.js'
 import type { LinksService } from '../links/links.service.js'
 import { errorResponses } from '../shared/schema.js'
@@ -41,13 +42,6 @@ function resultOf(outcome: ImportRowOutcome, dryRun: boolean): ImportRowResult {
   return { line, status: outcome.status === 'created' ? 'created' : 'skipped', path: outcome.link.path, link: outcome.link }
 }
 
-/** The ids of the links an import created: what its audit entries name (a dry run creates none). */
-function createdIds(data: unknown): string[] {
-  const answer = data as { dryRun?: boolean; results?: { status: string; link?: { id: string } }[] } | undefined
-  if (answer?.dryRun !== false || answer.results === undefined) return []
-  return answer.results.flatMap((r) => (r.status === 'created' && r.link ? [r.link.id] : []))
-}
-
 export function portingRoutes(app: App, { links, stats, porting }: { links: LinksService; stats: StatsService; porting: PortingService }): void {
   // Its own context: the import's body is a file's text, whatever the content type says, so that
   // JSON (a Kutt answer, NDJSON) reaches the importer unparsed.
@@ -57,7 +51,7 @@ export function portingRoutes(app: App, { links, stats, porting }: { links: Link
     scope.post(
       '/v1/links/import',
       {
-        config: { scope: 'links:write', audit: { resource: 'link', action: 'created', each: createdIds } },
+        config: { scope: 'links:write', audit: LINK_CREATED },
         bodyLimit: IMPORT_BODY_LIMIT,
         schema: {
           tags,
