@@ -1,5 +1,6 @@
 import { chunks } from '../shared/chunks.js'
 import type { Db } from '../storage/database.js'
+import { inOrder, repeatedStatement } from '../storage/repeated-statement.js'
 import type { AuditLogTable, AuditRow } from './audit.table.js'
 
 /** What a page of the log may be narrowed to; each given filter is an exact match. */
@@ -12,10 +13,25 @@ export interface AuditFilters {
 // Rows per INSERT (9 values each): far below both dialects' bound-parameter limits.
 const CHUNK = 500
 
+/** Every column of an entry, in the order its repeated INSERT binds them: the object's type keeps the list whole. */
+const COLUMNS = Object.keys({
+  id: 0,
+  at: 0,
+  workspace_id: 0,
+  actor_type: 0,
+  actor_id: 0,
+  actor_label: 0,
+  action: 0,
+  resource_type: 0,
+  resource_id: 0,
+} satisfies Record<keyof AuditLogTable, 0>) as (keyof AuditLogTable)[]
+/** One entry's INSERT, compiled once (repeatedStatement): every link create writes one. */
+const insertOne = repeatedStatement<AuditLogTable>(COLUMNS, 1, (db, rows) => db.insertInto('audit_log').values(rows.map((row) => inOrder(COLUMNS, row))))
+
 export function createAuditRepository(db: Db) {
   return {
     async insert(rows: readonly AuditLogTable[]): Promise<void> {
-      for (const chunk of chunks(rows, CHUNK)) await db.insertInto('audit_log').values(chunk).execute()
+      for (const chunk of chunks(rows, CHUNK)) await insertOne(db, chunk)
     },
 
     /** Removes the entries of `action` about these resources written at `since` (epoch ms) or later: the index on `at` reads only those. */

@@ -2,9 +2,10 @@ import { sql } from 'kysely'
 import { chunks } from '../shared/chunks.js'
 import type { Db } from '../storage/database.js'
 import type { DialectAdapter } from '../storage/dialect.js'
+import { inOrder, repeatedStatement } from '../storage/repeated-statement.js'
 import { inTransaction, type Transaction } from '../storage/transaction.js'
 import { createLinkList } from './link-list.js'
-import type { LinkRow, LinkRowUpdate, NewLinkRow } from './links.table.js'
+import { LINK_COLUMNS, type LinkRow, type LinkRowUpdate, type NewLinkRow } from './links.table.js'
 
 /** What the redirect reads of a link: its target and controls. */
 export type TargetRow = Pick<
@@ -14,6 +15,9 @@ export type TargetRow = Pick<
 
 // Rows per multi-row INSERT: 22 columns each stays below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
 const INSERT_CHUNK = 500
+
+/** One link's INSERT, compiled once (repeatedStatement): every create runs it. */
+const insertLink = repeatedStatement<LinkRow>(LINK_COLUMNS, 1, (db, rows) => db.insertInto('links').values(rows.map((row) => inOrder(LINK_COLUMNS, row))))
 
 const tagRows = (ownerId: string, linkId: string, tags: readonly string[]) => tags.map((tag) => ({ link_id: linkId, owner_id: ownerId, tag }))
 
@@ -26,13 +30,13 @@ export function createLinksRepository(db: Db, adapter: DialectAdapter) {
   const list = createLinkList(db, adapter)
   return {
     /** Inserts the link and its tags in one transaction. */
-    async insert(row: NewLinkRow, tags: readonly string[] = []): Promise<void> {
+    async insert(row: LinkRow, tags: readonly string[] = []): Promise<void> {
       if (tags.length === 0) {
-        await db.insertInto('links').values(row).execute()
+        await insertLink(db, [row])
         return
       }
       await inTransaction(db, async (trx) => {
-        await trx.insertInto('links').values(row).execute()
+        await insertLink(trx, [row])
         await trx
           .insertInto('link_tags')
           .values(tagRows(row.owner_id, row.id, tags))

@@ -49,6 +49,38 @@ export type LinkRow = Selectable<LinksTable>
 export type NewLinkRow = Insertable<LinksTable>
 export type LinkRowUpdate = Updateable<LinksTable>
 
+/** Every column of a link, in the order its repeated INSERT binds them: the object's type keeps the list whole. */
+export const LINK_COLUMNS = Object.keys({
+  id: 0,
+  owner_id: 0,
+  domain: 0,
+  path: 0,
+  destination: 0,
+  title: 0,
+  title_source: 0,
+  created_at: 0,
+  updated_at: 0,
+  redirect_type: 0,
+  expires_at: 0,
+  max_clicks: 0,
+  expired_url: 0,
+  password_hash: 0,
+  rules: 0,
+  public_stats: 0,
+  preview: 0,
+  deleted_at: 0,
+  clicks: 0,
+  last_clicked_at: 0,
+  health_status: 0,
+  health_http_status: 0,
+  health_checked_at: 0,
+  health_error: 0,
+  health_failures: 0,
+  created_by_type: 0,
+  created_by_id: 0,
+  created_by_label: 0,
+} satisfies Record<keyof LinkRow, 0>) as (keyof LinkRow)[]
+
 export interface LinkTagsTable {
   link_id: string
   owner_id: string

@@ -34,3 +34,11 @@ test('random base62 strings have the length asked for and only base62 characters
   for (const token of tokens) assert.match(token, /^[0-9A-Za-z]{40}$/)
   assert.equal(new Set(tokens).size, tokens.length)
 })
+
+test('random base62 strings use every character alike (no modulo bias, the pool not stuck)', () => {
+  const counts = new Map<string, number>()
+  for (let i = 0; i < 2000; i++) for (const c of randomBase62(31)) counts.set(c, (counts.get(c) ?? 0) + 1)
+  // 62,000 characters over 62: 1,000 each expected (σ ≈ 31); a biased mapping gives the first 248 % 62 more.
+  assert.equal(counts.size, 62)
+  for (const [c, n] of counts) assert.ok(n > 850 && n < 1150, `${c}: ${n}`)
+})

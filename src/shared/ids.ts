@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { monotonicFactory } from 'ulid'
 import { randomByte } from './random-pool.js'
 
@@ -12,13 +11,15 @@ export const newId = (prefix: 'lnk' | 'tok' | 'conv' | 'msg' | 'ses' | 'whk' | '
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
-/** Random base62 string from a CSPRNG, without modulo bias (bytes >= 248 are rejected). */
+/**
+ * Random base62 string from the CSPRNG's byte pool (random-pool.ts: a random path per create no longer
+ * costs an OpenSSL call), without modulo bias (bytes >= 248 are drawn again).
+ */
 export function randomBase62(length: number): string {
   let out = ''
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62]
-    }
+    const byte = randomByte()
+    if (byte < 248) out += BASE62[byte % 62]
   }
   return out
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import SQLite from 'better-sqlite3'
-import { backends } from '../../test/backends.js'
+import { backends, needsPostgres } from '../../test/backends.js'
 import { openTestStorage, type TestStorage } from '../../test/storage.js'
 import { repeatedStatement } from './repeated-statement.js'
 import type { ClickSaltsTable } from '../stats/stats.table.js'
@@ -44,6 +44,23 @@ for (const backend of backends) {
     })
   })
 }
+
+test('one statement serves every database it meets, each dialect with its own SQL text', { skip: needsPostgres }, async () => {
+  const stores = await Promise.all(backends.map((backend) => openTestStorage(backend)))
+  try {
+    const insert = repeatedStatement<ClickSaltsTable>(['day', 'salt'], 1, (db, rows) => db.insertInto('click_salts').values(rows))
+    for (const round of [1, 2]) for (const [i, t] of stores.entries()) await insert(t.storage.db, [{ day: 10 * i + round, salt: `${t.storage.dialect}` }])
+    for (const [i, t] of stores.entries()) {
+      const rows = await t.storage.db.selectFrom('click_salts').select(['day', 'salt']).orderBy('day').execute()
+      assert.deepEqual(
+        rows.map((r) => [Number(r.day), r.salt]),
+        [1, 2].map((round) => [10 * i + round, t.storage.dialect]),
+      )
+    }
+  } finally {
+    for (const t of stores) await t.close()
+  }
+})
 
 describe('repeatedStatement, a SELECT on SQLite', () => {
   test('runs on the reading connection, every time: it answers while another connection holds the write lock', async () => {

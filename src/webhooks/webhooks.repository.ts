@@ -1,11 +1,21 @@
 import { sql } from 'kysely'
 import type { Db } from '../storage/database.js'
 import type { DialectAdapter } from '../storage/dialect.js'
+import { repeatedStatement } from '../storage/repeated-statement.js'
 import { inTransaction } from '../storage/transaction.js'
 import type { DeliveryRow, NewDeliveryRow, NewWebhookRow, WebhookRow, WebhookRowUpdate } from './webhooks.table.js'
 
 // Rows per INSERT (15 values each): far below both dialects' bound-parameter limits.
 const CHUNK = 500
+
+/** An owner's enabled endpoints, compiled once (repeatedStatement). */
+const enabledOf = repeatedStatement<Pick<WebhookRow, 'owner_id'>, Pick<WebhookRow, 'id' | 'events'>>(['owner_id'], 1, (db, [row]) =>
+  db
+    .selectFrom('webhooks')
+    .select(['id', 'events'])
+    .where('owner_id', '=', row?.owner_id ?? '')
+    .where('enabled', '=', sql.lit(1)),
+)
 
 /** A claimed attempt: the delivery and what the dispatcher needs of its endpoint. */
 export interface ClaimedDelivery extends DeliveryRow {
@@ -36,8 +46,8 @@ export function createWebhooksRepository(db: Db, dialect: DialectAdapter) {
     },
 
     /** The owner's enabled endpoints (a handful): the event recorder filters them by subscription. */
-    enabledFor: (ownerId: string): Promise<Pick<WebhookRow, 'id' | 'events'>[]> =>
-      db.selectFrom('webhooks').select(['id', 'events']).where('owner_id', '=', ownerId).where('enabled', '=', 1).execute(),
+    /** The owner's enabled endpoints: asked in every change's transaction that records an event. */
+    enabledFor: (ownerId: string): Promise<Pick<WebhookRow, 'id' | 'events'>[]> => enabledOf(db, [{ owner_id: ownerId }]),
 
     async insertDeliveries(rows: readonly NewDeliveryRow[]): Promise<void> {
       for (let i = 0; i < rows.length; i += CHUNK)
