@@ -221,12 +221,16 @@ export function createLinkWrites(deps: LinkWritesDeps) {
   /** Writes the link.created entries of `rows`, in the transaction that inserts them. */
   const recordCreated = (trx: Transaction, rows: readonly LinkRow[]) => deps.audit.record(trx, createdEntries(rows))
 
-  /** Removes links just written, and their link.created entries: a create undone because its domain went away meanwhile. */
+  /**
+   * Removes links just written, and their link.created entries: a create undone because its domain
+   * went away meanwhile. The entries are looked for from a minute before the links' creation, in case
+   * the clock was stepped back between the two.
+   */
   const undoCreates = (links: readonly Pick<LinkRow, 'id' | 'created_at'>[]) =>
     deps.transaction(async (tx, trx) => {
       const ids = links.map((link) => link.id)
       await tx.deleteNew(ids)
-      await deps.audit.retract(trx, 'link.created', ids, Math.min(...links.map((link) => link.created_at)))
+      await deps.audit.retract(trx, 'link.created', ids, Math.min(...links.map((link) => link.created_at)) - 60_000)
     })
 
   /** Inserts the link (and its tags), its link.created event and audit entry in the same transaction. */
