@@ -218,8 +218,11 @@ export function createLinkWrites(deps: LinkWritesDeps) {
       return actor ? [{ workspaceId: row.owner_id, actor, action: 'link.created', resourceType: 'link', resourceId: row.id }] : []
     })
 
-  /** Writes the link.created entries of `rows`, in the transaction that inserts them. */
-  const recordCreated = (trx: Transaction, rows: readonly LinkRow[]) => deps.audit.record(trx, createdEntries(rows))
+  /** What a create records in the transaction that inserts the links: each one's link.created event, and its audit entry. */
+  async function recordCreated(trx: Transaction, links: readonly { row: LinkRow; tags: readonly string[] }[]): Promise<void> {
+    for (const { row, tags } of links) await deps.events.record(trx, row.owner_id, 'link.created', toObject(row, tags))
+    await deps.audit.record(trx, createdEntries(links.map((link) => link.row)))
+  }
 
   /**
    * Removes links just written, and their link.created entries: a create undone because its domain
@@ -237,8 +240,7 @@ export function createLinkWrites(deps: LinkWritesDeps) {
   const insertRecorded = (row: LinkRow, tags: readonly string[]) =>
     deps.transaction(async (tx, trx) => {
       await tx.insert(row, tags)
-      await deps.events.record(trx, row.owner_id, 'link.created', toObject(row, tags))
-      await recordCreated(trx, [row])
+      await recordCreated(trx, [{ row, tags }])
     })
 
   async function insertWithRandomPath(row: Omit<LinkRow, 'path'>, tags: readonly string[] = []): Promise<LinkRow> {

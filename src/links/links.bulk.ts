@@ -87,11 +87,7 @@ export function createLinksBulk(deps: LinkWritesDeps) {
       try {
         await deps.transaction(async (tx, trx) => {
           await tx.insertMany(writing)
-          for (const p of writing) await deps.events.record(trx, principal.ownerId, 'link.created', toObject(p.row, p.tags))
-          await recordCreated(
-            trx,
-            writing.map((p) => p.row),
-          )
+          await recordCreated(trx, writing)
         })
       } catch (error) {
         if (!isUniqueViolation(error)) throw error
@@ -206,9 +202,10 @@ export function createLinksBulk(deps: LinkWritesDeps) {
         ? new Set<string>()
         : await deps.transaction(async (tx, trx) => {
             const done = await tx.insertManyIfFree(placed.map((p) => ({ row: p.row, tags: tagsFor(p.row) })))
-            const rows = placed.filter((p) => done.has(p.row.id)).map((p) => p.row)
-            for (const row of rows) await deps.events.record(trx, principal.ownerId, 'link.created', toObject(row, tagsFor(row)))
-            await recordCreated(trx, rows)
+            await recordCreated(
+              trx,
+              placed.filter((p) => done.has(p.row.id)).map((p) => ({ row: p.row, tags: tagsFor(p.row) })),
+            )
             return done
           })
       const missed = placed.filter((p) => !p.random && !inserted.has(p.row.id)).map((p) => p.row)

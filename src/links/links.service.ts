@@ -42,18 +42,8 @@ const sortOf = (sort: ListLinksQuery['sort'] = DEFAULT_SORT): LinkSort => {
 /** One link at a time: create, read, list, export, update and delete, and the operator's domain moves. */
 export function createLinksService(deps: LinkWritesDeps) {
   const { repo, domains, clock } = deps
-  const {
-    toObject,
-    invalidate,
-    fetchTitleOf,
-    checkRedirectChain,
-    controlChanges,
-    prepareCreate,
-    confirmDomainAfterWrite,
-    undoCreates,
-    insertWithRandomPath,
-    insert,
-  } = createLinkWrites(deps)
+  const writes = createLinkWrites(deps)
+  const { toObject, invalidate, fetchTitleOf, checkRedirectChain, controlChanges, confirmDomainAfterWrite } = writes
   const withTags = async (row: LinkRow) => toObject(row, (await repo.tagsOf([row.id])).get(row.id))
 
   function normalizeFilters(filters: LinkFilters): LinkFilters {
@@ -72,9 +62,9 @@ export function createLinksService(deps: LinkWritesDeps) {
 
   return {
     async create(principal: Principal, input: CreateLinkBody): Promise<LinkObject> {
-      const { base, path, tags } = await prepareCreate(principal, input)
-      const row = path === undefined ? await insertWithRandomPath(base, tags) : await insert({ ...base, path }, tags)
-      await confirmDomainAfterWrite(principal, row.domain, () => undoCreates([row]))
+      const { base, path, tags } = await writes.prepareCreate(principal, input)
+      const row = path === undefined ? await writes.insertWithRandomPath(base, tags) : await writes.insert({ ...base, path }, tags)
+      await confirmDomainAfterWrite(principal, row.domain, () => writes.undoCreates([row]))
       // A negative cache entry may exist for a path that was free until now.
       await invalidate(row.domain, row.path)
       fetchTitleOf(row)
