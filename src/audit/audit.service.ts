@@ -36,9 +36,6 @@ export interface AuditWriter {
   retract(trx: Transaction, action: string, resourceIds: readonly string[], since: number): Promise<void>
 }
 
-/** For a feature built alone (its tests): records nothing. */
-export const noAudit: AuditWriter = { record: async () => {}, retract: async () => {} }
-
 const rowsOf = (entries: readonly AuditEntry[], at: number): AuditLogTable[] =>
   entries.map((e) => ({
     id: newId('aud'),

@@ -45,8 +45,7 @@ export function createWebhooksRepository(db: Db, dialect: DialectAdapter) {
       return Number(r.numUpdatedRows) > 0
     },
 
-    /** The owner's enabled endpoints (a handful): the event recorder filters them by subscription. */
-    /** The owner's enabled endpoints: asked in every change's transaction that records an event. */
+    /** The owner's enabled endpoints (a handful), asked in every change that records an event: the recorder filters them by subscription. */
     enabledFor: (ownerId: string): Promise<Pick<WebhookRow, 'id' | 'events'>[]> => enabledOf(db, [{ owner_id: ownerId }]),
 
     async insertDeliveries(rows: readonly NewDeliveryRow[]): Promise<void> {
