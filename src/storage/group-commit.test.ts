@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { after, beforeEach, describe, test } from 'node:test'
 import SQLite from 'better-sqlite3'
 import { isUniqueViolation } from './errors.js'
-import { GroupCommit } from './group-commit.js'
+import { FLUSH_WAIT_MS, GroupCommit } from './group-commit.js'
 
 describe('group commit on one SQLite connection (no HTTP)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'linkline-group-'))
@@ -178,6 +178,27 @@ describe('group commit on one SQLite connection (no HTTP)', () => {
     )
   })
 
+  test('a group left open for a slow flush commits after FLUSH_WAIT_MS, so the write lock is not held for the disk', async () => {
+    flushAtOnce = false
+    void insert('a')
+    await until(() => flushes.length === 1)
+    let told = false
+    void insert('b').then(() => (told = true))
+    await until(() => statements.includes('insert b'))
+    const opened = performance.now()
+    // The first flush never ends here: b's group commits anyway, and another process can take the lock.
+    await until(() => committed().includes('b'), 5_000)
+    assert.ok(performance.now() - opened >= FLUSH_WAIT_MS - 5, 'it waited for the flush first')
+    const other = new SQLite(file)
+    other.exec('begin immediate')
+    other.exec('rollback')
+    other.close()
+    await until(() => flushes.length === 2)
+    assert.equal(told, false, 'b is answered only once its own flush returns')
+    for (const flush of flushes) flush.resolve()
+    await until(() => told)
+  })
+
   test("a flush that fails fails its group's writers; the next group goes on", async () => {
     flushAtOnce = false
     const lost = Promise.allSettled([insert('a'), insert('b')])
@@ -206,10 +227,10 @@ describe('group commit on one SQLite connection (no HTTP)', () => {
   })
 })
 
-/** Polls `condition` every millisecond, for up to 2 s. */
-async function until(condition: () => boolean): Promise<void> {
+/** Polls `condition` every millisecond, for up to `ms` (2 s). */
+async function until(condition: () => boolean, ms = 2000): Promise<void> {
   for (const started = performance.now(); !condition();) {
-    if (performance.now() - started > 2000) throw new Error('condition not met within 2 s')
+    if (performance.now() - started > ms) throw new Error(`condition not met within ${ms} ms`)
     await new Promise((resolve) => setTimeout(resolve, 1))
   }
 }

@@ -3,8 +3,8 @@
  * first served, as before; but a writer whose turn ends does not commit on its own: its work was a
  * savepoint inside a transaction that the group shares, and the next writer waiting joins the same
  * transaction. The group commits, once, when nobody waits any more (after one pause of the event
- * loop, for writers on their way; while the last group's flush runs, when it ends) or when it holds
- * `MAX_MEMBERS` writers or has been open for `MAX_OPEN_MS`. Each writer's `commit()` resolves only
+ * loop, for writers on their way; while the last group's flush runs, when it ends, or after
+ * `FLUSH_WAIT_MS` at most) or when it holds `MAX_MEMBERS` writers or has been open for `MAX_OPEN_MS`. Each writer's `commit()` resolves only
  * after that COMMIT returned and the connection says that it is on disk (`durable`: a flush off the
  * event loop, ADR 0019). A writer that fails rolls back to its own savepoint: its writes are undone,
  * the group's others stay. Only an error that ends the whole transaction (the disk full, an I/O
@@ -12,6 +12,11 @@
  */
 export const MAX_MEMBERS = 256
 export const MAX_OPEN_MS = 50
+/**
+ * How long a group stays open, holding the write lock, for a flush under way: other processes wait
+ * for that lock (a CLI command up to WRITE_WAIT_MS), and a flush on a busy disk can take seconds.
+ */
+export const FLUSH_WAIT_MS = 500
 const SAVEPOINT = 'linkline_group_member'
 
 /** The connection as the group drives it: `exec` runs one statement (waiting for a lock held elsewhere until `deadline`). */
@@ -42,8 +47,9 @@ export class GroupCommit {
   #told: Promise<void> = Promise.resolve()
   /** Flushes asked for and not yet returned. */
   #flushing = 0
-  /** The open group waits for the flush under way to commit. */
+  /** The open group waits for the flush under way to commit (or for `#flushWait`, whichever ends first). */
   #commitAfterFlush = false
+  #flushWait: NodeJS.Timeout | undefined
 
   constructor(
     private readonly connection: GroupConnection,
@@ -165,6 +171,7 @@ export class GroupCommit {
     if (room && this.#flushing > 0) {
       // The disk is busy with the last group: this one gathers the writers that come meanwhile, and
       // commits when the flush ends (one COMMIT, and one flush, for all of them).
+      if (!this.#commitAfterFlush) this.#flushWait = setTimeout(() => this.#commitWaiting(), FLUSH_WAIT_MS)
       this.#commitAfterFlush = true
       return this.#turn.release()
     }
@@ -210,11 +217,21 @@ export class GroupCommit {
       .finally(() => this.#flushed())
   }
 
-  /** A flush ended: a group left open for it commits now, in its turn. */
+  /** A flush ended: a group left open for it commits now. */
   #flushed(): void {
-    if (--this.#flushing > 0 || !this.#commitAfterFlush) return
-    this.#commitAfterFlush = false
+    if (--this.#flushing === 0) this.#commitWaiting()
+  }
+
+  /** The group left open for a flush commits, in its turn: the flush ended, or `FLUSH_WAIT_MS` passed. */
+  #commitWaiting(): void {
+    if (!this.#commitAfterFlush) return
+    this.#stopWaiting()
     void this.#turn.acquire(Infinity).then(() => (this.#open ? this.#commit() : this.#turn.release()))
+  }
+
+  #stopWaiting(): void {
+    clearTimeout(this.#flushWait)
+    this.#commitAfterFlush = false
   }
 
   /** Ends the group: its released writers, to be told how it ended. */
@@ -222,6 +239,7 @@ export class GroupCommit {
     const released = this.#released
     this.#released = []
     this.#open = false
+    this.#stopWaiting()
     return released
   }
 }
