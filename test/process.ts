@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -55,18 +55,30 @@ after(async () => {
   await Promise.all(left.map((child) => once(child, 'exit')))
 })
 
-/** Runs the `linkline` CLI to completion. */
-export function cli(args: string[], env: Env) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { env: baseEnv(env), encoding: 'utf8' })
-  return { status: r.status, signal: r.signal, error: r.error, stdout: r.stdout, stderr: r.stderr }
+/**
+ * Runs the `linkline` CLI to completion. Asynchronously: a test's server runs in the test's own
+ * process, and a blocking spawn would freeze it, with SQLite's write lock held by a group waiting for
+ * the next turn of the event loop, while the CLI waits for that lock and gives up.
+ */
+export async function cli(args: string[], env: Env) {
+  const child = tracked(spawn(process.execPath, [CLI, ...args], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }))
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.setEncoding('utf8').on('data', (c: string) => (stdout += c))
+  child.stderr?.setEncoding('utf8').on('data', (c: string) => (stderr += c))
+  const [status, signal, error] = await new Promise<[number | null, NodeJS.Signals | null, Error?]>((resolve) => {
+    child.once('error', (e) => resolve([null, null, e]))
+    child.once('close', (code, sig) => resolve([code, sig]))
+  })
+  return { status, signal, error, stdout, stderr }
 }
 
 /** What went wrong with a CLI run, for an assertion's message. */
-export const cliFailure = (r: ReturnType<typeof cli>) => `status ${r.status}, signal ${r.signal}, ${r.error ?? 'spawned'}; stderr: ${r.stderr}`
+export const cliFailure = (r: Awaited<ReturnType<typeof cli>>) => `status ${r.status}, signal ${r.signal}, ${r.error ?? 'spawned'}; stderr: ${r.stderr}`
 
 /** Runs the `linkline` CLI, which must succeed, and parses what it printed as JSON. */
-export function cliJson<T>(args: string[], env: Env): T {
-  const r = cli(args, env)
+export async function cliJson<T>(args: string[], env: Env): Promise<T> {
+  const r = await cli(args, env)
   assert.equal(r.status, 0, `linkline ${args.join(' ')}: ${cliFailure(r)}`)
   return JSON.parse(r.stdout) as T
 }

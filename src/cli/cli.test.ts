@@ -33,7 +33,7 @@ for (const backend of backends)
     })
     after(() => Promise.all(databases.map((d) => d.drop())))
 
-    test('--help on every command; unknown commands and missing options fail with usage', () => {
+    test('--help on every command; unknown commands and missing options fail with usage', async () => {
       for (const args of [
         ['--help'],
         ['serve', '--help'],
@@ -43,17 +43,17 @@ for (const backend of backends)
         ['domains', '--help'],
         ['backup', '--help'],
       ]) {
-        const r = cli(args, env)
+        const r = await cli(args, env)
         assert.equal(r.status, 0, args.join(' '))
         assert.match(r.stdout, /Usage/)
       }
       // An inherited property of the command table is no command either.
       for (const unknown of ['frobnicate', 'constructor', '__proto__']) {
-        const r = cli([unknown], env)
+        const r = await cli([unknown], env)
         assert.equal(r.status, 2, unknown)
         assert.match(r.stderr, new RegExp(`^linkline: unknown command "${unknown}"\\n\\nUsage`), unknown)
       }
-      const noOwner = cli(['tokens', 'create'], env)
+      const noOwner = await cli(['tokens', 'create'], env)
       assert.equal(noOwner.status, 2)
       assert.match(noOwner.stderr, /--owner/)
       // One parser for every command: unknown options are refused in plain words, with the usage.
@@ -64,20 +64,20 @@ for (const backend of backends)
         ['backup', '--bogus', 'x'],
         ['domains', 'rename', 'a', 'b', '--bogus'],
       ]) {
-        const r = cli(args, env)
+        const r = await cli(args, env)
         assert.equal(r.status, 2, args.join(' '))
         assert.match(r.stderr, /^linkline: unknown option --bogus\n\nUsage/, args.join(' '))
       }
-      const badScope = cli(['tokens', 'create', '--owner', 'x', '--scopes', 'links:read,links:delete'], env)
+      const badScope = await cli(['tokens', 'create', '--owner', 'x', '--scopes', 'links:read,links:delete'], env)
       assert.equal(badScope.status, 2)
       assert.match(badScope.stderr, /unknown scope\(s\): links:delete/)
     })
 
-    test('migrate applies migrations once', () => {
-      const first = cli(['migrate'], env)
+    test('migrate applies migrations once', async () => {
+      const first = await cli(['migrate'], env)
       assert.equal(first.status, 0)
       assert.match(first.stdout, /applied: 0001-create-tokens/)
-      assert.equal(cli(['migrate'], env).stdout, 'database is up to date\n')
+      assert.equal((await cli(['migrate'], env)).stdout, 'database is up to date\n')
     })
 
     test('first start prints one token; tokens survive a restart; CLI revocation is seen at once; SIGTERM exits 0', async () => {
@@ -112,20 +112,20 @@ for (const backend of backends)
       assert.match(first.stdout(), /"url":"\/v1\/links"/, 'requests are logged at info')
       assert.doesNotMatch(first.stdout(), /\/healthz/, 'probes (polled until the server answered) are not')
 
-      const made = cli(['tokens', 'create', '--owner', 'acme', '--name', 'ci', '--scopes', 'links:read'], env)
+      const made = await cli(['tokens', 'create', '--owner', 'acme', '--name', 'ci', '--scopes', 'links:read'], env)
       assert.equal(made.status, 0, cliFailure(made))
       assert.match(made.stdout, /^ll_[\w-]{43}\n$/, 'only the token on stdout')
       const acme = made.stdout.trim()
       assert.equal((await send(first.url, 'GET', '/v1/links', { token: acme })).status, 200)
       assert.equal((await send(first.url, 'POST', '/v1/links', { token: acme, json: { destination: 'https://a.example' } })).status, 403)
 
-      const listed = cliJson<{ id: string; ownerId: string; name: string; scopes: string[]; prefix: string }[]>(['tokens', 'list', '--json'], env)
+      const listed = await cliJson<{ id: string; ownerId: string; name: string; scopes: string[]; prefix: string }[]>(['tokens', 'list', '--json'], env)
       const entry = listed.find((t) => t.ownerId === 'acme')
       assert.ok(entry)
       assert.deepEqual([entry.name, entry.scopes], ['ci', ['links:read']])
       assert.ok(acme.startsWith(entry.prefix))
       assert.ok(!JSON.stringify(listed).includes(acme), 'tokens are never listed in full')
-      const listing = cli(['tokens', 'list'], env)
+      const listing = await cli(['tokens', 'list'], env)
       assert.equal(listing.status, 0, cliFailure(listing))
       const table = listing.stdout
       assert.match(table, /^PREFIX\s+NAME\s+OWNER\s+SCOPES\s+CREATED\s+STATUS\n/)
@@ -136,10 +136,10 @@ for (const backend of backends)
         'fits 100 columns',
       )
 
-      const revokedByPrefix = cli(['tokens', 'revoke', `${entry.prefix}…`], env)
+      const revokedByPrefix = await cli(['tokens', 'revoke', `${entry.prefix}…`], env)
       assert.equal(revokedByPrefix.stdout, `revoked ${entry.id} (${entry.prefix}…, name ci, owner acme)\n`, 'the prefix of the list names the token')
       assert.equal((await send(first.url, 'GET', '/v1/links', { token: acme })).status, 401, 'revoked while the server runs')
-      assert.equal(cli(['tokens', 'revoke', entry.id], env).status, 1, 'nothing left to revoke')
+      assert.equal((await cli(['tokens', 'revoke', entry.id], env)).status, 1, 'nothing left to revoke')
 
       // Process managers may signal twice: shutdown must stay clean.
       first.child.kill('SIGTERM')
@@ -164,7 +164,7 @@ for (const backend of backends)
         )
         const redirect = await send(second.url, 'GET', '/kept', { headers: { host: `localhost:${env.PORT}` } })
         assert.equal(redirect.headers.location, 'https://restart.example/')
-        const revoked = cli(['tokens', 'revoke', printed!], env)
+        const revoked = await cli(['tokens', 'revoke', printed!], env)
         assert.equal(revoked.status, 0, 'revocation by the token itself')
         assert.equal((await send(second.url, 'GET', '/v1/links', { token: printed })).status, 401)
       } finally {
@@ -223,21 +223,21 @@ for (const backend of backends)
       )
       assert.match(warnings[0]!.msg, /linkline domains rename old\.example new\.example/)
 
-      const blocked = cli(['domains', 'rename', 'old.example', 'new.example'], moved)
+      const blocked = await cli(['domains', 'rename', 'old.example', 'new.example'], moved)
       assert.equal(blocked.status, 1)
       assert.match(blocked.stderr, /nothing moved: 1 path\(s\) of old\.example are taken on new\.example .*: \/b\n/)
-      assert.equal(cli(['domains', 'rename', 'old.example', 'new.example', '--bogus'], moved).status, 2, 'unknown options are refused')
+      assert.equal((await cli(['domains', 'rename', 'old.example', 'new.example', '--bogus'], moved)).status, 2, 'unknown options are refused')
       // Free /b on new.example by moving it aside, the way an operator would.
-      const freed = cli(['domains', 'rename', 'new.example', 'old.example'], { ...moved, LINKLINE_DOMAINS: 'old.example' })
+      const freed = await cli(['domains', 'rename', 'new.example', 'old.example'], { ...moved, LINKLINE_DOMAINS: 'old.example' })
       assert.equal(freed.stderr, 'linkline: nothing moved: 1 path(s) of new.example are taken on old.example or served by Linkline itself there: /b\n')
-      assert.equal(cli(['domains', 'rename', 'old.example', 'brand.example'], moved).status, 1, 'only to a configured domain')
+      assert.equal((await cli(['domains', 'rename', 'old.example', 'brand.example'], moved)).status, 1, 'only to a configured domain')
 
       const renamed = { ...moved, LINKLINE_DOMAINS: 'new.example,brand.example' }
       assert.equal(
-        cli(['domains', 'rename', 'old.example', 'brand.example', '--dry-run'], renamed).stdout,
+        (await cli(['domains', 'rename', 'old.example', 'brand.example', '--dry-run'], renamed)).stdout,
         'would move 2 link(s) from old.example to brand.example\n',
       )
-      assert.equal(cli(['domains', 'rename', 'old.example', 'brand.example'], renamed).stdout, 'moved 2 link(s) from old.example to brand.example\n')
+      assert.equal((await cli(['domains', 'rename', 'old.example', 'brand.example'], renamed)).stdout, 'moved 2 link(s) from old.example to brand.example\n')
       const third = await startServerProcess(renamed)
       try {
         assert.doesNotMatch(third.output(), /domains rename/, 'nothing stranded any more')
@@ -249,9 +249,9 @@ for (const backend of backends)
       }
     })
 
-    test('--version prints the version of package.json', () => {
+    test('--version prints the version of package.json', async () => {
       const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
-      for (const flag of ['--version', '-v']) assert.equal(cli([flag], env).stdout, `linkline ${version}\n`)
+      for (const flag of ['--version', '-v']) assert.equal((await cli([flag], env)).stdout, `linkline ${version}\n`)
     })
 
     test('backup copies the database while the server runs, and a copy put in its place restores it', async () => {
@@ -261,7 +261,7 @@ for (const backend of backends)
         const token = 'backup-token-0123456789'
         const live = { ...env, ...(await databaseEnv()), LINKLINE_BOOTSTRAP_TOKEN: token }
         if (backend === 'postgres') {
-          const r = cli(['backup', file], live)
+          const r = await cli(['backup', file], live)
           assert.equal(r.status, 2)
           assert.match(r.stderr, /for PostgreSQL use pg_dump/)
           return
@@ -270,12 +270,12 @@ for (const backend of backends)
         try {
           const create = (path: string) => send(server.url, 'POST', '/v1/links', { token, json: { destination: `https://b.example${path}`, path } })
           assert.equal((await create('/before')).status, 201)
-          const r = cli(['backup', file], live)
+          const r = await cli(['backup', file], live)
           assert.deepEqual([r.status, r.stdout], [0, `backed up to ${file}\n`])
           assert.ok(!existsSync(`${file}.partial`))
           assert.equal((await create('/after')).status, 201)
-          assert.equal(cli(['backup', file], live).status, 2, 'an existing file is never overwritten')
-          assert.match(cli(['backup', file], live).stderr, /exists already/)
+          assert.equal((await cli(['backup', file], live)).status, 2, 'an existing file is never overwritten')
+          assert.match((await cli(['backup', file], live)).stderr, /exists already/)
         } finally {
           server.child.kill('SIGTERM')
           assert.equal(await server.exited, 0)
@@ -315,7 +315,7 @@ for (const backend of backends)
           })
           assert.equal(second.status, 1, second.stderr)
           assert.match(second.stderr, /another Linkline server is already serving .*linkline\.db: stop it first/)
-          assert.equal(cli(['tokens', 'list', '--json'], shared).status, 0)
+          assert.equal((await cli(['tokens', 'list', '--json'], shared)).status, 0)
           assert.equal((await send(first.url, 'GET', '/readyz')).status, 200)
         } finally {
           first.child.kill('SIGTERM')
@@ -367,7 +367,7 @@ for (const backend of backends)
         server.child.kill('SIGTERM')
         assert.equal(await server.exited, 0)
       }
-      const owners = cliJson<{ ownerId: string }[]>(['tokens', 'list', '--json'], bootstrap).map((t) => t.ownerId)
+      const owners = (await cliJson<{ ownerId: string }[]>(['tokens', 'list', '--json'], bootstrap)).map((t) => t.ownerId)
       assert.deepEqual(owners, ['ops'])
     })
 
@@ -376,7 +376,7 @@ for (const backend of backends)
       const port = await freePort()
       const blocker = createServer().listen(port, '127.0.0.1')
       await once(blocker, 'listening')
-      const busy = cli(['serve', '--port', String(port)], fresh)
+      const busy = await cli(['serve', '--port', String(port)], fresh)
       blocker.close()
       assert.equal(busy.status, 1)
       assert.match(
@@ -397,33 +397,33 @@ for (const backend of backends)
         server.child.kill('SIGTERM')
         assert.equal(await server.exited, 0, server.output())
       }
-      assert.match(cli(['serve', '--port', 'eighty'], fresh).stderr, /PORT must be an integer/)
+      assert.match((await cli(['serve', '--port', 'eighty'], fresh)).stderr, /PORT must be an integer/)
     })
 
-    test('a database that cannot be opened or reached is named by its setting, without its password', () => {
-      const sqlite = cli(['migrate'], { ...env, DATABASE_URL: 'sqlite:/etc/passwd/linkline.db' })
+    test('a database that cannot be opened or reached is named by its setting, without its password', async () => {
+      const sqlite = await cli(['migrate'], { ...env, DATABASE_URL: 'sqlite:/etc/passwd/linkline.db' })
       assert.equal(sqlite.status, 1)
       assert.match(sqlite.stderr, /^linkline: DATABASE_URL=sqlite:\/etc\/passwd\/linkline\.db: /)
       // SQLite gives one message whatever the reason: the start says which reason it is.
       const folder = mkdtempSync(join(tmpdir(), 'linkline-folder-'))
-      const directory = cli(['migrate'], { ...env, DATABASE_URL: `sqlite:${folder}` })
+      const directory = await cli(['migrate'], { ...env, DATABASE_URL: `sqlite:${folder}` })
       rmSync(folder, { recursive: true })
       assert.equal(directory.status, 1)
       assert.equal(directory.stderr, `linkline: DATABASE_URL=sqlite:${folder}: unable to open database file: ${folder} is a directory, not a database file\n`)
-      const postgres = cli(['tokens', 'list'], { ...env, DATABASE_URL: 'postgres://linkline:secret@127.0.0.1:1/linkline' })
+      const postgres = await cli(['tokens', 'list'], { ...env, DATABASE_URL: 'postgres://linkline:secret@127.0.0.1:1/linkline' })
       assert.equal(postgres.status, 1)
       assert.match(postgres.stderr, /^linkline: DATABASE_URL=postgres:\/\/linkline:\*\*\*@127\.0\.0\.1:1\/linkline: .*ECONNREFUSED/)
       assert.doesNotMatch(postgres.stderr, /secret/)
     })
 
-    test('a bad configuration stops the start with a clear message', () => {
-      const r = cli(['serve'], { ...env, PORT: 'eighty', LOG_LEVEL: 'loud', LINKLINE_CLICK_WRITER_NICE: '20', LINKLINE_DOMAINS: 'https://short.example' })
+    test('a bad configuration stops the start with a clear message', async () => {
+      const r = await cli(['serve'], { ...env, PORT: 'eighty', LOG_LEVEL: 'loud', LINKLINE_CLICK_WRITER_NICE: '20', LINKLINE_DOMAINS: 'https://short.example' })
       assert.equal(r.status, 2)
       assert.match(r.stderr, /PORT must be an integer/)
       assert.match(r.stderr, /LOG_LEVEL must be one of/)
       assert.match(r.stderr, /LINKLINE_CLICK_WRITER_NICE must be an integer from 0 to 19/)
       assert.match(r.stderr, /LINKLINE_DOMAINS entries must be host or host:port .*got "https:\/\/short.example"/)
       // The click writer thread opens the database again: an in-memory one would be a different, empty database.
-      assert.match(cli(['serve'], { ...env, DATABASE_URL: 'sqlite::memory:' }).stderr, /DATABASE_URL must name a database file/)
+      assert.match((await cli(['serve'], { ...env, DATABASE_URL: 'sqlite::memory:' })).stderr, /DATABASE_URL must name a database file/)
     })
   })

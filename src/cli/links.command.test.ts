@@ -63,7 +63,7 @@ for (const backend of backends)
       for (const [name, format, expected] of cases) {
         // Every other file without --format: told from its header.
         const named = name === 'bitly.csv' ? ['--format', format] : []
-        const r = linkline('links', 'import', `${FIXTURES}${name}`, '--owner', 'alice', ...named)
+        const r = await linkline('links', 'import', `${FIXTURES}${name}`, '--owner', 'alice', ...named)
         const count = Object.keys(expected).length + (name === 'links.csv' ? 1 : 0)
         assert.equal(r.status, 0, `${name}: ${r.stdout}${r.stderr}`)
         assert.equal(r.stdout, [`created ${count}, skipped 0 (already present), failed 0`, ...(moved[name] ?? []), ''].join('\n'), name)
@@ -78,7 +78,7 @@ for (const backend of backends)
     })
 
     test('a second run skips what is there; a conflicting link is reported, the rest imports', async () => {
-      const again = linkline('links', 'import', `${FIXTURES}links.csv`, '--owner', 'alice')
+      const again = await linkline('links', 'import', `${FIXTURES}links.csv`, '--owner', 'alice')
       assert.equal(again.status, 0)
       assert.equal(again.stdout, 'created 0, skipped 3 (already present), failed 0\n', 'paths and the path-less row alike')
       const bob = await s.createToken('bob')
@@ -89,7 +89,7 @@ for (const backend of backends)
         'https://example.com/changed,/plain-one,,Plain one,',
         'https://example.com/fresh,/fresh,,,',
       ])
-      const r = linkline('links', 'import', conflicting, '--owner', 'alice')
+      const r = await linkline('links', 'import', conflicting, '--owner', 'alice')
       assert.equal(r.status, 1)
       assert.equal(
         r.stdout,
@@ -114,7 +114,7 @@ for (const backend of backends)
         'ftp://example.com/x,/dry-2,,,',
         'https://example.com/plain-one,/plain-one,,Plain one,',
       ])
-      const r = linkline('links', 'import', rows, '--owner', 'alice', '--dry-run', '--json')
+      const r = await linkline('links', 'import', rows, '--owner', 'alice', '--dry-run', '--json')
       assert.equal(r.status, 1, r.stderr)
       const summary = JSON.parse(r.stdout) as {
         created: number
@@ -134,7 +134,7 @@ for (const backend of backends)
     })
 
     test('broken rows: the good ones import, the bad ones are listed with their line and reason', async () => {
-      const r = linkline('links', 'import', `${FIXTURES}broken.csv`, '--owner', 'carol')
+      const r = await linkline('links', 'import', `${FIXTURES}broken.csv`, '--owner', 'carol')
       assert.equal(r.status, 1)
       const [head, ...reasons] = r.stdout.trimEnd().split('\n')
       assert.equal(head, 'created 2, skipped 0 (already present), failed 4')
@@ -150,7 +150,7 @@ for (const backend of backends)
       assert.deepEqual((await links(carol)).map((l) => l.path).sort(), ['/ok-1', '/ok-5'])
     })
 
-    test('unknown format, unreadable file, a file of another format: one line naming the format to use, and exit 2', () => {
+    test('unknown format, unreadable file, a file of another format: one line naming the format to use, and exit 2', async () => {
       const binary = join(dir, 'binary.csv')
       writeFileSync(binary, Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08]))
       const cases: [string, string[], string][] = [
@@ -165,12 +165,12 @@ for (const backend of backends)
       ]
       for (const [name, options, message] of cases) {
         const path = name.startsWith('/') ? name : `${FIXTURES}${name}`
-        const r = linkline('links', 'import', path, '--owner', 'alice', ...options)
+        const r = await linkline('links', 'import', path, '--owner', 'alice', ...options)
         assert.equal(r.status, 2, `${name} ${options.join(' ')}`)
         const expected = options[1] === 'xml' || name.endsWith('nope.csv') ? message : `${path}: ${message}`
         assert.equal(r.stderr, `linkline: ${expected}\n`, `${name} ${options.join(' ')}`)
       }
-      assert.match(linkline('links', 'import', `${FIXTURES}links.csv`).stderr, /--owner/)
+      assert.match((await linkline('links', 'import', `${FIXTURES}links.csv`)).stderr, /--owner/)
     })
 
     test('an unclosed quote costs its line only; a Kutt link with a password is refused, not opened; every skip has its line', async () => {
@@ -184,7 +184,7 @@ for (const backend of backends)
         'https://example.com/uq-5,/uq-5,,"multi',
         'line",',
       ])
-      const r = linkline('links', 'import', unclosed, '--owner', 'erin')
+      const r = await linkline('links', 'import', unclosed, '--owner', 'erin')
       assert.equal(r.status, 1)
       assert.equal(
         r.stdout,
@@ -210,7 +210,7 @@ for (const backend of backends)
           ],
         }),
       ])
-      const k = linkline('links', 'import', kutt, '--owner', 'erin')
+      const k = await linkline('links', 'import', kutt, '--owner', 'erin')
       assert.equal(k.status, 1)
       assert.match(k.stdout, /^created 1, skipped 0 \(already present\), failed 1\n {2}item 2: password-protected in Kutt, which does not export passwords/)
       assert.equal(await at('/kp-locked', erin), undefined, 'not imported open')
@@ -224,7 +224,7 @@ for (const backend of backends)
         'Free,https://bit.ly/bl-free,go.acme.example/bl-branded-1,https://example.com/free,2024-05-01 10:00:00,',
         'Taken,https://bit.ly/bl-taken,go.acme.example/bl-branded-2,https://example.com/taken,2024-05-01 10:00:00,',
       ])
-      const r = linkline('links', 'import', bitly, '--owner', 'gina')
+      const r = await linkline('links', 'import', bitly, '--owner', 'gina')
       assert.equal(r.status, 0, r.stdout)
       assert.match(r.stdout, / {2}2 links of go\.acme\.example \(not a domain of the owner here\) on /)
       const gina = await s.createToken('gina')
@@ -232,7 +232,7 @@ for (const backend of backends)
         ['/bl-branded-2', 'https://example.com/taken'],
         ['/bl-free', 'https://example.com/free'],
       ])
-      assert.equal(linkline('links', 'import', bitly, '--owner', 'gina').stdout.split('\n')[0], 'created 0, skipped 2 (already present), failed 0')
+      assert.equal((await linkline('links', 'import', bitly, '--owner', 'gina')).stdout.split('\n')[0], 'created 0, skipped 2 (already present), failed 0')
 
       const hashes = file('hashes.csv', [
         'destination,path,hasPassword,passwordHash',
@@ -240,7 +240,7 @@ for (const backend of backends)
         'https://example.com/h2,/h-weak,true,scrypt$1024$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
         'https://example.com/h3,/h-none,true,',
       ])
-      const h = linkline('links', 'import', hashes, '--owner', 'gina')
+      const h = await linkline('links', 'import', hashes, '--owner', 'gina')
       assert.equal(h.status, 1)
       assert.deepEqual(h.stdout.trimEnd().split('\n').slice(1), [
         "  line 2: passwordHash must be a password hash as Linkline's export writes it (scrypt$N$r$p$salt$hash)",
@@ -251,13 +251,13 @@ for (const backend of backends)
 
     test('links export writes what the API exports, to stdout', async () => {
       for (const format of ['csv', 'ndjson']) {
-        const r = linkline('links', 'export', '--owner', 'alice', '--format', format)
+        const r = await linkline('links', 'export', '--owner', 'alice', '--format', format)
         assert.equal(r.status, 0, r.stderr)
         assert.equal(r.stdout, (await s.request('GET', `/v1/links/export?format=${format}`)).text, format)
       }
       // Linkline's own CSV export reads back as the plain CSV format: all present already.
-      const exported = file('exported.csv', [linkline('links', 'export', '--owner', 'alice').stdout.trimEnd()])
-      const back = linkline('links', 'import', exported, '--owner', 'alice')
+      const exported = file('exported.csv', [(await linkline('links', 'export', '--owner', 'alice')).stdout.trimEnd()])
+      const back = await linkline('links', 'import', exported, '--owner', 'alice')
       assert.equal(back.status, 0, back.stdout)
       assert.match(back.stdout, /^created 0, skipped \d+ \(already present\), failed 0\n$/)
     })

@@ -86,7 +86,7 @@ for (const backend of backends) {
       assert.equal(res.status, 200, res.text)
     }
 
-    test('usage errors exit 2 with the usage; refusals exit 1', () => {
+    test('usage errors exit 2 with the usage; refusals exit 1', async () => {
       for (const args of [
         ['users'],
         ['users', 'frobnicate'],
@@ -97,23 +97,23 @@ for (const backend of backends) {
         ['users', 'remove'],
         ['users', 'list', '--bogus'],
       ]) {
-        const r = linkline(...args)
+        const r = await linkline(...args)
         assert.equal(r.status, 2, `${args.join(' ')}: ${cliFailure(r)}`)
         assert.match(r.stderr, /^linkline: /)
       }
-      assert.match(linkline('users', '--help').stdout, /linkline users create --email <email> --workspace <id> --role <role>/)
-      const unknown = linkline('users', 'remove', '--email', 'nobody@example.com')
+      assert.match((await linkline('users', '--help')).stdout, /linkline users create --email <email> --workspace <id> --role <role>/)
+      const unknown = await linkline('users', 'remove', '--email', 'nobody@example.com')
       assert.deepEqual([unknown.status, unknown.stderr], [1, 'linkline: no person has the email nobody@example.com\n'])
-      assert.equal(linkline('users', 'reset-password', '--email', 'nobody@example.com').status, 1)
+      assert.equal((await linkline('users', 'reset-password', '--email', 'nobody@example.com')).status, 1)
     })
 
     test('create prints a one-time link that sets the password; list shows people; reset-password prints a 1-hour link', async () => {
-      const made = linkline('users', 'create', '--email', 'Cleo@example.com', '--workspace', 'acme', '--role', 'admin', '--name', 'Cleo')
+      const made = await linkline('users', 'create', '--email', 'Cleo@example.com', '--workspace', 'acme', '--role', 'admin', '--name', 'Cleo')
       assert.equal(made.status, 0, cliFailure(made))
       assert.match(made.stderr, /^created Cleo@example\.com \(usr_\w+\), admin of acme; this link sets their password, once, until \d{4}-/)
       assert.match(made.stderr, /set LINKLINE_PUBLIC_URL/, 'says where the address comes from')
       const secret = secretOf(made.stdout)
-      assert.equal(linkline('users', 'create', '--email', 'cleo@EXAMPLE.com', '--workspace', 'acme', '--role', 'member').status, 1, 'email taken')
+      assert.equal((await linkline('users', 'create', '--email', 'cleo@EXAMPLE.com', '--workspace', 'acme', '--role', 'member')).status, 1, 'email taken')
 
       assert.equal((await s.request('POST', '/v1/sessions', { token: null, json: { email: 'cleo@example.com', password: PASSWORD } })).status, 401)
       await setPassword(secret, PASSWORD)
@@ -121,18 +121,18 @@ for (const backend of backends) {
       const me = await s.request('GET', '/v1/me', { token: null, headers })
       assert.deepEqual([me.body.data.principal.workspaceId, me.body.data.principal.role, me.body.data.user.name], ['acme', 'admin', 'Cleo'])
 
-      const listed = cliJson<{ email: string; name: string; lastSignInAt: string | null; memberships: { workspaceId: string; role: string }[] }[]>(
+      const listed = await cliJson<{ email: string; name: string; lastSignInAt: string | null; memberships: { workspaceId: string; role: string }[] }[]>(
         ['users', 'list', '--json'],
         s.env,
       )
       const cleo = listed.find((u) => u.email === 'Cleo@example.com')
       assert.deepEqual(cleo?.memberships, [{ workspaceId: 'acme', role: 'admin' }])
       assert.ok(cleo?.lastSignInAt)
-      const table = linkline('users', 'list').stdout
+      const table = (await linkline('users', 'list')).stdout
       assert.match(table, /^EMAIL\s+NAME\s+WORKSPACES\s+LAST SIGN-IN\n/)
       assert.match(table, /\nCleo@example\.com\s+Cleo\s+acme:admin\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\n/)
 
-      const reset = linkline('users', 'reset-password', '--email', 'cleo@example.com')
+      const reset = await linkline('users', 'reset-password', '--email', 'cleo@example.com')
       assert.equal(reset.status, 0, cliFailure(reset))
       assert.match(reset.stderr, /this link sets a new password for Cleo@example\.com, once, until/)
       const expiresAt = Date.parse(/until (\S+);/.exec(reset.stderr)![1]!)
@@ -143,19 +143,19 @@ for (const backend of backends) {
     })
 
     test('remove deletes the person: sessions end, memberships go, the tokens they made are revoked', async () => {
-      const made = linkline('users', 'create', '--email', 'gone@example.com', '--workspace', 'acme', '--role', 'admin')
+      const made = await linkline('users', 'create', '--email', 'gone@example.com', '--workspace', 'acme', '--role', 'admin')
       await setPassword(secretOf(made.stdout), PASSWORD)
       const headers = await signIn(s, 'gone@example.com')
       const token = await s.request('POST', '/v1/tokens', { token: null, headers, json: { name: 'theirs' } })
       assert.equal(token.status, 201, token.text)
       assert.equal((await s.request('GET', '/v1/links', { token: token.body.data.token })).status, 200)
 
-      const removed = linkline('users', 'remove', '--email', 'GONE@example.com')
+      const removed = await linkline('users', 'remove', '--email', 'GONE@example.com')
       assert.equal(removed.status, 0, cliFailure(removed))
       assert.match(removed.stdout, /^removed gone@example\.com \(usr_\w+\): 1 membership\(s\) ended, 1 token\(s\) revoked\n$/)
       assert.equal((await s.request('GET', '/v1/me', { token: null, headers })).status, 401)
       assert.equal((await s.request('GET', '/v1/links', { token: token.body.data.token })).status, 401)
-      const listed = cliJson<{ email: string }[]>(['users', 'list', '--json'], s.env)
+      const listed = await cliJson<{ email: string }[]>(['users', 'list', '--json'], s.env)
       assert.ok(!listed.some((u) => u.email === 'gone@example.com'))
       assert.equal((await s.request('POST', '/v1/sessions', { token: null, json: { email: 'gone@example.com', password: PASSWORD } })).status, 401)
     })

@@ -37,7 +37,7 @@ function suite(name: string, options: { backend: 'sqlite' | 'postgres'; containe
     async function appears(host: string, path: string, command: string[]): Promise<void> {
       assert.equal((await visit(host, path)).status, 404)
       assert.equal((await visit(host, path)).status, 404, 'answered from the cache')
-      const r = cli(command, s.env)
+      const r = await cli(command, s.env)
       assert.equal(r.status, 0, cliFailure(r))
       for (let waited = 0; ; waited += 100) {
         const answer = await visit(host, path)

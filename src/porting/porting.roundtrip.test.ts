@@ -59,12 +59,12 @@ for (const backend of backends)
     for (const format of ['csv', 'ndjson'])
       test(`${format}: every setting, the password and the typed text come back as they were`, async () => {
         const target = targets[format] as TestServer
-        const exported = cli(['links', 'export', '--owner', 'alice', '--format', format], source.env)
+        const exported = await cli(['links', 'export', '--owner', 'alice', '--format', format], source.env)
         assert.equal(exported.status, 0, exported.stderr)
         const file = join(dir, `links.${format}`)
         writeFileSync(file, exported.stdout)
         // No --format: the import tells Linkline's own export from its header.
-        const imported = cli(['links', 'import', file, '--owner', 'dave'], target.env)
+        const imported = await cli(['links', 'import', file, '--owner', 'dave'], target.env)
         assert.equal(imported.stdout, `created ${LINKS.length}, skipped 0 (already present), failed 0\n`, imported.stderr)
         assert.equal(imported.status, 0)
 
@@ -82,7 +82,7 @@ for (const backend of backends)
         const right = await visit('POST', { password: 'open sesame' })
         assert.deepEqual([right.status, right.headers.location], [303, 'https://shop.example/summer'])
 
-        const again = cli(['links', 'import', file, '--owner', 'dave'], target.env)
+        const again = await cli(['links', 'import', file, '--owner', 'dave'], target.env)
         assert.equal(again.stdout, `created 0, skipped ${LINKS.length} (already present), failed 0\n`, again.stderr)
       })
   })

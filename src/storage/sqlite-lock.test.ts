@@ -1,9 +1,27 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { setTimeout as sleep } from 'node:timers/promises'
 import Database from 'better-sqlite3'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
+
+/**
+ * Takes SQLite's write lock on another connection, as another process would, without blocking this
+ * one: the server under test runs in this process, and better-sqlite3's own wait (busy_timeout, 5 s)
+ * would freeze it while one of its groups holds the lock, which then could never commit.
+ */
+async function holdWriteLock(file: string) {
+  const holder = new Database(file, { timeout: 0 })
+  for (const deadline = performance.now() + 10_000; ; await sleep(5)) {
+    try {
+      holder.exec('begin immediate')
+      return holder
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || performance.now() > deadline) throw error
+    }
+  }
+}
 
 describe('SQLite: another process holds the write lock', () => {
   let s: TestServer
@@ -34,8 +52,7 @@ describe('SQLite: another process holds the write lock', () => {
     const idle: number[] = []
     for (let i = 0; i < 7; i++) idle.push(await timed(read), await timed(redirect))
 
-    const holder = new Database(file)
-    holder.exec('begin immediate')
+    const holder = await holdWriteLock(file)
     try {
       // A write is now waiting for the lock, and would hold every read behind it with one connection.
       const pendingWrite = s.request('POST', '/v1/links', { json: { destination: 'https://locked.example/2', path: '/locked-2' } })
@@ -57,8 +74,7 @@ describe('SQLite: another process holds the write lock', () => {
   })
 
   test('writes queued behind a locked database each fail within the wait, not one after another', async () => {
-    const holder = new Database(file)
-    holder.exec('begin immediate')
+    const holder = await holdWriteLock(file)
     try {
       const single = await timed(async () => assert.equal((await s.request('POST', '/v1/links', { json: { destination: 'https://q.example/' } })).status, 503))
       const many = await timed(async () => {
