@@ -493,14 +493,17 @@ describe('a verification on one instance', { skip: needsPostgresAndRedis }, () =
 })
 
 describe('a domain deleted while a link is being created on it', { skip: needsPostgres }, () => {
-  test('takes the link with it: the create and its audit entry are undone, and it answers 400', async () => {
-    const s = await startTestServer({ backend: 'postgres', env: { LINKLINE_DOMAIN_VERIFICATION: 'off' } })
+  test('takes the link with it: the create and its audit entry are undone, a link.deleted follows its event, and it answers 400', async () => {
+    const s = await startTestServer({ backend: 'postgres', env: { LINKLINE_DOMAIN_VERIFICATION: 'off', LINKLINE_WEBHOOKS_ALLOW_PRIVATE: 'true' } })
     const deleter = new pg.Client({ connectionString: s.env.DATABASE_URL })
     const observer = new pg.Client({ connectionString: s.env.DATABASE_URL })
     await deleter.connect()
     await observer.connect()
     try {
       assert.equal((await s.request('POST', '/v1/domains', { json: { name: 'race.example' } })).status, 201)
+      // A receiver that is never reached: its deliveries stay in the outbox, to be read.
+      const hook = { url: 'http://127.0.0.1:9/hook', events: ['link.created', 'link.deleted'] }
+      assert.equal((await s.request('POST', '/v1/webhooks', { json: hook })).status, 201)
       // A delete that has checked for links (none yet) and not committed: it holds the domain row.
       await deleter.query('begin')
       await deleter.query(`delete from domains where name = 'race.example'`)
@@ -520,6 +523,16 @@ describe('a domain deleted while a link is being created on it', { skip: needsPo
       // Its link.created entry, written with the link, went with it: the caller was told nothing was made.
       const entries = await observer.query<{ n: number }>(`select count(*)::int as n from audit_log where action = 'link.created'`)
       assert.equal(entries.rows[0]?.n, 0, 'no entry names the link undone')
+      // Its link.created event committed with the link and may have gone out: a link.deleted says it is gone.
+      const events = await observer.query<{ event_type: string; payload: string }>(`select event_type, payload from webhook_deliveries order by created_at, id`)
+      const sent = events.rows.map((e) => {
+        const { data } = JSON.parse(e.payload) as { data: { domain: string; path: string } }
+        return [e.event_type, `${data.domain}${data.path}`]
+      })
+      assert.deepEqual(sent, [
+        ['link.created', 'race.example/race'],
+        ['link.deleted', 'race.example/race'],
+      ])
     } finally {
       await deleter.end()
       await observer.end()

@@ -225,15 +225,18 @@ export function createLinkWrites(deps: LinkWritesDeps) {
   }
 
   /**
-   * Removes links just written, and their link.created entries: a create undone because its domain
-   * went away meanwhile. The entries are looked for from a minute before the links' creation, in case
-   * the clock was stepped back between the two.
+   * Removes links just written (as the API answered them), and their link.created audit entries: a
+   * create undone because its domain went away meanwhile. Their link.created events may have been
+   * delivered already: each gets a link.deleted, so that no receiver is left holding a link that is
+   * gone. The entries are looked for from a minute before the links' creation, in case the clock was
+   * stepped back between the two.
    */
-  const undoCreates = (links: readonly Pick<LinkRow, 'id' | 'created_at'>[]) =>
+  const undoCreates = (ownerId: string, links: readonly LinkObject[]) =>
     deps.transaction(async (tx, trx) => {
       const ids = links.map((link) => link.id)
       await tx.deleteNew(ids)
-      await deps.audit.retract(trx, 'link.created', ids, Math.min(...links.map((link) => link.created_at)) - 60_000)
+      await deps.audit.retract(trx, 'link.created', ids, Math.min(...links.map((link) => Date.parse(link.createdAt))) - 60_000)
+      for (const link of links) await deps.events.record(trx, ownerId, 'link.deleted', link)
     })
 
   /** Inserts the link (and its tags), its link.created event and audit entry in the same transaction. */

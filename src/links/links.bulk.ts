@@ -105,7 +105,12 @@ export function createLinksBulk(deps: LinkWritesDeps) {
       for (const domain of new Set(written.map((p) => p.row.domain))) {
         const onDomain = written.filter((p) => p.row.domain === domain)
         try {
-          await confirmDomainAfterWrite(principal, domain, () => undoCreates(onDomain.map((p) => p.row)))
+          await confirmDomainAfterWrite(principal, domain, () =>
+            undoCreates(
+              principal.ownerId,
+              onDomain.map((p) => toObject(p.row, p.tags)),
+            ),
+          )
         } catch (error) {
           for (const p of onDomain) results[p.index] = itemError(p.index, error)
           written = written.filter((p) => p.row.domain !== domain)
@@ -233,7 +238,10 @@ export function createLinksBulk(deps: LinkWritesDeps) {
           } catch (error) {
             if (!(error instanceof AppError)) throw error
             const undone = created.filter((c) => c.link.domain === domain)
-            await undoCreates(undone.map((c) => ({ id: c.link.id, created_at: Date.parse(c.link.createdAt) })))
+            await undoCreates(
+              principal.ownerId,
+              undone.map((c) => c.link),
+            )
             for (const c of undone) outcomes[c.index] = { status: 'failed', error }
           }
         }

@@ -64,11 +64,12 @@ export function createLinksService(deps: LinkWritesDeps) {
     async create(principal: Principal, input: CreateLinkBody): Promise<LinkObject> {
       const { base, path, tags } = await writes.prepareCreate(principal, input)
       const row = path === undefined ? await writes.insertWithRandomPath(base, tags) : await writes.insert({ ...base, path }, tags)
-      await confirmDomainAfterWrite(principal, row.domain, () => writes.undoCreates([row]))
+      const link = toObject(row, tags)
+      await confirmDomainAfterWrite(principal, row.domain, () => writes.undoCreates(principal.ownerId, [link]))
       // A negative cache entry may exist for a path that was free until now.
       await invalidate(row.domain, row.path)
       fetchTitleOf(row)
-      return toObject(row, tags)
+      return link
     },
 
     /**
