@@ -92,7 +92,7 @@ export function startClickWriterThread(settings: WriterSettings, onFailed: Reado
 
   return {
     sink: {
-      // Copied (a typed array is one memcpy), not moved: a batch whose write fails is sent again.
+      // The numbers are shared memory (visit-batch.ts), not copied: a batch whose write fails is sent again as it is.
       write: ({ strings, links, numbers }) => request((id) => ({ id, visits: { strings, links, numbers } })),
       rollUp: (blocks = true) => request((id) => ({ id, rollUp: { blocks } })),
       upkeep: () => request((id) => ({ id, upkeep: true })),

@@ -310,6 +310,7 @@ export class ClickBuffer implements ClickRecorder {
       const started = process.hrtime.bigint()
       try {
         await this.#sink.write(batch)
+        this.#open.recycle(batch)
         this.#metrics.observeClickFlush('ok', size, seconds(started))
         this.#uncounted.add(size, begun)
         this.#unblocked.add(size, begun)
