@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import Database from 'better-sqlite3'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
+import { isSqliteBusy } from './errors.js'
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
 
@@ -18,7 +19,7 @@ async function holdWriteLock(file: string) {
       holder.exec('begin immediate')
       return holder
     } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || performance.now() > deadline) throw error
+      if (!isSqliteBusy(error) || performance.now() > deadline) throw error
     }
   }
 }
