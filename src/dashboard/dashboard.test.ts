@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { gunzipSync } from 'node:zlib'
 import { startTestServer, type TestServer } from '../../test/build-test-app.js'
 import { dashboardPage } from './dashboard.routes.js'
 
@@ -46,6 +47,11 @@ describe('the root of a default domain', () => {
       assert.match(asset, /-[\w-]{8}\.(js|css)$/)
       assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable')
       assert.equal(res.headers['content-encoding'], 'gzip')
+      // Compressed at its first request and kept: the same bytes for the next, the file itself unzipped.
+      const plain = await s.request('GET', asset, { token: null })
+      assert.equal(plain.headers['content-encoding'], undefined, asset)
+      assert.deepEqual(gunzipSync(res.raw), plain.raw, asset)
+      assert.deepEqual((await s.request('GET', asset, { token: null, headers: { 'accept-encoding': 'gzip' } })).raw, res.raw, asset)
     }
     // A page of the dashboard is index.html; a missing asset is a 404, never the page.
     const deep = await s.request('GET', '/app/links/lnk_123', { token: null })
