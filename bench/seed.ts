@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { sql, type Insertable } from 'kysely'
 import pg from 'pg'
 import { loadConfig } from '../src/config.js'
@@ -29,11 +32,17 @@ const ROWS_PER_TRANSACTION = 50_000
  * The environment of a Linkline bench server (and of the seeding, so both see the same configuration):
  * a SQLite file, or a database URL (PostgreSQL) with the Redis URL that goes with it.
  */
-export function linklineEnv(database: string | { databaseUrl: string; redisUrl: string; redisPrefix: string }): Record<string, string> {
+export function linklineEnv(database: string | { databaseUrl: string; redisUrl: string; redisPrefix: string; dataDir: string }): Record<string, string> {
   return {
     ...(typeof database === 'string'
       ? { DATABASE_URL: `sqlite:${database}` }
-      : { DATABASE_URL: database.databaseUrl, REDIS_URL: database.redisUrl, LINKLINE_REDIS_PREFIX: database.redisPrefix }),
+      : {
+          DATABASE_URL: database.databaseUrl,
+          REDIS_URL: database.redisUrl,
+          LINKLINE_REDIS_PREFIX: database.redisPrefix,
+          // The files that go beside the data (the webhook secret key): not in the working directory.
+          LINKLINE_DATA_DIR: database.dataDir,
+        }),
     LINKLINE_DOMAINS: BENCH_DOMAIN,
     // The API benches send far more than the default 1200 requests a minute from one token.
     LINKLINE_RATE_LIMIT: '10000000',
@@ -64,7 +73,9 @@ const SEED_INDEX_BATCH = 20_000
 export async function prepareDatabase(database: Parameters<typeof linklineEnv>[0], fill: (db: Db) => Promise<void>): Promise<void> {
   const container = createContainer(loadConfig(linklineEnv(database)))
   try {
-    await container.start()
+    // Migrations and the services' state only, no background work: a started container's click writer
+    // compacted the blocks being seeded and held the write lock past the seed's wait (SQLITE_BUSY).
+    await container.prepare()
     await container.tokens.ensure(BENCH_TOKEN, BIG_OWNER)
     // Seeding only: a crash mid-seed loses a throw-away file, so skip the per-commit fsync.
     if (container.storage.dialect === 'sqlite') await sql`pragma synchronous = off`.execute(container.storage.db)
@@ -124,7 +135,7 @@ export async function recordedVisits(database: Parameters<typeof linklineEnv>[0]
  * named by TEST_DATABASE_URL and TEST_REDIS_URL (as the tests use them); undefined when either is unset.
  */
 export async function benchPostgres(): Promise<
-  { databaseUrl: string; redisUrl: string; redisPrefix: string; schema: string; drop(): Promise<void> } | undefined
+  { databaseUrl: string; redisUrl: string; redisPrefix: string; dataDir: string; schema: string; drop(): Promise<void> } | undefined
 > {
   const admin = process.env.TEST_DATABASE_URL
   const redisUrl = process.env.TEST_REDIS_URL
@@ -142,5 +153,16 @@ export async function benchPostgres(): Promise<
   await run(`create schema ${schema}`)
   const url = new URL(admin)
   url.searchParams.set('options', `-c search_path=${schema}`)
-  return { databaseUrl: url.href, redisUrl, redisPrefix: `linkline-bench:${schema}:`, schema, drop: () => run(`drop schema ${schema} cascade`) }
+  const dataDir = mkdtempSync(join(tmpdir(), 'linkline-bench-data-'))
+  return {
+    databaseUrl: url.href,
+    redisUrl,
+    redisPrefix: `linkline-bench:${schema}:`,
+    dataDir,
+    schema,
+    drop: async () => {
+      rmSync(dataDir, { recursive: true, force: true })
+      await run(`drop schema ${schema} cascade`)
+    },
+  }
 }
