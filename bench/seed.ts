@@ -1,9 +1,4 @@
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { sql, type Insertable } from 'kysely'
-import pg from 'pg'
 import { loadConfig } from '../src/config.js'
 import { createContainer } from '../src/container.js'
 import type { NewLinkRow } from '../src/links/links.table.js'
@@ -11,6 +6,7 @@ import { newId } from '../src/shared/ids.js'
 import { openStorage, type Db } from '../src/storage/database.js'
 import type { Database } from '../src/storage/schema.js'
 import { inTransaction } from '../src/storage/transaction.js'
+import { createPostgresSchema } from '../test/postgres-schema.js'
 
 /** The one default domain of every bench server; any Host resolves to it. */
 export const BENCH_DOMAIN = 'links.bench'
@@ -140,29 +136,13 @@ export async function benchPostgres(): Promise<
   const admin = process.env.TEST_DATABASE_URL
   const redisUrl = process.env.TEST_REDIS_URL
   if (admin === undefined || redisUrl === undefined) return undefined
-  const schema = `bench_${randomBytes(6).toString('hex')}`
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: admin })
-    await client.connect()
-    try {
-      await client.query(statement)
-    } finally {
-      await client.end()
-    }
-  }
-  await run(`create schema ${schema}`)
-  const url = new URL(admin)
-  url.searchParams.set('options', `-c search_path=${schema}`)
-  const dataDir = mkdtempSync(join(tmpdir(), 'linkline-bench-data-'))
+  const schema = await createPostgresSchema(admin, 'bench')
   return {
-    databaseUrl: url.href,
+    databaseUrl: schema.url,
     redisUrl,
-    redisPrefix: `linkline-bench:${schema}:`,
-    dataDir,
-    schema,
-    drop: async () => {
-      rmSync(dataDir, { recursive: true, force: true })
-      await run(`drop schema ${schema} cascade`)
-    },
+    redisPrefix: `linkline-bench:${schema.name}:`,
+    dataDir: schema.dataDir,
+    schema: schema.name,
+    drop: schema.drop,
   }
 }

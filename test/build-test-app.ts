@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import { buildApp } from '../src/app.js'
 import { loadConfig, type Env } from '../src/config.js'
 import { createContainer, type Container, type ContainerOptions } from '../src/container.js'
@@ -11,6 +9,7 @@ import type { Resolve } from '../src/outbound/resolve.js'
 import type { Scope } from '../src/tokens/tokens.service.js'
 import type { Backend } from './backends.js'
 import { freePort } from './free-port.js'
+import { createPostgresSchema } from './postgres-schema.js'
 import { send, type RequestOptions, type Response } from './http-client.js'
 
 export interface TestServer {
@@ -47,33 +46,15 @@ export async function createTestDatabase(backend: Backend = 'sqlite'): Promise<T
   }
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) throw new Error('the postgres backend needs TEST_DATABASE_URL')
-  const name = `t_${randomBytes(6).toString('hex')}`
-  await withAdmin(adminUrl, (admin) => admin.query(`create schema ${name}`))
-  const url = new URL(adminUrl)
-  url.searchParams.set('options', `-c search_path=${name}`)
+  const schema = await createPostgresSchema(adminUrl, 't')
   const redisUrl = process.env.TEST_REDIS_URL
-  // Files that go beside the data (the webhook secret key), out of the working directory.
-  const dataDir = mkdtempSync(join(tmpdir(), 'linkline-test-'))
   return {
     env: {
-      DATABASE_URL: url.href,
-      LINKLINE_DATA_DIR: dataDir,
-      ...(redisUrl ? { REDIS_URL: redisUrl, LINKLINE_REDIS_PREFIX: `linkline-test:${name}:` } : {}),
+      DATABASE_URL: schema.url,
+      LINKLINE_DATA_DIR: schema.dataDir,
+      ...(redisUrl ? { REDIS_URL: redisUrl, LINKLINE_REDIS_PREFIX: `linkline-test:${schema.name}:` } : {}),
     },
-    drop: async () => {
-      rmSync(dataDir, { recursive: true, force: true })
-      await withAdmin(adminUrl, (admin) => admin.query(`drop schema ${name} cascade`))
-    },
-  }
-}
-
-async function withAdmin(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await work(client)
-  } finally {
-    await client.end()
+    drop: schema.drop,
   }
 }
 
