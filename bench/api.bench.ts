@@ -35,6 +35,8 @@ export interface ApiSettings {
 export interface ApiMeasurement extends LoadResult {
   name: string
   connections: number
+  /** The server's VmHWM once this bench was over, in bytes: which read or write grew the peak. */
+  peakRssBytes: number
 }
 
 export interface ApiReport {
@@ -84,6 +86,7 @@ export async function benchApi(settings: ApiSettings, workDir: string, log: (lin
       ...(await runLoad(settings.generator, load)),
       name,
       connections: load.connections,
+      peakRssBytes: server.peakRssBytes(),
     })
     // Each filter value matches links/VALUES of the big owner's links; the page holds the 20 newest.
     const perDestination = Math.floor(settings.links / DESTINATION_VALUES)
@@ -120,7 +123,10 @@ export async function benchApi(settings: ApiSettings, workDir: string, log: (lin
     measurements.push(
       await measure('POST /v1/links (random path)', { url: server.url, connections, seconds: settings.seconds, requests: [create], expect: 201 }),
     )
-    for (const m of measurements) log(`api: ${m.name}: p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.perSecond.toFixed(0)} req/s`)
+    for (const m of measurements)
+      log(
+        `api: ${m.name}: p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.perSecond.toFixed(0)} req/s, peak RSS ${(m.peakRssBytes / 2 ** 20).toFixed(0)} MiB`,
+      )
     return { settings, measurements, peakRssBytes: server.peakRssBytes() }
   } finally {
     await server.stop()

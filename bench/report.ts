@@ -218,9 +218,11 @@ export function renderReport(input: {
       'Seeded in bulk through Kysely, not through HTTP. Reads are sent one at a time (1 connection), so the latencies are the ' +
         `server's, not a queue's; ${a.settings.seconds} s each.`,
       '',
-      '| request | connections | req/s | p50 ms | p99 ms | unexpected status |',
-      '|---|---|---|---|---|---|',
-      ...a.measurements.map((m) => `| \`${m.name}\` | ${m.connections} | ${int(m.perSecond)} | ${ms(m.p50)} | ${ms(m.p99)} | ${m.unexpected} |`),
+      '| request | connections | req/s | p50 ms | p99 ms | unexpected status | peak RSS after |',
+      '|---|---|---|---|---|---|---|',
+      ...a.measurements.map(
+        (m) => `| \`${m.name}\` | ${m.connections} | ${int(m.perSecond)} | ${ms(m.p50)} | ${ms(m.p99)} | ${m.unexpected} | ${mib(m.peakRssBytes)} |`,
+      ),
       '',
       `**Peak RSS** of the server after these benches (VmHWM): ${mib(a.peakRssBytes)}.`,
       '',
