@@ -67,12 +67,12 @@ export async function benchScaling(settings: ScalingSettings, log: (line: string
       await redirectLoad(settings.warmupSeconds)
       await drainClicks(server)
     }
-    const before = { backend: await backendCounters(admin, redis, postgres.schema), threads: server.cpuByThread(), served: await served(server) }
+    const before = { backend: await backendCounters(admin, redis, postgres.name), threads: server.cpuByThread(), served: await served(server) }
     const cpuBefore = server.cpuSeconds()
     log(`scaling: measuring ${settings.seconds} s of redirects over ${settings.links} links on PostgreSQL + Redis`)
     const result = await redirectLoad(settings.seconds)
     const { drainSeconds } = await drainClicks(server)
-    const after = { backend: await backendCounters(admin, redis, postgres.schema), threads: server.cpuByThread(), served: await served(server) }
+    const after = { backend: await backendCounters(admin, redis, postgres.name), threads: server.cpuByThread(), served: await served(server) }
     const redirect = {
       ...result,
       instanceCpu: server.cpuSeconds() - cpuBefore,

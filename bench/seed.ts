@@ -6,7 +6,10 @@ import { newId } from '../src/shared/ids.js'
 import { openStorage, type Db } from '../src/storage/database.js'
 import type { Database } from '../src/storage/schema.js'
 import { inTransaction } from '../src/storage/transaction.js'
-import { createPostgresSchema } from '../test/postgres-schema.js'
+import { createPostgresSchema, type PostgresSchema } from '../test/postgres-schema.js'
+
+/** A bench database on PostgreSQL: a schema of its own, with the Redis that goes with it. */
+export type BenchPostgres = PostgresSchema & { redisUrl: string; redisPrefix: string }
 
 /** The one default domain of every bench server; any Host resolves to it. */
 export const BENCH_DOMAIN = 'links.bench'
@@ -28,12 +31,12 @@ const ROWS_PER_TRANSACTION = 50_000
  * The environment of a Linkline bench server (and of the seeding, so both see the same configuration):
  * a SQLite file, or a database URL (PostgreSQL) with the Redis URL that goes with it.
  */
-export function linklineEnv(database: string | { databaseUrl: string; redisUrl: string; redisPrefix: string; dataDir: string }): Record<string, string> {
+export function linklineEnv(database: string | BenchPostgres): Record<string, string> {
   return {
     ...(typeof database === 'string'
       ? { DATABASE_URL: `sqlite:${database}` }
       : {
-          DATABASE_URL: database.databaseUrl,
+          DATABASE_URL: database.url,
           REDIS_URL: database.redisUrl,
           LINKLINE_REDIS_PREFIX: database.redisPrefix,
           // The files that go beside the data (the webhook secret key): not in the working directory.
@@ -130,19 +133,10 @@ export async function recordedVisits(database: Parameters<typeof linklineEnv>[0]
  * A PostgreSQL schema of its own (and a Redis key prefix) for a bench server, on the local services
  * named by TEST_DATABASE_URL and TEST_REDIS_URL (as the tests use them); undefined when either is unset.
  */
-export async function benchPostgres(): Promise<
-  { databaseUrl: string; redisUrl: string; redisPrefix: string; dataDir: string; schema: string; drop(): Promise<void> } | undefined
-> {
+export async function benchPostgres(): Promise<BenchPostgres | undefined> {
   const admin = process.env.TEST_DATABASE_URL
   const redisUrl = process.env.TEST_REDIS_URL
   if (admin === undefined || redisUrl === undefined) return undefined
   const schema = await createPostgresSchema(admin, 'bench')
-  return {
-    databaseUrl: schema.url,
-    redisUrl,
-    redisPrefix: `linkline-bench:${schema.name}:`,
-    dataDir: schema.dataDir,
-    schema: schema.name,
-    drop: schema.drop,
-  }
+  return { ...schema, redisUrl, redisPrefix: `linkline-bench:${schema.name}:` }
 }

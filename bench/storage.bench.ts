@@ -184,7 +184,7 @@ async function simulate(
   const pg = settings.backend === 'postgres' ? await benchPostgres() : undefined
   if (settings.backend === 'postgres' && pg === undefined) throw new Error('storage on PostgreSQL needs TEST_DATABASE_URL and TEST_REDIS_URL')
   const storage = openStorage({
-    databaseUrl: pg?.databaseUrl ?? `sqlite:${join(dir, 'storage.db')}`,
+    databaseUrl: pg?.url ?? `sqlite:${join(dir, 'storage.db')}`,
     databasePoolSize: 1,
     databaseStatementTimeoutMs: 600_000,
   })
