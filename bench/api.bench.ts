@@ -37,6 +37,9 @@ export interface ApiMeasurement extends LoadResult {
   connections: number
   /** The server's VmHWM once this bench was over, in bytes: which read or write grew the peak. */
   peakRssBytes: number
+  /** What was resident then, by kind, and the serving isolate's heap spaces by name (their sizes, in bytes): what a peak is made of. */
+  resident: ReturnType<ServerProcess['residentBytes']>
+  heapSpaces: Record<string, number>
 }
 
 export interface ApiReport {
@@ -87,6 +90,8 @@ export async function benchApi(settings: ApiSettings, workDir: string, log: (lin
       name,
       connections: load.connections,
       peakRssBytes: server.peakRssBytes(),
+      resident: server.residentBytes(),
+      heapSpaces: await heapSpaces(server.url),
     })
     // Each filter value matches links/VALUES of the big owner's links; the page holds the 20 newest.
     const perDestination = Math.floor(settings.links / DESTINATION_VALUES)
@@ -123,10 +128,14 @@ export async function benchApi(settings: ApiSettings, workDir: string, log: (lin
     measurements.push(
       await measure('POST /v1/links (random path)', { url: server.url, connections, seconds: settings.seconds, requests: [create], expect: 201 }),
     )
-    for (const m of measurements)
+    const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0)
+    for (const m of measurements) {
+      const spaces = Object.entries(m.heapSpaces).flatMap(([space, bytes]) => (bytes >= 2 ** 20 ? [`${space} ${mib(bytes)}`] : []))
       log(
-        `api: ${m.name}: p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.perSecond.toFixed(0)} req/s, peak RSS ${(m.peakRssBytes / 2 ** 20).toFixed(0)} MiB`,
+        `api: ${m.name}: p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.perSecond.toFixed(0)} req/s, peak RSS ${mib(m.peakRssBytes)} MiB ` +
+          `(now anon ${mib(m.resident.anon)}, file ${mib(m.resident.file)}, shmem ${mib(m.resident.shmem)}; serving heap ${spaces.join(', ')})`,
       )
+    }
     return { settings, measurements, peakRssBytes: server.peakRssBytes() }
   } finally {
     await server.stop()
@@ -143,4 +152,12 @@ async function verifyRead(server: ServerProcess, read: Read): Promise<void> {
   if (response.status !== 200 || !read.accept(JSON.parse(text))) {
     throw new Error(`GET ${path} answered ${response.status}, expected 200 with ${read.expected}: ${text.slice(0, 300)}`)
   }
+}
+
+/** The serving isolate's heap spaces and their sizes, as the server's own metrics report them. */
+async function heapSpaces(url: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text()
+  const spaces: Record<string, number> = {}
+  for (const [, space, bytes] of text.matchAll(/^nodejs_heap_space_size_total_bytes\{space="(\w+)"\} (\d+)$/gm)) spaces[space as string] = Number(bytes)
+  return spaces
 }

@@ -14,6 +14,8 @@ export interface ServerProcess {
   cpuByThread(): ThreadCpu
   /** Peak resident set size (VmHWM) in bytes. */
   peakRssBytes(): number
+  /** The resident set now, in bytes, by kind: anonymous (heaps, malloc), file-backed (the binary, libraries) and shared memory. */
+  residentBytes(): { anon: number; file: number; shmem: number }
   /** SIGTERM, then waits for the exit (a graceful exit also writes a --cpu-prof profile). */
   stop(): Promise<void>
 }
@@ -74,15 +76,19 @@ export async function startServer(options: {
       }
       return cpu
     },
-    peakRssBytes() {
-      const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-      return match ? Number(match[1]) * 1024 : NaN
-    },
+    peakRssBytes: () => statusBytes(pid, 'VmHWM'),
+    residentBytes: () => ({ anon: statusBytes(pid, 'RssAnon'), file: statusBytes(pid, 'RssFile'), shmem: statusBytes(pid, 'RssShmem') }),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
       await exited
     },
   }
+}
+
+/** A size field of a process's status file (`VmHWM`, `RssAnon`…), in bytes. */
+function statusBytes(pid: number, field: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return match ? Number(match[1]) * 1024 : NaN
 }
 
 /** User + system CPU seconds of a process or thread: fields 14 and 15 of its stat file (utime, stime), counted after the parenthesised name. */
