@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import { isSqliteBusy } from '../storage/errors.js'
 import type { HealthChecks } from './health.service.js'
 import type { DueLink, HealthRepository } from './health.repository.js'
 
@@ -12,6 +13,8 @@ export const HEALTH_LEASE_MS = 60_000
 export const HEALTH_POLL_MS = 60_000
 /** Between two requests to one host. */
 export const HEALTH_HOST_INTERVAL_MS = 1000
+/** The pause after a write of the sweep gave up waiting for SQLite's lock, before the sweep goes on. */
+export const HEALTH_BUSY_PAUSE_MS = 5000
 
 export interface SweepResult {
   /** Whether this instance held the lease (false: another instance checks). */
@@ -26,6 +29,7 @@ export interface HealthSchedule {
   readonly concurrency: number
   readonly hostIntervalMs?: number
   readonly leaseMs?: number
+  readonly busyPauseMs?: number
 }
 
 /** The host a destination's check is paced by (its first hop; redirects are not paced apart). */
@@ -49,6 +53,7 @@ export function createHealthScheduler(deps: {
   const { repo, schedule } = deps
   const hostIntervalMs = schedule.hostIntervalMs ?? HEALTH_HOST_INTERVAL_MS
   const leaseMs = schedule.leaseMs ?? HEALTH_LEASE_MS
+  const busyPauseMs = schedule.busyPauseMs ?? HEALTH_BUSY_PAUSE_MS
   /** When each host may next be asked. */
   const nextAt = new Map<string, number>()
   let stopped = false
@@ -68,7 +73,9 @@ export function createHealthScheduler(deps: {
   async function checkBatch(links: readonly DueLink[]): Promise<void> {
     const waiting = [...links]
     const inFlight = new Set<Promise<unknown>>()
-    while (!stopped && (waiting.length > 0 || inFlight.size > 0)) {
+    // The first check that fails ends the batch, once the checks in flight are over.
+    let failed: { error: unknown } | undefined
+    while (!stopped && failed === undefined && (waiting.length > 0 || inFlight.size > 0)) {
       const now = deps.now()
       while (inFlight.size < schedule.concurrency) {
         const index = waiting.findIndex((link) => turnOf(link) <= now)
@@ -77,7 +84,12 @@ export function createHealthScheduler(deps: {
         nextAt.set(hostOf(link.destination), now + hostIntervalMs)
         const task: Promise<unknown> = deps.checks
           .check(link)
-          .then(() => done++)
+          .then(
+            () => done++,
+            (error: unknown) => {
+              failed ??= { error }
+            },
+          )
           .finally(() => inFlight.delete(task))
         inFlight.add(task)
       }
@@ -90,6 +102,7 @@ export function createHealthScheduler(deps: {
     }
     // A stop waits for the checks in flight: their verdicts are written before the connection closes.
     await Promise.allSettled(inFlight)
+    if (failed !== undefined) throw failed.error
   }
 
   async function sweep(): Promise<SweepResult> {
@@ -98,12 +111,20 @@ export function createHealthScheduler(deps: {
     for (;;) {
       const now = deps.now()
       if (stopped) return { held, checked: done - before }
-      if (!(await repo.takeLease(HEALTH_LEASE, deps.holder, now, now + leaseMs))) return { held: false, checked: done - before }
-      held = true
-      for (const [host, at] of nextAt) if (at <= now) nextAt.delete(host)
-      const due = await repo.due(now, now - schedule.intervalMs, HEALTH_BATCH)
-      if (due.length === 0) return { held, checked: done - before }
-      await checkBatch(due)
+      try {
+        if (!(await repo.takeLease(HEALTH_LEASE, deps.holder, now, now + leaseMs))) return { held: false, checked: done - before }
+        held = true
+        for (const [host, at] of nextAt) if (at <= now) nextAt.delete(host)
+        const due = await repo.due(now, now - schedule.intervalMs, HEALTH_BATCH)
+        if (due.length === 0) return { held, checked: done - before }
+        await checkBatch(due)
+      } catch (error) {
+        // The server's own upkeep can hold SQLite's write lock longer than a write waits for it (a start
+        // onto click history still to compact): the links not written stay due, and the sweep goes on
+        // after a pause instead of ending until the next poll. Any other failure ends it.
+        if (!isSqliteBusy(error)) throw error
+        await sleep(busyPauseMs, undefined, { signal: stopping.signal }).catch(() => {})
+      }
     }
   }
 
