@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { setImmediate as tick } from 'node:timers/promises'
 import { test } from 'node:test'
 import type { HealthRepository } from './health.repository.js'
-import { createHealthScheduler } from './health.scheduler.js'
+import { createHealthScheduler, type HealthSchedule } from './health.scheduler.js'
 import type { HealthChecks } from './health.service.js'
 
 test('one host waits its turn while other hosts are checked; a stop ends the wait', async () => {
@@ -12,27 +12,8 @@ test('one host waits its turn while other hosts are checked; a stop ends the wai
     { id: 'b1', destination: 'https://b.example/1' },
     { id: 'c1', destination: 'http://c.example/1' },
   ]
-  const checked: string[] = []
-  const repo = {
-    takeLease: async () => true,
-    releaseLease: async () => {},
-    due: async () => links.filter((l) => !checked.includes(l.id)),
-  } as unknown as HealthRepository
-  const checks = {
-    check: async (link: { id: string }) => {
-      checked.push(link.id)
-      return undefined
-    },
-  } as unknown as HealthChecks
   // A host's next turn is an hour away: within this test, each host is asked once.
-  const scheduler = createHealthScheduler({
-    repo,
-    checks,
-    schedule: { intervalMs: 86_400_000, concurrency: 4, hostIntervalMs: 3_600_000 },
-    holder: 'me',
-    now: () => Date.now(),
-    onError: (error) => assert.fail(String(error)),
-  })
+  const { scheduler, checked, errors } = schedulerOver(links, async () => {}, { concurrency: 4, hostIntervalMs: 3_600_000 })
   const sweep = scheduler.sweep()
   while (checked.length < 3) await tick()
   for (let i = 0; i < 20; i++) await tick()
@@ -40,10 +21,11 @@ test('one host waits its turn while other hosts are checked; a stop ends the wai
   await scheduler.stop()
   assert.deepEqual(await sweep, { held: true, checked: 3 })
   assert.ok(!checked.includes('a2'), 'a.example was not asked twice within its interval')
+  assert.deepEqual(errors, [])
 })
 
 /** A scheduler over `links` whose checks run `check`; what it reports to onError is collected. */
-function schedulerOver(links: { id: string; destination: string }[], check: (id: string) => Promise<void>) {
+function schedulerOver(links: { id: string; destination: string }[], check: (id: string) => Promise<void>, schedule: Partial<HealthSchedule> = {}) {
   const checked: string[] = []
   const errors: unknown[] = []
   const repo = {
@@ -60,7 +42,7 @@ function schedulerOver(links: { id: string; destination: string }[], check: (id:
   const scheduler = createHealthScheduler({
     repo,
     checks,
-    schedule: { intervalMs: 86_400_000, concurrency: 2, hostIntervalMs: 0, busyPauseMs: 1 },
+    schedule: { intervalMs: 86_400_000, concurrency: 2, hostIntervalMs: 0, busyPauseMs: 1, ...schedule },
     holder: 'me',
     now: () => Date.now(),
     onError: (error) => errors.push(error),
