@@ -114,7 +114,10 @@ export function RulesEditor(props: { drafts: RuleDraft[]; onChange: (drafts: Rul
   const focusNext = useRef<string | null>(null)
   useEffect(() => {
     if (focusNext.current === null) return
-    box.current?.querySelector<HTMLElement>(focusNext.current)?.focus()
+    // An effect of an earlier render can run before the one that draws the control: keep the wish until it is drawn.
+    const control = box.current?.querySelector<HTMLElement>(focusNext.current)
+    if (!control) return
+    control.focus()
     focusNext.current = null
   })
   const update = (i: number, change: Partial<RuleDraft>) => onChange(drafts.map((d, j) => (j === i ? { ...d, ...change } : d)))
