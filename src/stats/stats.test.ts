@@ -493,7 +493,9 @@ describe('click flusher triggers', () => {
 
   test('while visits keep coming, a visit is in the statistics at its roll-up and in the clicks export once its click block is written: at the block interval, or at a flush', async () => {
     const s = await startTestServer({
-      env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50', LINKLINE_CLICK_ROLLUP_INTERVAL_MS: '1000', LINKLINE_CLICK_BLOCK_INTERVAL_MS: '30000' },
+      // Reads roll up (without blocks) on their own; the long roll-up interval keeps a loaded machine's pause
+      // between two visits from looking like the writes stopped (half an interval), which writes the blocks.
+      env: { LINKLINE_CLICK_FLUSH_INTERVAL_MS: '50', LINKLINE_CLICK_ROLLUP_INTERVAL_MS: '20000', LINKLINE_CLICK_BLOCK_INTERVAL_MS: '30000' },
     })
     let visiting = true
     let sent = 0
@@ -502,7 +504,9 @@ describe('click flusher triggers', () => {
       const exported = async () => (await s.request('GET', `/v1/links/${id}/clicks?format=ndjson`)).text.split('\n').filter((l) => l !== '').length
       const humanClicks = async () => (await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks as number
       const metrics = async () => (await s.request('GET', '/metrics', { token: null })).text
-      // A visit every 30 ms: the roll-ups never find the writes stopped (which would write the blocks with them).
+      // The start's roll-up (on the first tick) writes blocks for whatever it finds: visits begin after it.
+      await eventually(async () => metric(await metrics(), 'linkline_click_rollup_duration_seconds_count{outcome="ok"}') >= 1)
+      // A visit every 30 ms: the roll-ups never find the writes stopped.
       const visits = (async () => {
         while (visiting) {
           assert.equal((await s.request('GET', '/blocks-later', { token: null, headers: { 'user-agent': CHROME } })).status, 302)
