@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { describe, test } from 'node:test'
 import { MessageChannel } from 'node:worker_threads'
-import { RAW_VISIT, VisitBatchBuilder, type EncodedVisits, type Visit } from './visit-batch.js'
+import { classifyBatch, encodeVisits, RAW_VISIT, VisitBatchBuilder, type EncodedVisits, type Visit } from './visit-batch.js'
+import { visitsOf } from './visit-columns.js'
 
 const visit = (at: number): Visit => ({
   linkId: 'lnk_a',
@@ -69,4 +70,20 @@ describe("a batch's numbers: shared memory, handed over without a copy", () => {
     assert.notEqual(seventh.numbers.buffer, sixth.numbers.buffer)
     assert.deepEqual([times(fifth), times(sixth), times(seventh)], [[500], [600], [700]])
   })
+})
+
+test('classified batches each keep their own visits, though each is written in the same array first', () => {
+  const classified = (from: number, count: number) => classifyBatch(encodeVisits(Array.from({ length: count }, (_, i) => visit(from + i))), () => 'salt')
+  const at = (batch: ReturnType<typeof classifyBatch>) => [...visitsOf(batch)].map((v) => v.at)
+  const first = classified(1_000, 5)
+  const second = classified(2_000, 3)
+  const third = classified(3_000, 7)
+  assert.deepEqual(
+    [at(first), at(second), at(third)],
+    [
+      [1_000, 1_001, 1_002, 1_003, 1_004],
+      [2_000, 2_001, 2_002],
+      [3_000, 3_001, 3_002, 3_003, 3_004, 3_005, 3_006],
+    ],
+  )
 })

@@ -185,6 +185,9 @@ export function daysOf(batch: EncodedVisits): Set<number> {
   return days
 }
 
+/** The visits' numbers of the batch being classified: classifyBatch runs to its end at once, so one array serves every call of a thread. */
+const scratch: number[] = []
+
 /**
  * Classifies an encoded batch (classify.ts) into a journal batch. Each distinct request (User-Agent,
  * Referer, country, Accept-Language, UTM location, flags and place) and visitor is looked at once per
@@ -209,7 +212,7 @@ export function classifyBatch(batch: EncodedVisits, saltOf: (day: number) => str
   /** Places by number (0: none), for the keys. */
   const placeIds = new Map<Place | undefined, number>([[undefined, 0]])
   const places: (Place | undefined)[] = [undefined]
-  const columns = new VisitColumnsBuilder()
+  const columns = new VisitColumnsBuilder(scratch)
   const linkIds = links.map((id) => columns.intern(id))
   for (let o = 0; o < numbers.length; o += NUMBERS) {
     const link = linkIds[numbers[o + LINK] as number] as number

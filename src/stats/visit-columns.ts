@@ -116,8 +116,19 @@ export class VisitColumnsBuilder {
   readonly #strings = new StringTable()
   readonly #profiles: number[] = []
   readonly #table = new ProfileTable()
-  readonly #visits: number[] = []
+  readonly #visits: number[]
+  #length = 0
   #base: number | undefined
+
+  /**
+   * `scratch`: an array the visits are written to and copied from once, kept by the caller from batch
+   * to batch. A batch of 30,000 visits is 120,000 numbers, past V8's large-object size: a fresh array
+   * grown by appends was allocated and copied again at every growth, most of the CPU of writing a
+   * batch's visits (docs/performance.md, "The click pipeline").
+   */
+  constructor(scratch: number[] = []) {
+    this.#visits = scratch
+  }
 
   /** A string's number in the batch (a link id or a visitor key), for `push`. */
   intern(value: string): number {
@@ -137,7 +148,8 @@ export class VisitColumnsBuilder {
    */
   push(link: number, at: number, profile: number, visitor: number): void {
     this.#base ??= at
-    const o = this.#visits.length
+    const o = this.#length
+    this.#length = o + VISIT_FIELDS
     const v = this.#visits
     v[o + LINK] = link
     v[o + OFFSET] = at - this.#base
@@ -146,7 +158,8 @@ export class VisitColumnsBuilder {
   }
 
   build(): VisitColumns {
-    return { base: this.#base ?? 0, strings: this.#strings.list, profiles: this.#profiles, visits: this.#visits, ...dimensionsKey }
+    const visits = this.#visits.slice(0, this.#length)
+    return { base: this.#base ?? 0, strings: this.#strings.list, profiles: this.#profiles, visits, ...dimensionsKey }
   }
 }
 
