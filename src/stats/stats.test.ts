@@ -426,6 +426,10 @@ describe('click writer thread', () => {
 })
 
 describe('click flusher triggers', () => {
+  /** The roll-ups a server has finished; the first is the start's (of what a crashed process may have left), on the first tick. */
+  const rollupsOf = async (s: TestServer) =>
+    metric((await s.request('GET', '/metrics', { token: null })).text, 'linkline_click_rollup_duration_seconds_count{outcome="ok"}')
+
   /**
    * Polls until `check` holds: the flusher runs in the background, so the test waits for its effect.
    * The deadline only ends a test that would hang; it is generous, as the writer runs at nice 19 and a
@@ -473,7 +477,7 @@ describe('click flusher triggers', () => {
       const [plain, limited] = [await create({ path: '/plain' }), await create({ path: '/limited', maxClicks: 100 })]
       const humanClicks = async (id: string) => (await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks
       const metrics = async () => (await s.request('GET', '/metrics', { token: null })).text
-      const rollups = async () => metric(await metrics(), 'linkline_click_rollup_duration_seconds_count{outcome="ok"}')
+      const rollups = () => rollupsOf(s)
       // The start's one roll-up (of what a crashed process may have left) runs on the first tick: after it, none until the interval.
       await eventually(async () => (await rollups()) >= 1)
       const started = await rollups()
@@ -505,7 +509,7 @@ describe('click flusher triggers', () => {
       const humanClicks = async () => (await s.request('GET', `/v1/links/${id}/stats`)).body.data.humanClicks as number
       const metrics = async () => (await s.request('GET', '/metrics', { token: null })).text
       // The start's roll-up (on the first tick) writes blocks for whatever it finds: visits begin after it.
-      await eventually(async () => metric(await metrics(), 'linkline_click_rollup_duration_seconds_count{outcome="ok"}') >= 1)
+      await eventually(async () => (await rollupsOf(s)) >= 1)
       // A visit every 30 ms: the roll-ups never find the writes stopped.
       const visits = (async () => {
         while (visiting) {

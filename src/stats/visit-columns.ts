@@ -123,8 +123,8 @@ export class VisitColumnsBuilder {
   /**
    * `scratch`: an array the visits are written to and copied from once, kept by the caller from batch
    * to batch. A batch of 30,000 visits is 120,000 numbers, past V8's large-object size: a fresh array
-   * grown by appends was allocated and copied again at every growth, most of the CPU of writing a
-   * batch's visits (docs/performance.md, "The click pipeline").
+   * grown by appends was allocated and copied again at every growth, ~10 % of the writer thread's CPU
+   * under redirect load (docs/performance.md, "The click pipeline").
    */
   constructor(scratch: number[] = []) {
     this.#visits = scratch
